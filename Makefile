@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rths top-level build.  Everything that is built lands under $(O) (build/
+# by default); the source tree stays clean.
+#
+#   make            module (stock and -rt), librths, tools
+#   make check      unit tests (plain and ASan/UBSan), then module selftests
+#                   in QEMU on the stock and the -rt Debian kernel
+#   make bench      benchmarks (not part of check)
+#   make demo       the README's demo
+#
+# Components add themselves through mk/*.mk fragments (see mk/README).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+O ?= build
+# Absolute so that recursive kbuild and scripts agree on paths.
+override O := $(abspath $(O))
+TOP := $(CURDIR)
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+# Debian packages the build and the tests need; fragments append to this.
+DEB_PKGS := build-essential pkg-config libmnl-dev liblapacke-dev \
+	libjansson-dev
+
+# ---------------------------------------------------------------------------
+# Userspace: C11, warnings are errors, built twice (plain and sanitized).
+VARIANTS := plain asan
+CSTD := -std=c11 -D_GNU_SOURCE
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS_COMMON := -I$(TOP)/include/uapi -I$(TOP)/include -I$(TOP)/lib
+CFLAGS_plain := -O2 -g
+CFLAGS_asan := -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS_asan := -fsanitize=address,undefined
+
+# Libraries librths links against; fragments append (e.g. -lgsl).
+LIBRTHS_LIBS := -lmnl -llapacke -llapack -lblas -ljansson -lm -lpthread
+
+# Sources of librths (fragments append); tools and tests (fragments append
+# names; see the rules below).
+LIBRTHS_SRCS :=
+TOOLS :=
+UNIT_TESTS :=
+BENCHES :=
+MAN_PAGES :=
+
+include $(sort $(wildcard mk/*.mk))
+
+# Missing Debian packages are installed once per build tree.
+DEPS_STAMP := $(O)/.deps-ok
+$(DEPS_STAMP): scripts/deps.sh $(wildcard mk/*.mk)
+	@mkdir -p $(O)
+	scripts/deps.sh $(sort $(DEB_PKGS))
+	@touch $@
+
+# Compile rule for each variant.
+define variant_rules
+$(O)/$(1)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_$(1)) \
+		-fPIC -MMD -MP -c $$< -o $$@
+
+$(O)/$(1)/librths.a: $$(addprefix $(O)/$(1)/,$$(LIBRTHS_SRCS:.c=.o))
+	@mkdir -p $$(@D)
+	rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+LIBRTHS_SO := $(O)/plain/librths.so.1
+$(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o))
+	$(CC) -shared -Wl,-soname,librths.so.1 -o $@ $^ $(LIBRTHS_LIBS)
+	ln -sf librths.so.1 $(O)/plain/librths.so
+
+$(O)/plain/rths.pc: lib/rths.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' $< > $@
+
+PREFIX ?= /usr/local
+
+# A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
+# against the plain librths.
+define tool_rule
+$(O)/plain/tools/$(1): $(O)/plain/tools/$(1).o \
+		$$(patsubst %.c,$(O)/plain/%.o,$$(wildcard tools/$(1)/*.c)) \
+		$(O)/plain/librths.a
+	$$(CC) -o $$@ $$^ $$(LIBRTHS_LIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+# A unit test is tests/unit/NAME.c, built in every variant, linked against
+# that variant's librths.a.  It prints TAP (kselftest harness).
+define unit_rule
+$(O)/$(2)/tests/unit/$(1): $(O)/$(2)/tests/unit/$(1).o $(O)/$(2)/librths.a
+	$$(CC) $$(LDFLAGS_$(2)) -o $$@ $$^ $$(LIBRTHS_LIBS)
+endef
+$(foreach v,$(VARIANTS),$(foreach t,$(UNIT_TESTS),\
+	$(eval $(call unit_rule,$(t),$(v)))))
+
+UNIT_BINS := $(foreach v,$(VARIANTS),\
+	$(addprefix $(O)/$(v)/tests/unit/,$(UNIT_TESTS)))
+
+# The test harness headers come from Debian's linux-source-6.1.
+HARNESS := $(O)/harness/kselftest_harness.h
+$(HARNESS): | $(DEPS_STAMP)
+	scripts/extract-linux-source.sh $(O)/harness
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/%.o): CPPFLAGS_COMMON += -I$(O)/harness
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/selftests/%.o): CPPFLAGS_COMMON += -I$(O)/harness
+$(foreach t,$(UNIT_TESTS),$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/$(t).o)): $(HARNESS)
+
+# ---------------------------------------------------------------------------
+.PHONY: all deps lib tools unit-tests unit-check check bench demo clean
+
+deps: $(DEPS_STAMP)
+
+lib: $(LIBRTHS_SO) $(O)/plain/rths.pc $(O)/plain/librths.a
+
+tools: $(addprefix $(O)/plain/tools/,$(TOOLS))
+
+all: deps lib tools
+
+unit-tests: deps $(UNIT_BINS)
+
+unit-check: unit-tests
+	@mkdir -p $(O)/results
+	tests/run-unit.sh $(O)/results $(UNIT_BINS)
+
+CHECK_PARTS := unit-check
+check: deps
+	@rm -rf $(O)/results
+	@rc=0; for p in $(CHECK_PARTS); do \
+		$(MAKE) --no-print-directory $$p || rc=1; done; \
+	tests/summary.sh $(O)/results || rc=1; exit $$rc
+
+bench: deps $(BENCHES)
+
+clean:
+	rm -rf $(O)
