@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librths device layer: control an rths device over generic netlink, map its
+ * rings, post step commands and wait for feedback.
+ *
+ * Values cross this API as doubles in SI units (m, m/s, N, s); the library
+ * converts to and from the kernel's integer units (nm, nm/s, uN, ns, see
+ * <linux/rths.h>) and rejects values that are not finite or do not fit.
+ *
+ * Errors: functions return 0 (or a count) on success and a negative errno
+ * on failure.  After a failed request rths_ctl_error() tells why, in words:
+ * the kernel's extack message and the attribute it points at, or the
+ * library's own message for errors it caught before sending.
+ *
+ * Thread safety: one struct rths_ctl per thread; a struct rths_dev may be
+ * used by one producer thread and one consumer thread at a time.
+ */
+#ifndef RTHS_DEVICE_H
+#define RTHS_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/rths.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- control socket ---------------------------------------------------- */
+
+struct rths_ctl;
+
+/* Open a generic netlink socket and resolve the "rths" family.
+ * -ENOENT: the module is not loaded. */
+int rths_ctl_open(struct rths_ctl **ctl);
+void rths_ctl_close(struct rths_ctl *ctl);
+
+/* Why the last failed request on @ctl failed (never NULL, "" if none). */
+const char *rths_ctl_error(const struct rths_ctl *ctl);
+
+/* Type of the attribute the kernel's last extack pointed at (found by
+ * walking the request that was sent), innermost for nested attributes;
+ * 0 if the kernel pointed at none. */
+int rths_ctl_error_attr(const struct rths_ctl *ctl);
+
+/* ---- device configuration ---------------------------------------------- */
+
+/* Sim card parameters (RTHS_SIM_A_*); a field is sent only if its bit is
+ * set in @set. */
+enum rths_sim_field {
+	RTHS_SIM_LAG = 1u << 0,
+	RTHS_SIM_DELAY = 1u << 1,
+	RTHS_SIM_STIFFNESS = 1u << 2,
+	RTHS_SIM_DAMPING = 1u << 3,
+	RTHS_SIM_NOISE_DISP = 1u << 4,
+	RTHS_SIM_NOISE_FORCE = 1u << 5,
+	RTHS_SIM_SEED = 1u << 6,
+};
+
+struct rths_sim_params {
+	unsigned int set;		/* RTHS_SIM_* bits */
+	double lag;			/* s, actuator lag time constant */
+	uint32_t delay_ticks;		/* transport delay */
+	double stiffness;		/* N/m */
+	double damping;			/* N*s/m */
+	double noise_disp;		/* m, uniform noise half-width */
+	double noise_force;		/* N */
+	uint64_t seed;
+};
+
+struct rths_limits {
+	double pos_min, pos_max;	/* m */
+	double vel_max;			/* m/s, |velocity| */
+	double force_max;		/* N, |force| */
+};
+
+/* Fields of struct rths_dev_config; only those in @set are sent. */
+enum rths_config_field {
+	RTHS_CFG_CLOCK = 1u << 0,
+	RTHS_CFG_RATE = 1u << 1,
+	RTHS_CFG_STEP_TICKS = 1u << 2,
+	RTHS_CFG_LATE_POLICY = 1u << 3,
+	RTHS_CFG_LATE_DEADLINE = 1u << 4,
+	RTHS_CFG_RAMP_TICKS = 1u << 5,
+	RTHS_CFG_CPU = 1u << 6,
+	RTHS_CFG_PRIORITY = 1u << 7,
+	RTHS_CFG_CMD_ENTRIES = 1u << 8,
+	RTHS_CFG_FB_ENTRIES = 1u << 9,
+	RTHS_CFG_TRACE_ENTRIES = 1u << 10,
+	RTHS_CFG_LIMITS = 1u << 11,	/* channels whose bit is in limits_set */
+	RTHS_CFG_SIM = 1u << 12,	/* sim card parameters */
+};
+
+struct rths_dev_config {
+	unsigned int set;		/* RTHS_CFG_* bits */
+	enum rths_clock clock;
+	uint32_t rate_hz;
+	uint32_t step_ticks;
+	enum rths_late_policy late_policy;
+	uint32_t late_deadline;		/* ticks */
+	uint32_t ramp_ticks;
+	uint32_t cpu;
+	uint32_t priority;
+	uint32_t cmd_entries, fb_entries, trace_entries;
+	uint32_t limits_set;		/* bit i: send limits[i] */
+	struct rths_limits limits[RTHS_MAX_CHANNELS];
+	struct rths_sim_params sim;
+};
+
+struct rths_ring_info {
+	uint32_t entries;		/* 0: ring absent */
+	uint32_t entry_size;
+	uint64_t producer, consumer, desc;	/* offsets in the mapping */
+};
+
+/* What RTHS_CMD_DEV_GET reports about one device. */
+struct rths_dev_info {
+	uint32_t id;
+	char name[RTHS_NAME_LEN];
+	char card[RTHS_NAME_LEN];
+	uint32_t channels;
+	enum rths_state state;
+	enum rths_reason reason;	/* 0 if none yet */
+	enum rths_fault fault;		/* 0 if none */
+	enum rths_clock clock;
+	uint32_t rate_hz, step_ticks;
+	enum rths_late_policy late_policy;
+	uint32_t late_deadline, ramp_ticks, cpu, priority;
+	uint32_t cmd_entries, fb_entries, trace_entries;
+	struct rths_limits limits[RTHS_MAX_CHANNELS];
+	struct rths_sim_params sim;	/* set == 0 unless card is "sim" */
+	struct rths_ring_info cmd, fb, trace;
+	uint64_t mmap_size;
+	uint32_t chrdev_major, chrdev_minor;
+	bool io_may_sleep, owned;
+	uint64_t step, tick;
+};
+
+/* Create a device.  @sim may be NULL (card defaults) and is only valid for
+ * card "sim". */
+int rths_dev_new(struct rths_ctl *ctl, const char *name, const char *card,
+		 uint32_t channels, const struct rths_sim_params *sim);
+int rths_dev_del(struct rths_ctl *ctl, const char *name);
+int rths_dev_set(struct rths_ctl *ctl, const char *name,
+		 const struct rths_dev_config *cfg);
+int rths_dev_get(struct rths_ctl *ctl, const char *name,
+		 struct rths_dev_info *info);
+
+/* Call @cb for every device; stops early and returns @cb's value if it
+ * returns non-zero. */
+int rths_dev_list(struct rths_ctl *ctl,
+		  int (*cb)(const struct rths_dev_info *info, void *arg),
+		  void *arg);
+
+/* Card types the kernel has registered. */
+int rths_card_list(struct rths_ctl *ctl,
+		   int (*cb)(const char *card, void *arg), void *arg);
+
+/* ---- running --------------------------------------------------------------- */
+
+int rths_run_start(struct rths_ctl *ctl, const char *name);
+int rths_run_stop(struct rths_ctl *ctl, const char *name);
+/* Manual clock only: advance @ticks ticks (1..1000000) synchronously. */
+int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks);
+
+struct rths_stats {
+	uint64_t periods, ticks, missed, steps, stretch_ticks, step_ticks_now;
+	uint64_t halt_ticks, wait_ticks;
+	uint64_t late_steps, late_extrapolated, late_held, late_decelerated;
+	uint64_t late_faulted;
+	uint64_t fb_records, fb_overflows, trace_records, trace_overflows;
+	uint64_t ring_faults, limit_trips, card_errors, events_dropped;
+	uint64_t irq_lat_min, irq_lat_avg, irq_lat_max;		/* ns */
+	uint64_t thread_lat_min, thread_lat_avg, thread_lat_max;	/* ns */
+	uint64_t irq_lat_hist[RTHS_LAT_HIST_BUCKETS];
+	uint64_t thread_lat_hist[RTHS_LAT_HIST_BUCKETS];
+	uint64_t lat_samples;
+};
+
+int rths_stats_get(struct rths_ctl *ctl, const char *name,
+		   struct rths_stats *st);
+int rths_stats_reset(struct rths_ctl *ctl, const char *name);
+
+/* ---- data path ------------------------------------------------------------ */
+
+struct rths_dev;
+
+enum rths_open_flags {
+	RTHS_OPEN_OWNER = 1u << 0,	/* read-write, owns the run: closing
+					 * during a run makes it hold */
+	RTHS_OPEN_NONBLOCK = 1u << 1,
+};
+
+/* Open /dev/rths/NAME and map its region (read-only without OWNER).
+ * Fetches the layout over @ctl; @ctl is not kept. */
+int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
+		  struct rths_dev **dev);
+void rths_dev_close(struct rths_dev *dev);
+
+int rths_dev_fd(const struct rths_dev *dev);		/* for poll() */
+uint32_t rths_dev_channels(const struct rths_dev *dev);
+/* The live header page (state, tick, step), written by the kernel. */
+const volatile struct rths_mmap_header *
+rths_dev_header(const struct rths_dev *dev);
+
+/* Rings and indices are reset by every RTHS_CMD_RUN_START: call this after
+ * a start (rths_dev_open does it too) before posting or reading. */
+void rths_dev_sync(struct rths_dev *dev);
+
+/* Post the targets of step @step (metres, one per channel).
+ * -EAGAIN: command ring full; -ERANGE/-EINVAL: value does not fit. */
+int rths_post(struct rths_dev *dev, uint64_t step, const double *target);
+/* The same in the kernel's units (nm). */
+int rths_post_raw(struct rths_dev *dev, uint64_t step, const int64_t *nm);
+/* Free slots in the command ring. */
+uint32_t rths_cmd_space(const struct rths_dev *dev);
+
+struct rths_feedback {
+	uint64_t step, tick, time_ns;
+	uint32_t flags;			/* RTHS_FB_F_* */
+	uint32_t late_ticks;
+	uint32_t channels;
+	double command[RTHS_MAX_CHANNELS];	/* m */
+	double disp[RTHS_MAX_CHANNELS];		/* m */
+	double force[RTHS_MAX_CHANNELS];	/* N */
+	struct rths_channel_sample raw[RTHS_MAX_CHANNELS];	/* nm, uN */
+};
+
+/* Take the next feedback record without waiting: 0, or -EAGAIN if none. */
+int rths_read_feedback(struct rths_dev *dev, struct rths_feedback *fb);
+
+enum rths_wait_flags {
+	RTHS_WAIT_SPIN = 1u << 0,	/* busy-poll the ring, no syscall */
+};
+
+/* Wait up to @timeout_ms (-1: forever) for the next feedback record.
+ * -ETIMEDOUT; -EPIPE if the device left RUNNING with nothing left to read
+ * (see rths_dev_header()->state); -ENODEV if the device was deleted. */
+int rths_wait_feedback(struct rths_dev *dev, struct rths_feedback *fb,
+		       int timeout_ms, unsigned int flags);
+
+struct rths_trace {
+	uint64_t tick, time_ns, step;
+	uint32_t irq_latency_ns, thread_latency_ns, step_tick;
+	enum rths_state state;
+	uint32_t channels;
+	double command[RTHS_MAX_CHANNELS];	/* m */
+	double disp[RTHS_MAX_CHANNELS];		/* m */
+	double force[RTHS_MAX_CHANNELS];	/* N */
+	struct rths_channel_sample raw[RTHS_MAX_CHANNELS];
+};
+
+/* Take the next trace record without waiting: 0, or -EAGAIN. */
+int rths_read_trace(struct rths_dev *dev, struct rths_trace *tr);
+
+/* ---- monitor ----------------------------------------------------------------- */
+
+struct rths_mon;
+
+struct rths_event {
+	enum rths_event_type type;
+	uint32_t dev_id;
+	char dev_name[RTHS_NAME_LEN];
+	uint64_t tick, step;
+	enum rths_state state;		/* 0 when absent, likewise below */
+	enum rths_reason reason;
+	enum rths_fault fault;
+	uint32_t channel;
+	enum rths_limit_kind limit;
+	int64_t value_raw;		/* kernel units */
+	double value;			/* SI (m, m/s, N) */
+	enum rths_late_action late_action;
+	uint32_t late_ticks;
+	enum rths_ring_id ring;
+};
+
+/* Subscribe to the "monitor" multicast group. */
+int rths_mon_open(struct rths_mon **mon);
+void rths_mon_close(struct rths_mon *mon);
+int rths_mon_fd(const struct rths_mon *mon);
+/* Wait up to @timeout_ms (-1: forever, 0: poll) for one event: 1 if one
+ * was stored in @ev, 0 on timeout, negative errno on error (-ENOBUFS:
+ * the socket overflowed and events were lost). */
+int rths_mon_read(struct rths_mon *mon, struct rths_event *ev, int timeout_ms);
+
+/* ---- names ------------------------------------------------------------------- */
+
+/* Lower-case names as rthsctl prints and parses them ("running",
+ * "event-driven", ...); NULL / negative for an unknown value. */
+const char *rths_state_name(enum rths_state s);
+const char *rths_reason_name(enum rths_reason r);
+const char *rths_fault_name(enum rths_fault f);
+const char *rths_clock_name(enum rths_clock c);
+const char *rths_late_policy_name(enum rths_late_policy p);
+const char *rths_late_action_name(enum rths_late_action a);
+const char *rths_limit_name(enum rths_limit_kind k);
+const char *rths_event_name(enum rths_event_type t);
+const char *rths_ring_name(enum rths_ring_id r);
+int rths_late_policy_parse(const char *s);	/* enum value or -EINVAL */
+int rths_clock_parse(const char *s);
+
+/* ---- units ------------------------------------------------------------------- */
+
+/* SI <-> kernel units; the to_* functions return -ERANGE for values that
+ * are not finite or do not fit the kernel's bounds (RTHS_POS_MAX ...). */
+int rths_m_to_nm(double m, int64_t *nm);
+int rths_n_to_un(double n, int64_t *un);
+int rths_mps_to_nmps(double mps, uint64_t *nmps);
+double rths_nm_to_m(int64_t nm);
+double rths_un_to_n(int64_t un);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTHS_DEVICE_H */
