@@ -69,10 +69,23 @@ struct rths_sim_params {
 	uint64_t seed;
 };
 
+/* Fields of struct rths_limits (extension: lets DEV_SET change one limit
+ * and keep the others, as the kernel allows). */
+enum rths_limit_field {
+	RTHS_LIM_POS_MIN = 1u << 0,
+	RTHS_LIM_POS_MAX = 1u << 1,
+	RTHS_LIM_VEL_MAX = 1u << 2,
+	RTHS_LIM_FORCE_MAX = 1u << 3,
+	RTHS_LIM_ALL = 0xfu,
+};
+
 struct rths_limits {
 	double pos_min, pos_max;	/* m */
 	double vel_max;			/* m/s, |velocity| */
 	double force_max;		/* N, |force| */
+	/* RTHS_LIM_* bits: on DEV_SET the fields to send, 0 meaning all
+	 * four; from DEV_GET the fields the kernel reported. */
+	unsigned int set;
 };
 
 /* Fields of struct rths_dev_config; only those in @set are sent. */
@@ -148,7 +161,8 @@ int rths_dev_get(struct rths_ctl *ctl, const char *name,
 		 struct rths_dev_info *info);
 
 /* Call @cb for every device; stops early and returns @cb's value if it
- * returns non-zero. */
+ * returns non-zero.  @cb must not use @ctl (the dump is still being
+ * read). */
 int rths_dev_list(struct rths_ctl *ctl,
 		  int (*cb)(const struct rths_dev_info *info, void *arg),
 		  void *arg);
@@ -181,6 +195,12 @@ struct rths_stats {
 int rths_stats_get(struct rths_ctl *ctl, const char *name,
 		   struct rths_stats *st);
 int rths_stats_reset(struct rths_ctl *ctl, const char *name);
+/* Extension: the statistics of every device (one dump); @cb as for
+ * rths_dev_list. */
+int rths_stats_list(struct rths_ctl *ctl,
+		    int (*cb)(uint32_t id, const char *name,
+			      const struct rths_stats *st, void *arg),
+		    void *arg);
 
 /* ---- data path ------------------------------------------------------------ */
 
@@ -209,7 +229,9 @@ rths_dev_header(const struct rths_dev *dev);
 void rths_dev_sync(struct rths_dev *dev);
 
 /* Post the targets of step @step (metres, one per channel).
- * -EAGAIN: command ring full; -ERANGE/-EINVAL: value does not fit. */
+ * -EAGAIN: command ring full; -ERANGE/-EINVAL: value does not fit;
+ * -EBADF: @dev was not opened with RTHS_OPEN_OWNER; -EIO: the ring's
+ * consumer index is impossible (nothing is written). */
 int rths_post(struct rths_dev *dev, uint64_t step, const double *target);
 /* The same in the kernel's units (nm). */
 int rths_post_raw(struct rths_dev *dev, uint64_t step, const int64_t *nm);
@@ -227,7 +249,10 @@ struct rths_feedback {
 	struct rths_channel_sample raw[RTHS_MAX_CHANNELS];	/* nm, uN */
 };
 
-/* Take the next feedback record without waiting: 0, or -EAGAIN if none. */
+/* Take the next feedback record without waiting: 0, or -EAGAIN if none;
+ * -EIO if the ring's producer index is impossible (nothing is read).
+ * An observer (opened without OWNER) follows the owner's consumer index
+ * without writing it and sets RTHS_FB_F_GAP when records went by unseen. */
 int rths_read_feedback(struct rths_dev *dev, struct rths_feedback *fb);
 
 enum rths_wait_flags {
@@ -236,7 +261,8 @@ enum rths_wait_flags {
 
 /* Wait up to @timeout_ms (-1: forever) for the next feedback record.
  * -ETIMEDOUT; -EPIPE if the device left RUNNING with nothing left to read
- * (see rths_dev_header()->state); -ENODEV if the device was deleted. */
+ * (see rths_dev_header()->state); -ENODEV if the device was deleted;
+ * -EINTR if a signal interrupted the wait (not with RTHS_WAIT_SPIN). */
 int rths_wait_feedback(struct rths_dev *dev, struct rths_feedback *fb,
 		       int timeout_ms, unsigned int flags);
 
@@ -251,7 +277,8 @@ struct rths_trace {
 	struct rths_channel_sample raw[RTHS_MAX_CHANNELS];
 };
 
-/* Take the next trace record without waiting: 0, or -EAGAIN. */
+/* Take the next trace record without waiting: 0, or -EAGAIN;
+ * -ENOENT if the trace ring is off (trace-entries 0); -EIO as above. */
 int rths_read_trace(struct rths_dev *dev, struct rths_trace *tr);
 
 /* ---- monitor ----------------------------------------------------------------- */

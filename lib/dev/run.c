@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Run control: start, stop, and manual ticks.
+ */
+#include "dev/internal.h"
+
+int rths_run_start(struct rths_ctl *ctl, const char *name)
+{
+	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_START, name, NULL, NULL);
+}
+
+int rths_run_stop(struct rths_ctl *ctl, const char *name)
+{
+	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_STOP, name, NULL, NULL);
+}
+
+int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks)
+{
+	struct rths_msgbuf mb = rths_ctl_msg(ctl, RTHS_CMD_RUN_TICK, 0);
+	int ret;
+
+	ret = rths_put_name(&mb, RTHS_A_DEV_NAME, "name", name);
+	if (!ret)
+		ret = rths_put_u32(&mb, RTHS_A_RUN_TICKS, ticks);
+	if (ret)
+		return ret;
+	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
+}
