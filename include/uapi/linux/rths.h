@@ -65,17 +65,17 @@ enum rths_clock {
 enum rths_late_policy {
 	RTHS_LATE_STRICT = 1,	/* fault */
 	RTHS_LATE_HOLD,		/* hold at the previous target, then step */
-	RTHS_LATE_EVENT_DRIVEN,	/* extrapolate, catch up; past the deadline
-				 * decelerate and hold */
+	/* extrapolate, catch up; past the deadline decelerate and hold */
+	RTHS_LATE_EVENT_DRIVEN,
 };
 
 /* What the loop did with one late step (event RTHS_EVENT_LATE). */
 enum rths_late_action {
-	RTHS_LATE_EXTRAPOLATED = 1,	/* arrived before the deadline;
-					 * the step still ended on time */
+	/* arrived before the deadline; the step still ended on time */
+	RTHS_LATE_EXTRAPOLATED = 1,
 	RTHS_LATE_HELD,			/* hold policy: the step was stretched */
-	RTHS_LATE_DECELERATED,		/* past the deadline: decelerated,
-					 * held, then stepped; stretched */
+	/* past the deadline: decelerated, held, then stepped; stretched */
+	RTHS_LATE_DECELERATED,
 	RTHS_LATE_FAULTED,		/* strict policy */
 };
 
@@ -128,6 +128,7 @@ enum rths_cmd {
 	RTHS_CMD_EVENT,		/* notification on RTHS_MCGRP_MONITOR */
 	__RTHS_CMD_MAX,
 };
+
 #define RTHS_CMD_MAX (__RTHS_CMD_MAX - 1)
 
 /* Top-level attributes. */
@@ -146,11 +147,13 @@ enum rths_attr {
 	RTHS_A_DEV_RATE,		/* u32 Hz, RATE_MIN..RATE_MAX */
 	RTHS_A_DEV_STEP_TICKS,		/* u32 d, 1..STEP_TICKS_MAX */
 	RTHS_A_DEV_LATE_POLICY,		/* u32 enum rths_late_policy */
-	RTHS_A_DEV_LATE_DEADLINE,	/* u32 ticks, 1..d-1; event-driven:
-					 * decelerate when this many ticks of
-					 * a step pass without its command */
-	RTHS_A_DEV_RAMP_TICKS,		/* u32 ticks, 1..RAMP_TICKS_MAX:
-					 * deceleration length of a hold */
+	/*
+	 * u32 ticks, 0..d-1 (0, the default: d / 2).  Event-driven policy:
+	 * decelerate when this many ticks of a step pass without its command.
+	 */
+	RTHS_A_DEV_LATE_DEADLINE,
+	/* u32 ticks, 1..RAMP_TICKS_MAX: how long a hold decelerates */
+	RTHS_A_DEV_RAMP_TICKS,
 	RTHS_A_DEV_CPU,			/* u32 CPU of the timer and thread */
 	RTHS_A_DEV_PRIORITY,		/* u32 SCHED_FIFO priority, 1..99 */
 	RTHS_A_DEV_CMD_ENTRIES,		/* u32 power of two, 2..RING_ENTRIES_MAX */
@@ -171,6 +174,7 @@ enum rths_attr {
 	RTHS_A_RING,			/* nest of RTHS_RING_A_* */
 	__RTHS_A_MAX,
 };
+
 #define RTHS_A_MAX (__RTHS_A_MAX - 1)
 
 /* Per-channel limits; on DEV_SET, absent fields keep their value. */
@@ -184,6 +188,7 @@ enum rths_limit_attr {
 	RTHS_LIMIT_A_FORCE_MAX,		/* u64 uN, |force| */
 	__RTHS_LIMIT_A_MAX,
 };
+
 #define RTHS_LIMIT_A_MAX (__RTHS_LIMIT_A_MAX - 1)
 
 /* Ring layout inside the mmap region (offsets from its start). */
@@ -198,6 +203,7 @@ enum rths_ring_attr {
 	RTHS_RING_A_DESC,		/* u64 offset of entry 0 */
 	__RTHS_RING_A_MAX,
 };
+
 #define RTHS_RING_A_MAX (__RTHS_RING_A_MAX - 1)
 
 /*
@@ -248,6 +254,7 @@ enum rths_stats_attr {
 	RTHS_STATS_A_LAT_SAMPLES,	/* u64 ticks with latencies recorded */
 	__RTHS_STATS_A_MAX,
 };
+
 #define RTHS_STATS_A_MAX (__RTHS_STATS_A_MAX - 1)
 
 enum rths_event_attr {
@@ -267,6 +274,7 @@ enum rths_event_attr {
 	RTHS_EVENT_A_RING,		/* u32 enum rths_ring_id */
 	__RTHS_EVENT_A_MAX,
 };
+
 #define RTHS_EVENT_A_MAX (__RTHS_EVENT_A_MAX - 1)
 
 /* Parameters of the "sim" card type (inside RTHS_A_DEV_CARD_PARAMS). */
@@ -282,6 +290,7 @@ enum rths_sim_attr {
 	RTHS_SIM_A_SEED,		/* u64 noise generator seed */
 	__RTHS_SIM_A_MAX,
 };
+
 #define RTHS_SIM_A_MAX (__RTHS_SIM_A_MAX - 1)
 #define RTHS_SIM_DELAY_MAX	1024
 #define RTHS_SIM_LAG_US_MAX	10000000	/* 10 s */

@@ -1,0 +1,956 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "rths": device configuration, run control,
+ * statistics, and the "monitor" multicast group.
+ *
+ * Every operation has its own strict policy, so attributes that an
+ * operation does not take are rejected with an extack that points at
+ * them.  Requests are validated completely before anything changes.
+ */
+#include <linux/cpumask.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "rths.h"
+
+static struct genl_family rths_family;
+
+enum { RTHS_MCGRP_MONITOR_IDX };
+
+static const struct genl_multicast_group rths_mcgrps[] = {
+	[RTHS_MCGRP_MONITOR_IDX] = { .name = RTHS_MCGRP_MONITOR },
+};
+
+static struct netlink_range_validation_signed rths_pos_range = {
+	.min = -RTHS_POS_MAX,
+	.max = RTHS_POS_MAX,
+};
+
+static struct netlink_range_validation rths_force_range = {
+	.max = RTHS_FORCE_MAX,
+};
+
+static struct netlink_range_validation rths_ticks_range = {
+	.min = 1,
+	.max = RTHS_STEP_TICKS_MAX,
+};
+
+static struct netlink_range_validation rths_deadline_range = {
+	.max = RTHS_STEP_TICKS_MAX - 1,
+};
+
+static struct netlink_range_validation rths_ring_range = {
+	.min = 2,
+	.max = RTHS_RING_ENTRIES_MAX,
+};
+
+static struct netlink_range_validation rths_trace_range = {
+	.max = RTHS_RING_ENTRIES_MAX,
+};
+
+static struct netlink_range_validation rths_run_ticks_range = {
+	.min = 1,
+	.max = 1000000,
+};
+
+static const struct nla_policy rths_limit_policy[RTHS_LIMIT_A_MAX + 1] = {
+	[RTHS_LIMIT_A_INDEX] = NLA_POLICY_MAX(NLA_U32, RTHS_MAX_CHANNELS - 1),
+	[RTHS_LIMIT_A_POS_MIN] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_S64,
+							      &rths_pos_range),
+	[RTHS_LIMIT_A_POS_MAX] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_S64,
+							      &rths_pos_range),
+	[RTHS_LIMIT_A_VEL_MAX] = { .type = NLA_U64 },
+	[RTHS_LIMIT_A_FORCE_MAX] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &rths_force_range),
+};
+
+static const struct nla_policy rths_limits_policy[RTHS_A_MAX + 1] = {
+	[RTHS_A_LIMIT_CHANNEL] = NLA_POLICY_NESTED(rths_limit_policy),
+};
+
+#define RTHS_SELECT_POLICY						\
+	[RTHS_A_DEV_ID] = NLA_POLICY_MAX(NLA_U32, RTHS_MAX_DEVICES - 1),	\
+	[RTHS_A_DEV_NAME] = { .type = NLA_NUL_STRING,			\
+			      .len = RTHS_NAME_LEN - 1 }
+
+static const struct nla_policy rths_select_policy[RTHS_A_MAX + 1] = {
+	RTHS_SELECT_POLICY,
+};
+
+static const struct nla_policy rths_dump_policy[RTHS_A_MAX + 1] = {
+};
+
+static const struct nla_policy rths_new_policy[RTHS_A_MAX + 1] = {
+	[RTHS_A_DEV_NAME] = { .type = NLA_NUL_STRING,
+			      .len = RTHS_NAME_LEN - 1 },
+	[RTHS_A_DEV_CARD] = { .type = NLA_NUL_STRING,
+			      .len = RTHS_NAME_LEN - 1 },
+	[RTHS_A_DEV_CHANNELS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						 RTHS_MAX_CHANNELS),
+	[RTHS_A_DEV_CARD_PARAMS] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
+	RTHS_SELECT_POLICY,
+	[RTHS_A_DEV_CARD_PARAMS] = { .type = NLA_NESTED },
+	[RTHS_A_DEV_CLOCK] = NLA_POLICY_RANGE(NLA_U32, RTHS_CLOCK_HRTIMER,
+					      RTHS_CLOCK_MANUAL),
+	[RTHS_A_DEV_RATE] = NLA_POLICY_RANGE(NLA_U32, RTHS_RATE_MIN,
+					     RTHS_RATE_MAX),
+	[RTHS_A_DEV_STEP_TICKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&rths_ticks_range),
+	[RTHS_A_DEV_LATE_POLICY] = NLA_POLICY_RANGE(NLA_U32, RTHS_LATE_STRICT,
+						    RTHS_LATE_EVENT_DRIVEN),
+	[RTHS_A_DEV_LATE_DEADLINE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &rths_deadline_range),
+	[RTHS_A_DEV_RAMP_TICKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&rths_ticks_range),
+	[RTHS_A_DEV_CPU] = { .type = NLA_U32 },
+	[RTHS_A_DEV_PRIORITY] = NLA_POLICY_RANGE(NLA_U32, 1, 99),
+	[RTHS_A_DEV_CMD_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &rths_ring_range),
+	[RTHS_A_DEV_FB_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&rths_ring_range),
+	[RTHS_A_DEV_TRACE_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &rths_trace_range),
+	[RTHS_A_DEV_LIMITS] = NLA_POLICY_NESTED(rths_limits_policy),
+};
+
+static const struct nla_policy rths_tick_policy[RTHS_A_MAX + 1] = {
+	RTHS_SELECT_POLICY,
+	[RTHS_A_RUN_TICKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						   &rths_run_ticks_range),
+};
+
+/* The device a request names by RTHS_A_DEV_NAME or RTHS_A_DEV_ID. */
+static struct rths_device *rths_nl_device(struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[RTHS_A_DEV_NAME];
+	struct nlattr *id = info->attrs[RTHS_A_DEV_ID];
+	struct rths_device *rd;
+
+	if (!name && !id) {
+		NL_SET_ERR_MSG(info->extack,
+			       "name the device (RTHS_A_DEV_NAME or RTHS_A_DEV_ID)");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RTHS_A_DEV_NAME);
+		return ERR_PTR(-EINVAL);
+	}
+	rd = name ? rths_dev_get_by_name(nla_data(name)) :
+		    rths_dev_get_by_id(nla_get_u32(id));
+	if (!rd) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name ?: id, "no such device");
+		return ERR_PTR(-ENODEV);
+	}
+	if (name && id && rd->id != nla_get_u32(id)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "device id and name do not match");
+		rths_dev_put(rd);
+		return ERR_PTR(-EINVAL);
+	}
+	return rd;
+}
+
+static int rths_put_limits(struct sk_buff *skb, const struct rths_device *rd)
+{
+	struct nlattr *all, *one;
+	unsigned int ch;
+
+	all = nla_nest_start(skb, RTHS_A_DEV_LIMITS);
+	if (!all)
+		return -EMSGSIZE;
+	for (ch = 0; ch < rd->channels; ch++) {
+		const struct rths_limit *l = &rd->cfg.limit[ch];
+
+		one = nla_nest_start(skb, RTHS_A_LIMIT_CHANNEL);
+		if (!one ||
+		    nla_put_u32(skb, RTHS_LIMIT_A_INDEX, ch) ||
+		    nla_put_s64(skb, RTHS_LIMIT_A_POS_MIN, l->pos_min,
+				RTHS_LIMIT_A_PAD) ||
+		    nla_put_s64(skb, RTHS_LIMIT_A_POS_MAX, l->pos_max,
+				RTHS_LIMIT_A_PAD) ||
+		    nla_put_u64_64bit(skb, RTHS_LIMIT_A_VEL_MAX, l->vel_max,
+				      RTHS_LIMIT_A_PAD) ||
+		    nla_put_u64_64bit(skb, RTHS_LIMIT_A_FORCE_MAX, l->force_max,
+				      RTHS_LIMIT_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, one);
+	}
+	nla_nest_end(skb, all);
+	return 0;
+}
+
+static int rths_put_ring(struct sk_buff *skb, u32 id, const struct rths_ring *r)
+{
+	struct nlattr *nest = nla_nest_start(skb, RTHS_A_RING);
+
+	if (!nest ||
+	    nla_put_u32(skb, RTHS_RING_A_ID, id) ||
+	    nla_put_u32(skb, RTHS_RING_A_ENTRIES, r->entries) ||
+	    nla_put_u32(skb, RTHS_RING_A_ENTRY_SIZE, r->entry_size) ||
+	    nla_put_u64_64bit(skb, RTHS_RING_A_PRODUCER, r->off_producer,
+			      RTHS_RING_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_RING_A_CONSUMER, r->off_consumer,
+			      RTHS_RING_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_RING_A_DESC, r->off_desc,
+			      RTHS_RING_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rths_put_rings(struct sk_buff *skb, const struct rths_region *rg)
+{
+	struct nlattr *nest = nla_nest_start(skb, RTHS_A_DEV_RINGS);
+
+	if (!nest ||
+	    rths_put_ring(skb, RTHS_RING_CMD, &rg->cmd) ||
+	    rths_put_ring(skb, RTHS_RING_FB, &rg->fb) ||
+	    rths_put_ring(skb, RTHS_RING_TRACE, &rg->trace) ||
+	    nla_put_u64_64bit(skb, RTHS_A_DEV_MMAP_SIZE, rg->size, RTHS_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rths_put_card_params(struct sk_buff *skb, struct rths_device *rd)
+{
+	struct nlattr *nest;
+
+	if (!rd->card || !rd->card->fill)
+		return 0;
+	nest = nla_nest_start(skb, RTHS_A_DEV_CARD_PARAMS);
+	if (!nest || rd->card->fill(rd, skb))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Caller holds rd->lock. */
+static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
+			 u32 portid, u32 seq, int flags, u8 cmd)
+{
+	const struct rths_config *c = &rd->cfg;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rths_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, RTHS_A_DEV_ID, rd->id) ||
+	    nla_put_string(skb, RTHS_A_DEV_NAME, rd->name) ||
+	    (rd->card && nla_put_string(skb, RTHS_A_DEV_CARD, rd->card->name)) ||
+	    nla_put_u32(skb, RTHS_A_DEV_CHANNELS, rd->channels) ||
+	    rths_put_card_params(skb, rd) ||
+	    nla_put_u32(skb, RTHS_A_DEV_STATE, READ_ONCE(rd->state)) ||
+	    (rd->reason && nla_put_u32(skb, RTHS_A_DEV_REASON, rd->reason)) ||
+	    (rd->fault && nla_put_u32(skb, RTHS_A_DEV_FAULT, rd->fault)) ||
+	    nla_put_u32(skb, RTHS_A_DEV_CLOCK, c->clock) ||
+	    nla_put_u32(skb, RTHS_A_DEV_RATE, c->rate) ||
+	    nla_put_u32(skb, RTHS_A_DEV_STEP_TICKS, c->step_ticks) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LATE_POLICY, c->late_policy) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LATE_DEADLINE, c->late_deadline) ||
+	    nla_put_u32(skb, RTHS_A_DEV_RAMP_TICKS, c->ramp_ticks) ||
+	    nla_put_u32(skb, RTHS_A_DEV_CPU, c->cpu) ||
+	    nla_put_u32(skb, RTHS_A_DEV_PRIORITY, c->priority) ||
+	    nla_put_u32(skb, RTHS_A_DEV_CMD_ENTRIES, c->cmd_entries) ||
+	    nla_put_u32(skb, RTHS_A_DEV_FB_ENTRIES, c->fb_entries) ||
+	    nla_put_u32(skb, RTHS_A_DEV_TRACE_ENTRIES, c->trace_entries) ||
+	    rths_put_limits(skb, rd) ||
+	    rths_put_rings(skb, rd->region) ||
+	    nla_put_u32(skb, RTHS_A_DEV_CHRDEV, rths_chardev_encode(rd)) ||
+	    (rd->card && rd->card->io_may_sleep &&
+	     nla_put_flag(skb, RTHS_A_DEV_IO_MAY_SLEEP)) ||
+	    (rd->owner && nla_put_flag(skb, RTHS_A_DEV_OWNED)) ||
+	    nla_put_u64_64bit(skb, RTHS_A_DEV_STEP, rd->loop.step, RTHS_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_A_DEV_TICK, rd->loop.tick, RTHS_A_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	struct sk_buff *msg;
+	int err;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto put;
+	mutex_lock(&rd->lock);
+	err = rths_fill_dev(msg, rd, info->snd_portid, info->snd_seq, 0,
+			    RTHS_CMD_DEV_GET);
+	mutex_unlock(&rd->lock);
+	if (err) {
+		nlmsg_free(msg);
+		goto put;
+	}
+	err = genlmsg_reply(msg, info);
+put:
+	rths_dev_put(rd);
+	return err;
+}
+
+typedef int (*rths_fill_fn)(struct sk_buff *skb, struct rths_device *rd,
+			    u32 portid, u32 seq, int flags, u8 cmd);
+
+/* Dumps every device, resuming at the id kept in cb->args[0]. */
+static int rths_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+			  rths_fill_fn fill, u8 cmd)
+{
+	u32 id = cb->args[0];
+	struct rths_device *rd;
+	int err = 0;
+
+	while ((rd = rths_dev_get_next(&id))) {
+		mutex_lock(&rd->lock);
+		err = fill(skb, rd, NETLINK_CB(cb->skb).portid,
+			   cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd);
+		mutex_unlock(&rd->lock);
+		rths_dev_put(rd);
+		if (err)
+			break;
+		cb->args[0] = id;
+	}
+	/* A full skb ends this part of the dump; the next one resumes. */
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
+static int rths_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return rths_dump_devs(skb, cb, rths_fill_dev, RTHS_CMD_DEV_GET);
+}
+
+static int rths_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_NAME) ||
+	    GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_CARD) ||
+	    GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_CHANNELS))
+		return -EINVAL;
+	return rths_dev_create(nla_data(info->attrs[RTHS_A_DEV_NAME]),
+			       nla_data(info->attrs[RTHS_A_DEV_CARD]),
+			       nla_get_u32(info->attrs[RTHS_A_DEV_CHANNELS]),
+			       info->attrs[RTHS_A_DEV_CARD_PARAMS],
+			       info->extack);
+}
+
+static int rths_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	int err;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	err = rths_dev_destroy(rd);
+	if (err)
+		NL_SET_ERR_MSG(info->extack, "device is being removed");
+	rths_dev_put(rd);
+	return err;
+}
+
+static void rths_get_u32(struct nlattr **tb, int type, u32 *dst)
+{
+	if (tb[type])
+		*dst = nla_get_u32(tb[type]);
+}
+
+/* Applies the limit nests to @cfg (a copy), checking each. */
+static int rths_parse_limits(struct rths_device *rd, struct nlattr *limits,
+			     struct rths_config *cfg,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RTHS_LIMIT_A_MAX + 1];
+	struct nlattr *nest;
+	struct rths_limit *l;
+	int rem, err;
+	u32 ch;
+
+	nla_for_each_nested(nest, limits, rem) {
+		err = nla_parse_nested(tb, RTHS_LIMIT_A_MAX, nest,
+				       rths_limit_policy, extack);
+		if (err)
+			return err;
+		if (!tb[RTHS_LIMIT_A_INDEX]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "limit without a channel index");
+			NL_SET_ERR_ATTR_MISS(extack, nest, RTHS_LIMIT_A_INDEX);
+			return -EINVAL;
+		}
+		ch = nla_get_u32(tb[RTHS_LIMIT_A_INDEX]);
+		if (ch >= rd->channels) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_LIMIT_A_INDEX],
+					    "channel index beyond the device's channels");
+			return -EINVAL;
+		}
+		l = &cfg->limit[ch];
+		if (tb[RTHS_LIMIT_A_POS_MIN])
+			l->pos_min = nla_get_s64(tb[RTHS_LIMIT_A_POS_MIN]);
+		if (tb[RTHS_LIMIT_A_POS_MAX])
+			l->pos_max = nla_get_s64(tb[RTHS_LIMIT_A_POS_MAX]);
+		if (tb[RTHS_LIMIT_A_VEL_MAX])
+			l->vel_max = nla_get_u64(tb[RTHS_LIMIT_A_VEL_MAX]);
+		if (tb[RTHS_LIMIT_A_FORCE_MAX])
+			l->force_max = nla_get_u64(tb[RTHS_LIMIT_A_FORCE_MAX]);
+		if (l->pos_min >= l->pos_max) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "stroke minimum must be below its maximum");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int rths_check_ring_size(struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	u32 n;
+
+	if (!attr)
+		return 0;
+	n = nla_get_u32(attr);
+	if (n && !is_power_of_2(n)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "ring entries must be a power of two");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *params = info->attrs[RTHS_A_DEV_CARD_PARAMS];
+	struct nlattr **tb = info->attrs;
+	struct rths_region *rg = NULL;
+	struct nlattr **ctb = NULL;
+	struct rths_config *cfg;
+	struct rths_device *rd;
+	int err;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	err = -ENOMEM;
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		goto put;
+
+	mutex_lock(&rd->lock);
+	err = -ENODEV;
+	if (rd->dead)
+		goto unlock;
+	err = -EBUSY;
+	if (rd->state != RTHS_STATE_STOPPED) {
+		NL_SET_ERR_MSG(extack, "device is running; stop it first");
+		goto unlock;
+	}
+	*cfg = rd->cfg;
+	rths_get_u32(tb, RTHS_A_DEV_CLOCK, &cfg->clock);
+	rths_get_u32(tb, RTHS_A_DEV_RATE, &cfg->rate);
+	rths_get_u32(tb, RTHS_A_DEV_STEP_TICKS, &cfg->step_ticks);
+	rths_get_u32(tb, RTHS_A_DEV_LATE_POLICY, &cfg->late_policy);
+	rths_get_u32(tb, RTHS_A_DEV_LATE_DEADLINE, &cfg->late_deadline);
+	rths_get_u32(tb, RTHS_A_DEV_RAMP_TICKS, &cfg->ramp_ticks);
+	rths_get_u32(tb, RTHS_A_DEV_CPU, &cfg->cpu);
+	rths_get_u32(tb, RTHS_A_DEV_PRIORITY, &cfg->priority);
+	rths_get_u32(tb, RTHS_A_DEV_CMD_ENTRIES, &cfg->cmd_entries);
+	rths_get_u32(tb, RTHS_A_DEV_FB_ENTRIES, &cfg->fb_entries);
+	rths_get_u32(tb, RTHS_A_DEV_TRACE_ENTRIES, &cfg->trace_entries);
+
+	err = -EINVAL;
+	if (cfg->cpu >= nr_cpu_ids || !cpu_online(cfg->cpu)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_CPU],
+				    "cpu is not online");
+		goto unlock;
+	}
+	if (cfg->late_deadline && cfg->late_deadline >= cfg->step_ticks) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LATE_DEADLINE] ?:
+				    tb[RTHS_A_DEV_STEP_TICKS],
+				    "late deadline must be below the step ticks (0: half a step)");
+		goto unlock;
+	}
+	err = rths_check_ring_size(tb[RTHS_A_DEV_CMD_ENTRIES], extack) ?:
+	      rths_check_ring_size(tb[RTHS_A_DEV_FB_ENTRIES], extack) ?:
+	      rths_check_ring_size(tb[RTHS_A_DEV_TRACE_ENTRIES], extack);
+	if (err)
+		goto unlock;
+	if (tb[RTHS_A_DEV_LIMITS]) {
+		err = rths_parse_limits(rd, tb[RTHS_A_DEV_LIMITS], cfg, extack);
+		if (err)
+			goto unlock;
+	}
+	if (params) {
+		if (!rd->card->set) {
+			NL_SET_ERR_MSG_ATTR(extack, params,
+					    "this card's parameters cannot change");
+			err = -EOPNOTSUPP;
+			goto unlock;
+		}
+		err = rths_card_params(rd->card, params, &ctb, extack);
+		if (err)
+			goto unlock;
+	}
+	if (cfg->cmd_entries != rd->cfg.cmd_entries ||
+	    cfg->fb_entries != rd->cfg.fb_entries ||
+	    cfg->trace_entries != rd->cfg.trace_entries) {
+		err = -EBUSY;
+		if (atomic_read(&rd->region->maps)) {
+			NL_SET_ERR_MSG(extack,
+				       "the rings are mapped; unmap them before resizing");
+			goto unlock;
+		}
+		err = -ENOMEM;
+		rg = rths_region_alloc(rd->channels, cfg);
+		if (!rg)
+			goto unlock;
+	}
+	/* The card validates all of its parameters before applying any. */
+	if (ctb) {
+		err = rd->card->set(rd, ctb, extack);
+		if (err) {
+			if (rg)
+				rths_region_put(rg);
+			goto unlock;
+		}
+	}
+	if (rg) {
+		rths_region_put(rd->region);
+		rd->region = rg;
+	}
+	rd->cfg = *cfg;
+	err = 0;
+unlock:
+	mutex_unlock(&rd->lock);
+	kfree(ctb);
+	kfree(cfg);
+put:
+	rths_dev_put(rd);
+	return err;
+}
+
+static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	int err;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	mutex_lock(&rd->lock);
+	err = -ENODEV;
+	if (rd->dead)
+		goto unlock;
+	err = -EBUSY;
+	if (rd->state != RTHS_STATE_STOPPED) {
+		NL_SET_ERR_MSG(info->extack,
+			       "device is not stopped; stop it before a new run");
+		goto unlock;
+	}
+	memset(&rd->stats, 0, sizeof(rd->stats));
+	rd->fault = 0;
+	rths_region_reset(rd->region);
+	rths_loop_reset(rd);
+	rths_loop_set_state(rd, RTHS_STATE_RUNNING, RTHS_REASON_USER);
+	err = 0;
+	if (rd->cfg.clock == RTHS_CLOCK_HRTIMER) {
+		err = rths_rt_start(rd);
+		if (err) {
+			if (err == -ENXIO)
+				NL_SET_ERR_MSG(info->extack,
+					       "the device's cpu is offline");
+			else
+				NL_SET_ERR_MSG(info->extack,
+					       "cannot start the loop thread");
+			rths_loop_set_state(rd, RTHS_STATE_STOPPED,
+					    RTHS_REASON_USER);
+		}
+	}
+unlock:
+	mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+	return err;
+}
+
+static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	mutex_lock(&rd->lock);
+	if (!rd->dead && rd->state != RTHS_STATE_STOPPED) {
+		if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
+			rths_rt_stop(rd);
+		rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
+	}
+	mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+	return 0;
+}
+
+static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	u32 n, i;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, RTHS_A_RUN_TICKS))
+		return -EINVAL;
+	n = nla_get_u32(info->attrs[RTHS_A_RUN_TICKS]);
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	mutex_lock(&rd->lock);
+	err = -ENODEV;
+	if (rd->dead)
+		goto unlock;
+	err = -EINVAL;
+	if (rd->cfg.clock != RTHS_CLOCK_MANUAL) {
+		NL_SET_ERR_MSG(info->extack,
+			       "device clock is not manual; ticks come from its timer");
+		goto unlock;
+	}
+	if (rd->state == RTHS_STATE_STOPPED) {
+		NL_SET_ERR_MSG(info->extack, "device is stopped; start it first");
+		goto unlock;
+	}
+	for (i = 0; i < n; i++) {
+		/* virtual time: tick k happens at k / rate */
+		rths_loop_tick(rd, rths_grid_ns(rd->loop.tick + 1, rd->cfg.rate),
+			       0, 0);
+		rd->stats.periods++;
+		if (!(i & 1023))
+			cond_resched();
+	}
+	err = 0;
+unlock:
+	mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+	return err;
+}
+
+static int rths_put_hist(struct sk_buff *skb, int type, const u64 *hist)
+{
+	return nla_put(skb, type, RTHS_LAT_HIST_BUCKETS * sizeof(u64), hist);
+}
+
+static int rths_put_stats(struct sk_buff *skb, const struct rths_device *rd)
+{
+	const struct rths_stats_k *s = &rd->stats;
+	u64 n = s->lat_samples ?: 1;
+	const struct {
+		int type;
+		u64 v;
+	} v[] = {
+		{ RTHS_STATS_A_PERIODS, s->periods },
+		{ RTHS_STATS_A_TICKS, s->ticks },
+		{ RTHS_STATS_A_MISSED, s->missed },
+		{ RTHS_STATS_A_STEPS, s->steps },
+		{ RTHS_STATS_A_STRETCH_TICKS, s->stretch_ticks },
+		{ RTHS_STATS_A_STEP_TICKS_NOW, rd->loop.step_tick },
+		{ RTHS_STATS_A_HALT_TICKS, s->halt_ticks },
+		{ RTHS_STATS_A_WAIT_TICKS, s->wait_ticks },
+		{ RTHS_STATS_A_LATE_STEPS, s->late_steps },
+		{ RTHS_STATS_A_LATE_EXTRAPOLATED, s->late_extrapolated },
+		{ RTHS_STATS_A_LATE_HELD, s->late_held },
+		{ RTHS_STATS_A_LATE_DECELERATED, s->late_decelerated },
+		{ RTHS_STATS_A_LATE_FAULTED, s->late_faulted },
+		{ RTHS_STATS_A_FB_RECORDS, s->fb_records },
+		{ RTHS_STATS_A_FB_OVERFLOWS, s->fb_overflows },
+		{ RTHS_STATS_A_TRACE_RECORDS, s->trace_records },
+		{ RTHS_STATS_A_TRACE_OVERFLOWS, s->trace_overflows },
+		{ RTHS_STATS_A_RING_FAULTS, s->ring_faults },
+		{ RTHS_STATS_A_LIMIT_TRIPS, s->limit_trips },
+		{ RTHS_STATS_A_CARD_ERRORS, s->card_errors },
+		{ RTHS_STATS_A_EVENTS_DROPPED, s->events_dropped },
+		{ RTHS_STATS_A_IRQ_LAT_MIN, s->irq_min },
+		{ RTHS_STATS_A_IRQ_LAT_AVG, div64_u64(s->irq_sum, n) },
+		{ RTHS_STATS_A_IRQ_LAT_MAX, s->irq_max },
+		{ RTHS_STATS_A_THREAD_LAT_MIN, s->thread_min },
+		{ RTHS_STATS_A_THREAD_LAT_AVG, div64_u64(s->thread_sum, n) },
+		{ RTHS_STATS_A_THREAD_LAT_MAX, s->thread_max },
+		{ RTHS_STATS_A_LAT_SAMPLES, s->lat_samples },
+	};
+	struct nlattr *nest;
+	unsigned int i;
+
+	nest = nla_nest_start(skb, RTHS_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		if (nla_put_u64_64bit(skb, v[i].type, v[i].v, RTHS_STATS_A_PAD))
+			return -EMSGSIZE;
+	if (rths_put_hist(skb, RTHS_STATS_A_IRQ_LAT_HIST, s->irq_hist) ||
+	    rths_put_hist(skb, RTHS_STATS_A_THREAD_LAT_HIST, s->thread_hist))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rths_fill_stats(struct sk_buff *skb, struct rths_device *rd,
+			   u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rths_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, RTHS_A_DEV_ID, rd->id) ||
+	    nla_put_string(skb, RTHS_A_DEV_NAME, rd->name) ||
+	    rths_put_stats(skb, rd)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int rths_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	struct sk_buff *msg;
+	int err;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto put;
+	mutex_lock(&rd->lock);
+	err = rths_fill_stats(msg, rd, info->snd_portid, info->snd_seq, 0,
+			      RTHS_CMD_STATS_GET);
+	mutex_unlock(&rd->lock);
+	if (err) {
+		nlmsg_free(msg);
+		goto put;
+	}
+	err = genlmsg_reply(msg, info);
+put:
+	rths_dev_put(rd);
+	return err;
+}
+
+static int rths_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return rths_dump_devs(skb, cb, rths_fill_stats, RTHS_CMD_STATS_GET);
+}
+
+static int rths_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	mutex_lock(&rd->lock);
+	rths_rt_reset_latency(rd);
+	mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+	return 0;
+}
+
+struct rths_card_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	unsigned int done;
+};
+
+static int rths_fill_card(struct rths_card_type *ct, void *arg)
+{
+	struct rths_card_dump *d = arg;
+	void *hdr;
+
+	hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
+			  d->cb->nlh->nlmsg_seq, &rths_family, NLM_F_MULTI,
+			  RTHS_CMD_CARD_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(d->skb, RTHS_A_DEV_CARD, ct->name) ||
+	    (ct->io_may_sleep &&
+	     nla_put_flag(d->skb, RTHS_A_DEV_IO_MAY_SLEEP))) {
+		genlmsg_cancel(d->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(d->skb, hdr);
+	d->done++;
+	return 0;
+}
+
+static int rths_nl_card_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct rths_card_dump d = { .skb = skb, .cb = cb };
+	int err;
+
+	err = rths_card_for_each(rths_fill_card, &d, cb->args[0]);
+	cb->args[0] += d.done;
+	if (err && !(err == -EMSGSIZE && skb->len))
+		return err;
+	return skb->len;
+}
+
+static const struct genl_ops rths_ops[] = {
+	{
+		.cmd = RTHS_CMD_DEV_GET,
+		.doit = rths_nl_dev_get,
+		.dumpit = rths_nl_dev_dump,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+	}, {
+		.cmd = RTHS_CMD_DEV_NEW,
+		.doit = rths_nl_dev_new,
+		.policy = rths_new_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_DEV_DEL,
+		.doit = rths_nl_dev_del,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_DEV_SET,
+		.doit = rths_nl_dev_set,
+		.policy = rths_set_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_RUN_START,
+		.doit = rths_nl_run_start,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_RUN_STOP,
+		.doit = rths_nl_run_stop,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_RUN_TICK,
+		.doit = rths_nl_run_tick,
+		.policy = rths_tick_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_STATS_GET,
+		.doit = rths_nl_stats_get,
+		.dumpit = rths_nl_stats_dump,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+	}, {
+		.cmd = RTHS_CMD_STATS_RESET,
+		.doit = rths_nl_stats_reset,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_CARD_GET,
+		.dumpit = rths_nl_card_dump,
+		.policy = rths_dump_policy,
+		.maxattr = RTHS_A_MAX,
+	},
+};
+
+static struct genl_family rths_family __ro_after_init = {
+	.name = RTHS_GENL_NAME,
+	.version = RTHS_GENL_VERSION,
+	.maxattr = RTHS_A_MAX,
+	.module = THIS_MODULE,
+	.ops = rths_ops,
+	.n_ops = ARRAY_SIZE(rths_ops),
+	.mcgrps = rths_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rths_mcgrps),
+	/* handlers take their own locks; long manual ticks block nobody */
+	.parallel_ops = true,
+};
+
+static int rths_put_event(struct sk_buff *skb, const struct rths_event_k *ev)
+{
+	struct nlattr *nest = nla_nest_start(skb, RTHS_A_EVENT);
+
+	if (!nest ||
+	    nla_put_u32(skb, RTHS_EVENT_A_TYPE, ev->type) ||
+	    nla_put_u64_64bit(skb, RTHS_EVENT_A_TICK, ev->tick,
+			      RTHS_EVENT_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_EVENT_A_STEP, ev->step,
+			      RTHS_EVENT_A_PAD))
+		return -EMSGSIZE;
+	switch (ev->type) {
+	case RTHS_EVENT_STATE:
+		if (nla_put_u32(skb, RTHS_EVENT_A_STATE, ev->state) ||
+		    nla_put_u32(skb, RTHS_EVENT_A_REASON, ev->reason))
+			return -EMSGSIZE;
+		break;
+	case RTHS_EVENT_FAULT:
+		if (nla_put_u32(skb, RTHS_EVENT_A_FAULT, ev->fault))
+			return -EMSGSIZE;
+		break;
+	case RTHS_EVENT_LIMIT:
+		if (nla_put_u32(skb, RTHS_EVENT_A_CHANNEL, ev->channel) ||
+		    nla_put_u32(skb, RTHS_EVENT_A_LIMIT, ev->limit) ||
+		    nla_put_s64(skb, RTHS_EVENT_A_VALUE, ev->value,
+				RTHS_EVENT_A_PAD))
+			return -EMSGSIZE;
+		break;
+	case RTHS_EVENT_LATE:
+		if (nla_put_u32(skb, RTHS_EVENT_A_LATE_ACTION,
+				ev->late_action) ||
+		    nla_put_u32(skb, RTHS_EVENT_A_LATE_TICKS, ev->late_ticks))
+			return -EMSGSIZE;
+		break;
+	case RTHS_EVENT_OVERFLOW:
+		if (nla_put_u32(skb, RTHS_EVENT_A_RING, ev->ring))
+			return -EMSGSIZE;
+		break;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+int rths_netlink_event(struct rths_device *rd, const struct rths_event_k *ev,
+		       gfp_t gfp)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&rths_family, &init_net,
+				RTHS_MCGRP_MONITOR_IDX))
+		return 0;
+	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put(skb, 0, 0, &rths_family, 0, RTHS_CMD_EVENT);
+	if (!hdr ||
+	    nla_put_u32(skb, RTHS_A_DEV_ID, rd->id) ||
+	    nla_put_string(skb, RTHS_A_DEV_NAME, rd->name) ||
+	    rths_put_event(skb, ev)) {
+		nlmsg_free(skb);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return genlmsg_multicast(&rths_family, skb, 0, RTHS_MCGRP_MONITOR_IDX,
+				 gfp);
+}
+
+int __init rths_netlink_init(void)
+{
+	return genl_register_family(&rths_family);
+}
+
+void rths_netlink_exit(void)
+{
+	genl_unregister_family(&rths_family);
+}

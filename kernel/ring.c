@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared region and its single-producer/single-consumer rings.
+ *
+ * Barrier pairing (as in AF_XDP): a producer writes the entry, then
+ * store-releases the producer index; a consumer load-acquires the producer
+ * index, reads the entry, then store-releases the consumer index, which the
+ * producer load-acquires before reusing the slot.
+ *
+ * Userspace can write anything anywhere in the region at any time.  The
+ * kernel keeps its own copy of each index it owns, bounds every index that
+ * userspace wrote, copies each entry field once before validating it, and
+ * never reads what it produced back from shared memory.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "rths.h"
+
+/* Producer and consumer indices on separate cache lines. */
+#define RTHS_RING_CTL_SIZE	(2 * SMP_CACHE_BYTES)
+
+static size_t rths_ring_layout(struct rths_ring *r, size_t off, u32 entries,
+			       u32 entry_size)
+{
+	r->entries = entries;
+	r->mask = entries ? entries - 1 : 0;
+	r->entry_size = entry_size;
+	r->index = 0;
+	if (!entries) {
+		r->off_producer = 0;
+		r->off_consumer = 0;
+		r->off_desc = 0;
+		return off;
+	}
+	r->off_producer = off;
+	r->off_consumer = off + SMP_CACHE_BYTES;
+	r->off_desc = off + RTHS_RING_CTL_SIZE;
+	return PAGE_ALIGN(r->off_desc + (size_t)entries * entry_size);
+}
+
+static void rths_ring_bind(struct rths_ring *r, void *base)
+{
+	if (!r->entries)
+		return;
+	r->producer = base + r->off_producer;
+	r->consumer = base + r->off_consumer;
+	r->desc = base + r->off_desc;
+}
+
+struct rths_region *rths_region_alloc(u32 channels,
+				      const struct rths_config *cfg)
+{
+	struct rths_mmap_header *hdr;
+	struct rths_region *rg;
+	size_t off = PAGE_SIZE;
+
+	rg = kzalloc(sizeof(*rg), GFP_KERNEL);
+	if (!rg)
+		return NULL;
+	kref_init(&rg->ref);
+	atomic_set(&rg->maps, 0);
+	off = rths_ring_layout(&rg->cmd, off, cfg->cmd_entries,
+			       RTHS_CMD_ENTRY_SIZE(channels));
+	off = rths_ring_layout(&rg->fb, off, cfg->fb_entries,
+			       RTHS_FB_ENTRY_SIZE(channels));
+	off = rths_ring_layout(&rg->trace, off, cfg->trace_entries,
+			       RTHS_TRACE_ENTRY_SIZE(channels));
+	rg->size = off;
+	rg->base = vmalloc_user(rg->size);
+	if (!rg->base) {
+		kfree(rg);
+		return NULL;
+	}
+	rths_ring_bind(&rg->cmd, rg->base);
+	rths_ring_bind(&rg->fb, rg->base);
+	rths_ring_bind(&rg->trace, rg->base);
+
+	hdr = rg->base;
+	hdr->magic = RTHS_MMAP_MAGIC;
+	hdr->version = RTHS_MMAP_VERSION;
+	hdr->channels = channels;
+	hdr->state = RTHS_STATE_STOPPED;
+	return rg;
+}
+
+void rths_region_get(struct rths_region *rg)
+{
+	kref_get(&rg->ref);
+}
+
+static void rths_region_release(struct kref *ref)
+{
+	struct rths_region *rg = container_of(ref, struct rths_region, ref);
+
+	vfree(rg->base);
+	kfree(rg);
+}
+
+void rths_region_put(struct rths_region *rg)
+{
+	kref_put(&rg->ref, rths_region_release);
+}
+
+static void rths_ring_reset(struct rths_ring *r)
+{
+	r->index = 0;
+	if (!r->entries)
+		return;
+	WRITE_ONCE(*r->producer, 0);
+	WRITE_ONCE(*r->consumer, 0);
+}
+
+/* A new run starts with empty rings. */
+void rths_region_reset(struct rths_region *rg)
+{
+	rths_ring_reset(&rg->cmd);
+	rths_ring_reset(&rg->fb);
+	rths_ring_reset(&rg->trace);
+}
+
+/*
+ * Takes the command of step @step off the command ring into @target.
+ * Returns 1 if one was taken, 0 if the ring is empty, or -enum rths_fault.
+ */
+int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
+		      s64 *target)
+{
+	const struct rths_cmd_entry *e;
+	u32 prod, avail, flags, nch;
+	u64 estep;
+	u32 ch;
+
+	/* pairs with userspace's release of the producer index */
+	prod = smp_load_acquire(r->producer);
+	avail = prod - r->index;
+	if (avail > r->entries)
+		return -RTHS_FAULT_CMD_INDEX;
+	if (!avail)
+		return 0;
+
+	e = r->desc + (size_t)(r->index & r->mask) * r->entry_size;
+	estep = READ_ONCE(e->step);
+	flags = READ_ONCE(e->flags);
+	nch = READ_ONCE(e->channels);
+	if (estep != step)
+		return -RTHS_FAULT_CMD_STEP;
+	if (flags || nch != channels)
+		return -RTHS_FAULT_CMD_ENTRY;
+	for (ch = 0; ch < channels; ch++) {
+		s64 v = READ_ONCE(e->target[ch]);
+
+		if (v > RTHS_POS_MAX || v < -RTHS_POS_MAX)
+			return -RTHS_FAULT_CMD_ENTRY;
+		target[ch] = v;
+	}
+	r->index++;
+	/* the entry is copied: userspace may reuse the slot */
+	smp_store_release(r->consumer, r->index);
+	return 1;
+}
+
+/*
+ * Publishes one entry on a kernel-produced ring.  Returns 0, -ENOSPC if
+ * the ring is full (nothing is overwritten), or -EPROTO if the consumer
+ * index userspace wrote is impossible.
+ */
+int rths_ring_push(struct rths_ring *r, const void *entry, size_t len)
+{
+	u32 cons, used;
+
+	/* userspace has finished reading the slots it released */
+	cons = smp_load_acquire(r->consumer);
+	used = r->index - cons;
+	if (used > r->entries)
+		return -EPROTO;
+	if (used == r->entries)
+		return -ENOSPC;
+	memcpy(r->desc + (size_t)(r->index & r->mask) * r->entry_size, entry,
+	       len);
+	r->index++;
+	/* the entry is written before userspace can see the new index */
+	smp_store_release(r->producer, r->index);
+	return 0;
+}
+
+bool rths_ring_has_data(const struct rths_ring *r)
+{
+	return r->entries && READ_ONCE(*r->consumer) != r->index;
+}

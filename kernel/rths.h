@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths private header: the card-type API that card modules implement and
+ * the core's internal structures.  The uapi header <linux/rths.h> is the
+ * only header shared with userspace.
+ */
+#ifndef _RTHS_H
+#define _RTHS_H
+
+#include <linux/atomic.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <net/netlink.h>
+#include <linux/rths.h>
+
+#define RTHS_MAX_DEVICES	64
+#define RTHS_EVENT_QUEUE	256	/* events waiting to be sent, per device */
+
+struct rths_device;
+
+/**
+ * struct rths_card_type - a kind of actuator interface card
+ * @name: what "rthsctl dev add NAME type X" names it by
+ * @owner: the module that implements it
+ * @policy: netlink policy of its parameters (RTHS_A_DEV_CARD_PARAMS)
+ * @maxattr: highest attribute type in @policy
+ * @io_may_sleep: @write and @read may sleep (they always run in process
+ *	context, but a card that says false could be driven from atomic
+ *	context)
+ * @new: set up @rd->card_priv; @tb holds the parsed parameters (may be all
+ *	NULL).  Validate everything before changing anything.
+ * @del: undo @new; the loop is stopped
+ * @set: change parameters while the device is stopped; validate all of
+ *	@tb first, then apply, so that an error changes nothing
+ * @fill: put the current parameters into @skb (inside the params nest)
+ * @write: drive the outputs, one value per channel, nm
+ * @read: sample the inputs: displacement (nm) and force (uN) per channel
+ *
+ * @write and @read are called once per tick, in that order, from the loop
+ * thread (or the RUN_TICK caller under the manual clock).  They return 0 or
+ * a negative errno, which faults the device.
+ */
+struct rths_card_type {
+	const char *name;
+	struct module *owner;
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	bool io_may_sleep;
+	int (*new)(struct rths_device *rd, struct nlattr **tb,
+		   struct netlink_ext_ack *extack);
+	void (*del)(struct rths_device *rd);
+	int (*set)(struct rths_device *rd, struct nlattr **tb,
+		   struct netlink_ext_ack *extack);
+	int (*fill)(struct rths_device *rd, struct sk_buff *skb);
+	int (*write)(struct rths_device *rd, const s64 *out);
+	int (*read)(struct rths_device *rd, s64 *disp, s64 *force);
+
+	/* private to the core */
+	struct list_head list;
+};
+
+int rths_card_register(struct rths_card_type *ct);
+void rths_card_unregister(struct rths_card_type *ct);
+
+/* What a card may know about its device. */
+u32 rths_dev_channels(const struct rths_device *rd);
+u32 rths_dev_rate(const struct rths_device *rd);
+void *rths_card_priv(const struct rths_device *rd);
+void rths_set_card_priv(struct rths_device *rd, void *priv);
+
+/* ---- core internals below ---------------------------------------------- */
+
+struct rths_limit {
+	s64 pos_min, pos_max;	/* nm */
+	u64 vel_max;		/* nm/s */
+	u64 force_max;		/* uN */
+};
+
+struct rths_config {
+	u32 clock;		/* enum rths_clock */
+	u32 rate;		/* Hz */
+	u32 step_ticks;		/* d */
+	u32 late_policy;	/* enum rths_late_policy */
+	u32 late_deadline;	/* ticks; 0: d / 2 */
+	u32 ramp_ticks;
+	u32 cpu;
+	u32 priority;
+	u32 cmd_entries, fb_entries, trace_entries;
+	struct rths_limit limit[RTHS_MAX_CHANNELS];
+};
+
+/* The kernel's view of one ring in the shared region. */
+struct rths_ring {
+	u32 *producer;		/* in shared memory */
+	u32 *consumer;		/* in shared memory */
+	void *desc;		/* entry 0 */
+	u32 entries;		/* 0: ring absent */
+	u32 mask;
+	u32 entry_size;
+	u32 index;		/* the kernel's own copy of the index it owns */
+	u64 off_producer, off_consumer, off_desc;
+};
+
+/* The mmap region; it outlives the device while userspace maps it. */
+struct rths_region {
+	struct kref ref;
+	void *base;
+	size_t size;
+	atomic_t maps;		/* live VMAs */
+	struct rths_ring cmd, fb, trace;
+};
+
+/* Counters; written by the one context that runs ticks. */
+struct rths_stats_k {
+	u64 periods, ticks, missed, steps, stretch_ticks, halt_ticks;
+	u64 wait_ticks, late_steps;
+	u64 late_extrapolated, late_held, late_decelerated, late_faulted;
+	u64 fb_records, fb_overflows, trace_records, trace_overflows;
+	u64 ring_faults, limit_trips, card_errors, events_dropped;
+	u64 irq_min, irq_max, irq_sum;
+	u64 thread_min, thread_max, thread_sum;
+	u64 lat_samples;
+	u64 irq_hist[RTHS_LAT_HIST_BUCKETS];
+	u64 thread_hist[RTHS_LAT_HIST_BUCKETS];
+};
+
+/* How the output moves from one tick to the next. */
+enum rths_motion {
+	RTHS_MOTION_HOLD = 1,	/* stay at p0 */
+	RTHS_MOTION_INTERP,	/* p0 + (p1 - p0) * i / len */
+	RTHS_MOTION_EXTRAP,	/* p0 + v * i / den */
+	RTHS_MOTION_DECEL,	/* from p0 at v / den per tick to rest in len */
+};
+
+struct rths_loop {
+	u32 motion;			/* enum rths_motion */
+	u32 i, len;			/* ticks into the motion, its length */
+	s64 den;
+	s64 p0[RTHS_MAX_CHANNELS];
+	s64 p1[RTHS_MAX_CHANNELS];
+	s64 v[RTHS_MAX_CHANNELS];	/* per den ticks */
+
+	s64 out[RTHS_MAX_CHANNELS];	/* last output written */
+	s64 out_prev[RTHS_MAX_CHANNELS];	/* the one before */
+	s64 disp[RTHS_MAX_CHANNELS];	/* last inputs read */
+	s64 force[RTHS_MAX_CHANNELS];
+	s64 u_prev[RTHS_MAX_CHANNELS];	/* target of the last step, u_{n-1} */
+	s64 u_prev2[RTHS_MAX_CHANNELS];	/* u_{n-2} */
+	s64 target[RTHS_MAX_CHANNELS];	/* u_n, when have_target */
+
+	bool have_target;
+	bool gap;			/* feedback records were dropped */
+	bool trace_full;		/* the trace ring is dropping */
+	u32 step_tick;			/* ticks into the current step */
+	u32 wait;			/* ticks the current command is late */
+	u32 deadline;			/* effective event-driven deadline */
+	u32 late_flags;			/* RTHS_FB_F_* for this step */
+	u64 tick, step;
+	atomic_t hold_request;		/* enum rths_reason, 0 if none */
+	/* a feedback or trace record being built */
+	u64 scratch[DIV_ROUND_UP(RTHS_TRACE_ENTRY_SIZE(RTHS_MAX_CHANNELS), 8)];
+};
+
+/* Hard timer + thread of the hrtimer clock. */
+struct rths_rt {
+	struct hrtimer timer;
+	struct task_struct *thread;
+	atomic_t pending;		/* timer periods not yet run */
+	atomic_t lat_reset;		/* clear the latency figures */
+	s64 t0;				/* ns, grid point 0 */
+	u64 period_idx;			/* grid index of the armed expiry */
+	u64 skipped;			/* periods the timer skipped (irq) */
+	u64 coalesced;			/* periods the thread missed */
+	s64 expiry;			/* ns, of the last period fired */
+	u64 irq_lat;			/* ns, of the last period fired */
+};
+
+struct rths_event_k {
+	u32 type, state, reason, fault, channel, limit, late_action;
+	u32 late_ticks, ring;
+	u64 tick, step;
+	s64 value;
+};
+
+struct rths_device {
+	struct kref ref;
+	u32 id;
+	char name[RTHS_NAME_LEN];
+	u32 channels;
+	struct rths_card_type *card;	/* NULL once deleted */
+	void *card_priv;
+	struct list_head list;		/* in rths_devices, under rths_lock */
+
+	struct mutex lock;		/* config, state changes, manual ticks */
+	bool dead;
+	struct file *owner;		/* the O_RDWR opener, under lock */
+	u32 state;			/* enum rths_state; READ_ONCE */
+	u32 reason;			/* enum rths_reason */
+	u32 fault;			/* enum rths_fault */
+	struct rths_config cfg;
+	struct rths_region *region;
+	struct rths_loop loop;
+	struct rths_rt rt;
+	struct rths_stats_k stats;
+	wait_queue_head_t wq;		/* poll: feedback and state */
+	struct device *node;		/* /dev/rths/NAME */
+
+	spinlock_t ev_lock;		/* the event queue */
+	u32 ev_head, ev_tail;
+	struct rths_event_k ev[RTHS_EVENT_QUEUE];
+	struct work_struct ev_work;
+};
+
+/* core.c */
+extern struct mutex rths_lock;
+struct rths_device *rths_dev_get_by_name(const char *name);
+struct rths_device *rths_dev_get_by_id(u32 id);
+struct rths_device *rths_dev_get_next(u32 *id);
+void rths_dev_put(struct rths_device *rd);
+int rths_dev_create(const char *name, const char *card, u32 channels,
+		    struct nlattr *params, struct netlink_ext_ack *extack);
+int rths_dev_destroy(struct rths_device *rd);
+int rths_card_params(struct rths_card_type *ct, struct nlattr *params,
+		     struct nlattr ***tb, struct netlink_ext_ack *extack);
+int rths_card_for_each(int (*fn)(struct rths_card_type *ct, void *arg),
+		       void *arg, unsigned int skip);
+
+/* chardev.c */
+int rths_chardev_init(void);
+void rths_chardev_exit(void);
+int rths_chardev_add(struct rths_device *rd);
+void rths_chardev_del(struct rths_device *rd);
+u32 rths_chardev_encode(const struct rths_device *rd);
+
+/* ring.c */
+struct rths_region *rths_region_alloc(u32 channels,
+				      const struct rths_config *cfg);
+void rths_region_get(struct rths_region *rg);
+void rths_region_put(struct rths_region *rg);
+void rths_region_reset(struct rths_region *rg);
+int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
+		      s64 *target);
+int rths_ring_push(struct rths_ring *r, const void *entry, size_t len);
+bool rths_ring_has_data(const struct rths_ring *r);
+
+/* loop.c */
+void rths_loop_reset(struct rths_device *rd);
+void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
+		    u64 thread_lat);
+void rths_loop_request_hold(struct rths_device *rd, u32 reason);
+void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
+
+/* timer.c */
+int rths_rt_start(struct rths_device *rd);
+void rths_rt_stop(struct rths_device *rd);
+void rths_rt_reset_latency(struct rths_device *rd);
+u64 rths_grid_ns(u64 n, u32 rate);
+
+/* events.c */
+void rths_event_init(struct rths_device *rd);
+void rths_event_flush(struct rths_device *rd);
+void rths_event_queue(struct rths_device *rd, const struct rths_event_k *ev);
+void rths_event_send_now(struct rths_device *rd, const struct rths_event_k *ev);
+
+/* netlink.c */
+int rths_netlink_init(void);
+void rths_netlink_exit(void);
+int rths_netlink_event(struct rths_device *rd, const struct rths_event_k *ev,
+		       gfp_t gfp);
+
+#endif /* _RTHS_H */

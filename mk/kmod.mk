@@ -1,0 +1,40 @@
+# The kernel modules, built out of tree against Debian's 6.1 headers for
+# both flavours, never against the running kernel.  Kbuild writes objects
+# next to the sources, so each flavour builds in its own copy under $(O).
+
+KVER := $(shell scripts/kver.sh)
+KDIR_stock ?= /usr/src/linux-headers-$(KVER)-amd64
+KDIR_rt ?= /usr/src/linux-headers-$(KVER)-rt-amd64
+KFLAVOURS := stock rt
+DEB_PKGS += linux-headers-$(KVER)-amd64 linux-headers-$(KVER)-rt-amd64 \
+	sparse rsync
+
+KMOD_SRCS := Kbuild $(shell find kernel include/uapi -name '*.[ch]' -o \
+	-name Kbuild 2>/dev/null)
+
+# KMOD_FLAGS: extra kbuild flags, e.g. "C=1" for sparse or "W=1".
+KMOD_FLAGS ?= W=1
+
+define kmod_rules
+$(O)/kmod-$(1)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(O)/kmod-$(1)
+	rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
+		--include '/Kbuild' --include '/kernel/***' \
+		--include '/include/' --include '/include/uapi/***' \
+		--exclude '*' ./ $(O)/kmod-$(1)/
+	$(MAKE) -C $(KDIR_$(1)) M=$(O)/kmod-$(1) $(KMOD_FLAGS) modules
+endef
+$(foreach f,$(KFLAVOURS),$(eval $(call kmod_rules,$(f))))
+
+KMODS := $(foreach f,$(KFLAVOURS),$(O)/kmod-$(f)/kernel/rths.ko)
+
+.PHONY: module kcheck
+module: $(KMODS)
+all: module
+
+# Kernel style: checkpatch, sparse (C=2 checks every file) and W=1.
+kcheck: $(HARNESS)
+	perl $(O)/harness/scripts/checkpatch.pl --no-tree --strict -f \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		$(shell find kernel include/uapi -name '*.[ch]')
+	$(MAKE) -C $(KDIR_stock) M=$(O)/kmod-stock C=2 W=1 modules
