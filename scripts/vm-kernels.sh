@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-kernels.sh FLAVOUR DIR
+#
+# Fetch Debian's linux-image package for FLAVOUR (stock | rt) of the ABI
+# that scripts/kver.sh names, unpack it into DIR and run depmod there, so
+# that QEMU can boot DIR/boot/vmlinuz-KREL and the guest can modprobe from
+# DIR/lib/modules/KREL.  Prints the paths (vmlinuz=, vmlinux=, modules=)
+# and records them, with the package name and version, in DIR/kernel.env
+# (shell syntax) for tests/vm/mkinitramfs.sh and tests/vm/run-vm.sh.
+#
+# The .deb is cached in $O/vm/debs ($O defaults to build/ at the top).
+# Nothing is downloaded or unpacked again while DIR/kernel.env records the
+# very package version that would be fetched.
+#
+# Package choice: the signed linux-image-KREL first, -unsigned as a
+# fallback.  The two carry the same kernel and the same modules (Debian
+# signs the modules at build time in both); only the EFI signature on
+# vmlinuz differs, which QEMU's -kernel boot ignores.  The signed one is
+# what linux-image-amd64 pulls onto a lab PC, so that is what we test.
+set -euo pipefail
+
+usage() {
+	echo "usage: $0 stock|rt DIR" >&2
+	exit 2
+}
+[ $# -eq 2 ] || usage
+flavour=$1
+dir=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+kver=$("$top/scripts/kver.sh")
+case $flavour in
+stock) krel=$kver-amd64 ;;
+rt) krel=$kver-rt-amd64 ;;
+*) usage ;;
+esac
+O=${O:-$top/build}
+cache=$O/vm/debs
+mkdir -p "$cache"
+dir=$(mkdir -p "$dir" && cd "$dir" && pwd)
+envfile=$dir/kernel.env
+
+# Version of a package as apt knows it; empty when apt does not.
+candidate() {
+	apt-cache show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1
+}
+
+# Prefer the exact version of the installed headers: modules built
+# against them then match the image byte for byte (vermagic, modversions).
+want=$(dpkg-query -W -f='${Version}' "linux-headers-$krel" 2>/dev/null || true)
+
+pick() {
+	pkg='' ver=''
+	local p v
+	for p in "linux-image-$krel" "linux-image-$krel-unsigned"; do
+		v=$(candidate "$p")
+		[ -n "$v" ] || continue
+		# Is the headers' version still downloadable?
+		if [ -n "$want" ] && [ "$v" != "$want" ] &&
+			apt-cache show "$p=$want" >/dev/null 2>&1; then
+			v=$want
+		fi
+		pkg=$p ver=$v
+		return 0
+	done
+	return 1
+}
+
+if ! pick; then
+	# An empty or stale package list; refresh it once, as configured.
+	echo "vm-kernels: linux-image-$krel unknown to apt, running apt-get update" >&2
+	apt-get update -qq
+	pick || {
+		echo "vm-kernels: no linux-image-$krel(-unsigned) package" >&2
+		exit 1
+	}
+fi
+
+vmlinuz=$dir/boot/vmlinuz-$krel
+moddir=$dir/lib/modules/$krel
+
+if [ -f "$envfile" ] && grep -qx "PKG=$pkg" "$envfile" &&
+	grep -q "^VMLINUX=" "$envfile" &&
+	grep -qx "VERSION=$ver" "$envfile" &&
+	[ -f "$vmlinuz" ] && [ -f "$moddir/modules.dep" ]; then
+	sed -n 's/^VMLINUZ=/vmlinuz=/p; s/^VMLINUX=/vmlinux=/p; s/^MODDIR=/modules=/p' "$envfile"
+	exit 0
+fi
+
+# apt-get download writes into the current directory.  As root it warns
+# that the _apt sandbox user cannot write there; harmless, so drop it.
+# An epoch's colon is written %3a in the file name.
+deb=$cache/${pkg}_${ver/:/%3a}_amd64.deb
+if [ ! -f "$deb" ]; then
+	echo "vm-kernels: downloading $pkg $ver" >&2
+	(cd "$cache" && apt-get download -q "$pkg=$ver" \
+		2> >(grep -v 'unsandboxed as root' >&2)) >&2
+	[ -f "$deb" ] || {
+		echo "vm-kernels: apt-get download left no $deb" >&2
+		exit 1
+	}
+fi
+
+# Unpack next to DIR and swap it in, so an interrupted run leaves no
+# half-extracted tree that looks complete.
+echo "vm-kernels: unpacking $(basename "$deb")" >&2
+tmp=$dir/.unpack.$$
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$tmp" "${dir:?}/boot" "${dir:?}/lib" "$envfile"
+dpkg -x "$deb" "$tmp"
+if [ ! -f "$tmp/boot/vmlinuz-$krel" ] || [ ! -d "$tmp/lib/modules/$krel" ]; then
+	echo "vm-kernels: $deb has no vmlinuz-$krel or lib/modules/$krel" >&2
+	exit 1
+fi
+mv "$tmp/boot" "$tmp/lib" "$dir/"
+depmod -b "$dir" "$krel"
+
+# Also unpack the ELF vmlinux inside the xz-compressed bzImage.  QEMU
+# boots it directly through its PVH entry point, which skips the
+# decompressor: about 6 s less per boot under TCG.  The kernel code is the
+# same; only the decompressor's KASLR is lost.  Empty if this does not
+# work out, and run-vm.sh then boots vmlinuz.
+vmlinux=$dir/boot/vmlinux-$krel
+unxz_payload() {
+	local off
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1)
+	[ -n "$off" ] || return 1
+	# xz stops at the end of the stream, so tail may die of SIGPIPE.
+	tail -c +$((off + 1)) "$vmlinuz" | xz -dcq --single-stream >"$vmlinux" ||
+		[ "${PIPESTATUS[1]}" -eq 0 ]
+}
+if unxz_payload &&
+	readelf -n "$vmlinux" 2>/dev/null | grep -c 'Xen.*(0x00000012)' >/dev/null; then
+	: # XEN_ELFNOTE_PHYS32_ENTRY (18): a PVH entry point is there
+else
+	echo "vm-kernels: no PVH-bootable vmlinux in $vmlinuz; QEMU boots vmlinuz" >&2
+	rm -f "$vmlinux"
+	vmlinux=
+fi
+
+cat >"$envfile" <<EOF
+KREL=$krel
+PKG=$pkg
+VERSION=$ver
+VMLINUZ=$vmlinuz
+VMLINUX=$vmlinux
+MODDIR=$moddir
+EOF
+echo "vmlinuz=$vmlinuz"
+echo "vmlinux=$vmlinux"
+echo "modules=$moddir"

@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run one command as root inside a QEMU (TCG) guest that boots Debian's
+# own 6.1 kernel, stock or PREEMPT_RT, with the host's root file system
+# mounted read-only and RWDIR writable at the same path.  See --help and
+# Documentation/testing.rst.
+set -euo pipefail
+
+prog=${0##*/}
+usage() {
+	cat <<EOF
+usage: $prog [OPTIONS] FLAVOUR RWDIR -- CMD [ARGS...]
+
+Boot Debian's linux-image-\$KVER-amd64 (FLAVOUR stock) or -rt-amd64
+(FLAVOUR rt) under qemu-system-x86_64 -accel tcg and run CMD as root in
+the guest, with the current directory at the top of the repository.
+The guest sees the host's / read-only and RWDIR (created if needed)
+writable at the same absolute path; /tmp and /run are the guest's own.
+Kernel and initramfs are fetched and built on first use, under \$O/vm
+(\$O defaults to build/ at the top of the repository).
+
+Options:
+  --timeout SEC   kill the guest after SEC seconds (default $timeout)
+  --smp N         virtual CPUs (default $smp)
+  --mem MB        guest memory (default $mem)
+  --stdout FILE   CMD's standard output goes to FILE (inside RWDIR)
+                  instead of the console
+  --bzimage      boot vmlinuz (bzImage, self-decompressing) instead of
+                  the unpacked vmlinux through its PVH entry (~6 s slower)
+  --log FILE      write the guest console to FILE (absolute, or relative
+                  to the current directory) instead of standard output;
+                  its last lines are printed if anything fails
+  -h, --help      this text
+
+The guest console is streamed to standard output unless --log is given.
+CMD gets RTHS_VM=1, RTHS_VM_FLAVOUR, RTHS_VM_KREL and RTHS_VM_RW in its
+environment and /dev/null as standard input.
+
+Exit status: CMD's exit status; 125 if the guest reported none (boot
+failure, kernel panic, timeout; a message says which); 2 for bad usage.
+EOF
+}
+
+timeout=600
+smp=2
+mem=1024
+stdout_file=
+log=
+bzimage=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--timeout | --smp | --mem | --stdout | --log)
+		[ $# -ge 2 ] || {
+			echo "$prog: $1 needs an argument" >&2
+			exit 2
+		}
+		case $1 in
+		--timeout) timeout=$2 ;;
+		--smp) smp=$2 ;;
+		--mem) mem=$2 ;;
+		--stdout) stdout_file=$2 ;;
+		--log) log=$2 ;;
+		esac
+		shift 2
+		;;
+	--bzimage)
+		bzimage=1
+		shift
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--)
+		break
+		;;
+	-*)
+		echo "$prog: unknown option $1 (see --help)" >&2
+		exit 2
+		;;
+	*) break ;;
+	esac
+done
+for n in "$timeout" "$smp" "$mem"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || {
+		echo "$prog: --timeout, --smp and --mem take positive integers" >&2
+		exit 2
+	}
+done
+if [ $# -lt 4 ] || [ "$3" != -- ]; then
+	usage >&2
+	exit 2
+fi
+flavour=$1
+rwdir=$2
+shift 3
+case $flavour in
+stock | rt) ;;
+*)
+	echo "$prog: FLAVOUR is stock or rt, not '$flavour'" >&2
+	exit 2
+	;;
+esac
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+O=${O:-$top/build}
+export O
+vmdir=$O/vm
+kdir=$vmdir/$flavour
+initrd=$vmdir/initramfs-$flavour.cpio.gz
+
+mkdir -p "$rwdir"
+rwdir=$(cd "$rwdir" && pwd -P)
+# The path goes on the kernel command line (no white space there) and
+# into a -virtfs option (where a comma is written twice).
+if [[ $rwdir =~ [[:space:]] ]] || [ "$rwdir" = / ]; then
+	echo "$prog: RWDIR must not be / or contain white space: $rwdir" >&2
+	exit 2
+fi
+if [ -n "$stdout_file" ]; then
+	case $stdout_file in /*) ;; *) stdout_file=$PWD/$stdout_file ;; esac
+	d=$(cd "$(dirname "$stdout_file")" 2>/dev/null && pwd -P) || {
+		echo "$prog: --stdout: no directory $(dirname "$stdout_file")" >&2
+		exit 2
+	}
+	stdout_file=$d/$(basename "$stdout_file")
+	case $stdout_file in
+	"$rwdir"/*) ;;
+	*)
+		echo "$prog: --stdout FILE must be inside RWDIR ($rwdir)" >&2
+		exit 2
+		;;
+	esac
+fi
+case $log in "" | /*) ;; *) log=$PWD/$log ;; esac
+
+command -v qemu-system-x86_64 >/dev/null || {
+	echo "$prog: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2
+	exit 125
+}
+
+# Kernel (cheap when cached) and initramfs (rebuilt when its inputs
+# change).
+"$top/scripts/vm-kernels.sh" "$flavour" "$kdir" >/dev/null
+# shellcheck source=/dev/null
+. "$kdir/kernel.env"
+here=$top/tests/vm
+for f in "$kdir/kernel.env" "$here/init" "$here/stage2" "$here/mkinitramfs.sh"; do
+	if ! [ "$initrd" -nt "$f" ]; then
+		"$here/mkinitramfs.sh" "$flavour" "$kdir" "$initrd" >/dev/null
+		break
+	fi
+done
+
+# The control directory: the command for the guest, and what it leaves.
+ctlname=.rths-vm-$flavour-$$
+ctl=$rwdir/$ctlname
+rm -rf "$ctl"
+mkdir -p "$ctl"
+tmp=$(mktemp -d)
+qpid=
+# shellcheck disable=SC2317 # called through the trap
+cleanup() {
+	[ -z "$qpid" ] || kill -TERM "$qpid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Single quotes for /bin/sh in the guest.
+q() {
+	local s=${1//\'/\'\\\'\'}
+	printf "'%s'" "$s"
+}
+{
+	echo "# written by $prog; run by tests/vm/stage2 in the guest"
+	echo "export RTHS_VM=1 RTHS_VM_FLAVOUR=$flavour RTHS_VM_KREL=$KREL"
+	echo "export RTHS_VM_RW=$(q "$rwdir")"
+	echo "cd $(q "$top") || exit 125"
+	[ -z "$stdout_file" ] || echo "exec >$(q "$stdout_file") || exit 125"
+	printf 'exec'
+	for a in "$@"; do printf ' %s' "$(q "$a")"; done
+	echo
+} >"$ctl/cmd"
+
+kernel=${VMLINUX:-$VMLINUZ}
+[ -z "$bzimage" ] || kernel=$VMLINUZ
+
+# loglevel=5 keeps errors and warnings (WARN_ON, "tainting kernel") on
+# the console and drops the info chatter; oops and panic raise it anyway.
+# panic=-1 reboots at once, which -no-reboot turns into QEMU's exit.
+append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname"
+# -nic none: the guest needs no network and must not reach any.
+# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
+qemu=(qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem"
+	-nographic -no-reboot -nic none
+	-kernel "$kernel" -initrd "$initrd" -append "$append"
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=${rwdir//,/,,},mount_tag=rw,security_model=none")
+
+console=$ctl/console.log
+mkfifo "$tmp/console"
+# The serial console ends lines with CR LF, and SeaBIOS clears the
+# screen with escape sequences; strip both.  sed -u: stream, unbuffered.
+filter='s/\r$//; s/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g'
+if [ -n "$log" ]; then
+	sed -u "$filter" <"$tmp/console" | tee "$console" >"$log" &
+else
+	sed -u "$filter" <"$tmp/console" | tee "$console" &
+fi
+spid=$!
+start=$SECONDS
+# stdin from /dev/null: QEMU must not grab the terminal, and CI has none.
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$tmp/console" 2>&1 &
+qpid=$!
+# A signal to us stops QEMU too, instead of leaving it running.
+interrupted=
+trap 'interrupted=1; kill -TERM "$qpid" 2>/dev/null || true' INT TERM HUP
+qrc=0
+while :; do
+	wait "$qpid" && qrc=0 || qrc=$?
+	kill -0 "$qpid" 2>/dev/null || break
+done
+qpid=
+wait "$spid" || true
+elapsed=$((SECONDS - start))
+
+tail_console() {
+	if [ -n "$log" ]; then
+		echo "--- last lines of the guest console ($log):" >&2
+		tail -n 40 "$console" >&2
+		echo "---" >&2
+	fi
+}
+
+if [ -f "$ctl/status" ]; then
+	rc=$(cat "$ctl/status")
+	if [ "$rc" -ne 0 ]; then
+		echo "$prog: $flavour guest: '$*' exited with status $rc (${elapsed}s)" >&2
+		tail_console
+		if [ -s "$ctl/dmesg" ]; then
+			echo "--- guest dmesg, last lines:" >&2
+			tail -n 25 "$ctl/dmesg" >&2
+			echo "---" >&2
+		fi
+		echo "$prog: kept $ctl" >&2
+	else
+		rm -rf "$ctl"
+	fi
+	exit "$rc"
+fi
+
+if [ -n "$interrupted" ]; then
+	why="interrupted"
+elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	why="timed out after ${timeout}s (--timeout)"
+elif grep -q 'Kernel panic' "$console"; then
+	why="kernel panic: $(grep -m1 'Kernel panic' "$console")"
+elif grep -qE 'BUG:|Oops|Call Trace' "$console"; then
+	why="kernel oops, then no exit status"
+elif [ "$qrc" -ne 0 ]; then
+	why="QEMU failed with status $qrc"
+else
+	why="guest powered off without an exit status (boot or init failure)"
+fi
+echo "$prog: $flavour guest reported no exit status: $why (${elapsed}s)" >&2
+tail_console
+echo "$prog: console log kept in $console" >&2
+exit 125
