@@ -235,6 +235,11 @@ tail_console() {
 
 if [ -f "$ctl/status" ]; then
 	rc=$(cat "$ctl/status")
+	# The command may pass while the kernel complained: say so, loudly.
+	if grep -qE 'Oops|BUG:|WARNING:|Call Trace:' "$ctl/dmesg" 2>/dev/null; then
+		echo "$prog: warning: the $flavour guest kernel logged an oops, BUG or WARNING:" >&2
+		grep -m 5 -E 'Oops|BUG:|WARNING:' "$ctl/dmesg" >&2 || true
+	fi
 	if [ "$rc" -ne 0 ]; then
 		echo "$prog: $flavour guest: '$*' exited with status $rc (${elapsed}s)" >&2
 		tail_console

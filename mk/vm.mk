@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU test guest: Debian's own 6.1 kernels (stock and PREEMPT_RT)
+# booted under TCG with the host's root over 9p.  See
+# Documentation/testing.rst.
+#
+# For other fragments:
+#   $(VM_RUN) [--timeout S] [--stdout FILE] FLAVOUR RWDIR -- CMD [ARGS...]
+#       runs CMD in the guest, exits with its status (125: no status)
+#   $(VM_KREL_stock), $(VM_KREL_rt)   the guests' uname -r
+
+# qemu-system-x86: the emulator; busybox-static, cpio: the initramfs;
+# kmod: depmod and modinfo on the host; xz-utils: unpacking vmlinux.
+DEB_PKGS += qemu-system-x86 busybox-static kmod cpio xz-utils
+
+VM_RUN := $(TOP)/tests/vm/run-vm.sh
+# The same ABI as the module build (KVER, if a fragment or the command
+# line set it, wins inside kver.sh).
+VM_KVER := $(shell KVER='$(KVER)' scripts/kver.sh)
+VM_KREL_stock := $(VM_KVER)-amd64
+VM_KREL_rt := $(VM_KVER)-rt-amd64
+VM_FLAVOURS := stock rt
+# What the scripts need to agree with make on paths and the ABI.
+VM_ENV := O='$(O)' KVER='$(VM_KVER)'
+
+.PHONY: vm-kernels vm-smoke
+
+vm-kernels: deps
+	@for f in $(VM_FLAVOURS); do \
+		$(VM_ENV) scripts/vm-kernels.sh $$f $(O)/vm/$$f || exit 1; \
+	done
+
+# One boot per flavour.  TAP goes to results/vm-smoke-FLAVOUR.tap and the
+# guest console to results/vm-smoke-FLAVOUR.log (its tail is printed on
+# failure).  A guest that reports nothing still leaves a "not ok".
+vm-smoke: vm-kernels
+	@mkdir -p $(O)/results
+	@rc=0; for f in $(VM_FLAVOURS); do \
+		tap=$(O)/results/vm-smoke-$$f.tap; \
+		echo "== vm-smoke-$$f"; \
+		rm -f $$tap; st=0; \
+		$(VM_ENV) $(VM_RUN) --timeout 300 \
+			--log $(O)/results/vm-smoke-$$f.log --stdout $$tap \
+			$$f $(O)/results -- tests/vm/smoke.sh || st=$$?; \
+		touch $$tap; cat $$tap; \
+		if [ $$st -ne 0 ] && ! grep -q '^not ok' $$tap; then \
+			echo "not ok - vm-smoke-$$f: run-vm.sh exited with status $$st" \
+				| tee -a $$tap; \
+		fi; \
+		[ $$st -eq 0 ] || rc=1; \
+	done; exit $$rc
+
+CHECK_PARTS += vm-smoke
