@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation engine: everything rths-run uses, in one include.
+ * Units are SI throughout (m, N, s, kg); the device layer converts to the
+ * kernel's integers (nm, uN).  Public symbols start with rths_hs_.
+ */
+#ifndef RTHS_HS_H
+#define RTHS_HS_H
+
+#include <rths/hs_error.h>
+#include <rths/hs_model.h>
+#include <rths/hs_groundmotion.h>
+#include <rths/hs_integrator.h>
+
+#endif /* RTHS_HS_H */

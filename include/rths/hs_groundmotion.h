@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation: ground motions.
+ *
+ * A ground motion is an equally spaced acceleration history in m/s^2.
+ * Sources: PEER NGA .AT2 files, plain two-column files (time, accel) and a
+ * seeded synthetic generator (Kanai-Tajimi filtered white noise, optionally
+ * Clough-Penzien high-passed, under a Jennings envelope).
+ */
+#ifndef RTHS_HS_GROUNDMOTION_H
+#define RTHS_HS_GROUNDMOTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rths/hs_error.h>
+
+struct rths_hs_gm {
+	size_t npts;
+	double dt;		/* s */
+	double *acc;		/* m/s^2, npts values, acc[0] at t = 0 */
+	char source[256];	/* file name or "synthetic seed N" */
+};
+
+/*
+ * PEER NGA .AT2: four header lines (the third names the units, "UNITS OF
+ * G" in NGA files; CM/S/S and M/S/S are also accepted), the fourth holds
+ * NPTS and DT either as "NPTS=  5590, DT=   .0050 SEC" (NGA-West2) or as
+ * "5590   .0050   NPTS, DT" (older files); then NPTS free-format values,
+ * any number per line.  Values are converted to m/s^2.
+ */
+int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
+			struct rths_hs_error *err);
+
+/*
+ * Two columns "time accel" per line; '#' starts a comment; blank lines are
+ * skipped.  Times must be equally spaced (to 1e-6 of the step) and start
+ * at any value.  Values are multiplied by @to_si (RTHS_HS_G for g).
+ */
+int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
+			       double to_si, struct rths_hs_error *err);
+
+struct rths_hs_synth_params {
+	uint64_t seed;
+	double duration;	/* s */
+	double dt;		/* s */
+	double pga;		/* target peak ground acceleration, m/s^2 */
+	double omega_g;		/* Kanai-Tajimi ground frequency, rad/s */
+	double zeta_g;		/* Kanai-Tajimi ground damping */
+	double omega_f;		/* Clough-Penzien high-pass, rad/s; 0: off */
+	double zeta_f;
+	double t_rise;		/* envelope: (t / t_rise)^2 up to t_rise, */
+	double t_strong;	/* 1 up to t_rise + t_strong, */
+	double decay;		/* then exp(-decay (t - t_rise - t_strong)) */
+};
+
+/* A firm-soil motion: 2.5 Hz, zeta 0.6, 20 s, 0.3 g, seed 1. */
+void rths_hs_synth_defaults(struct rths_hs_synth_params *p);
+int rths_hs_synth_check(const struct rths_hs_synth_params *p,
+			struct rths_hs_error *err);
+/* Same seed and parameters, same record, on every machine. */
+int rths_hs_gm_synthetic(struct rths_hs_gm *gm,
+			 const struct rths_hs_synth_params *p,
+			 struct rths_hs_error *err);
+
+/* A copy of @n values at step @dt (for tests and tools). */
+int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
+			  size_t n, double dt, const char *source,
+			  struct rths_hs_error *err);
+void rths_hs_gm_free(struct rths_hs_gm *gm);
+void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
+/* Linear interpolation; 0 before the start and after the end. */
+double rths_hs_gm_at(const struct rths_hs_gm *gm, double t);
+double rths_hs_gm_duration(const struct rths_hs_gm *gm);
+double rths_hs_gm_pga(const struct rths_hs_gm *gm);
+
+#endif /* RTHS_HS_GROUNDMOTION_H */

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation: time integrators behind one stepper interface.
+ *
+ * A hybrid step has two halves because the displacement goes out to the
+ * actuators and the force comes back:
+ *
+ *	rths_hs_stepper_command(st, f_next, &u_next)	u_{n+1}, to impose
+ *	... actuators move, the specimen is measured ...
+ *	rths_hs_stepper_accept(st, r_exp_next)		a_{n+1}, v_{n+1}
+ *
+ * f_next is the external force at t_{n+1}; r_exp_next the measured
+ * restoring force of the experimental substructure at the commanded
+ * displacement, in DOF space (NULL: none).  Between the two calls the
+ * command stays valid and can be read again.
+ *
+ * Methods (all second-order accurate):
+ *   CR		Chen-Ricles: explicit, unconditionally stable (linear).
+ *   KR_ALPHA	Kolay-Ricles: CR family with numerical damping rho_inf.
+ *   ALPHA_OS	alpha operator splitting (HHT alpha in [-1/3, 0]): the
+ *		command is the predictor, corrected with the initial
+ *		stiffness after the measurement.
+ *   NEWMARK_EXPLICIT  beta = 0, gamma (1/2: no numerical damping);
+ *		stable for dt*omega <= 2 when gamma = 1/2.
+ *   CENTRAL_DIFFERENCE  three-point form; stable for dt*omega <= 2.
+ *   NEWMARK_IMPLICIT  average acceleration with modified Newton on the
+ *		numerical model; needs the whole restoring force during the
+ *		step, so only for all-numerical (reference) runs.
+ *
+ * The integration matrices of CR, KR-alpha and alpha-OS use the initial
+ * stiffness K0 of the model plus an estimate of the specimen's stiffness
+ * (and damping) in DOF space, as RTHS practice does.
+ */
+#ifndef RTHS_HS_INTEGRATOR_H
+#define RTHS_HS_INTEGRATOR_H
+
+#include <stdint.h>
+
+#include <rths/hs_error.h>
+#include <rths/hs_model.h>
+
+enum rths_hs_method {
+	RTHS_HS_CR = 1,
+	RTHS_HS_KR_ALPHA,
+	RTHS_HS_ALPHA_OS,
+	RTHS_HS_NEWMARK_EXPLICIT,
+	RTHS_HS_CENTRAL_DIFFERENCE,
+	RTHS_HS_NEWMARK_IMPLICIT,
+};
+
+struct rths_hs_stepper_params {
+	enum rths_hs_method method;
+	double dt;		/* s */
+	double rho_inf;		/* KR-alpha: spectral radius at infinity,
+				 * [0, 1]; 1 is CR (no dissipation) */
+	double alpha;		/* alpha-OS: [-1/3, 0] */
+	double gamma;		/* explicit Newmark: >= 1/2 */
+	unsigned int max_iter;	/* implicit Newmark: Newton iterations */
+	double tol;		/* implicit Newmark: relative tolerance */
+};
+
+/* rho_inf 0.8, alpha -0.05, gamma 0.5, 100 iterations, tol 1e-10. */
+void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
+			      enum rths_hs_method method, double dt);
+/* "cr", "kr_alpha", "alpha_os", "newmark_explicit", "central_difference",
+ * "newmark_implicit". */
+const char *rths_hs_method_name(enum rths_hs_method m);
+/* 0 if unknown. */
+enum rths_hs_method rths_hs_method_from_name(const char *name);
+/* Largest stable dt*omega of an undamped linear system; INFINITY if the
+ * method is unconditionally stable. */
+double rths_hs_method_stability_limit(const struct rths_hs_stepper_params *p);
+/* Parameter ranges; the field in err->path. */
+int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
+				 struct rths_hs_error *err);
+
+struct rths_hs_stepper;
+
+/* The specimen as the integrator sees it: DOF-space estimates. */
+struct rths_hs_specimen_estimate {
+	const double *k;	/* n x n stiffness, may be NULL */
+	const double *c;	/* n x n damping, may be NULL */
+};
+
+/*
+ * @model stays owned by the caller and must outlive the stepper; its
+ * elements' state advances with the steps.  @est NULL: all-numerical.
+ */
+int rths_hs_stepper_new(struct rths_hs_stepper **out,
+			struct rths_hs_model *model,
+			const struct rths_hs_specimen_estimate *est,
+			const struct rths_hs_stepper_params *p,
+			struct rths_hs_error *err);
+void rths_hs_stepper_free(struct rths_hs_stepper *st);
+
+/*
+ * Initial state at t = 0 (u0, v0 NULL: at rest) under the external force
+ * f0, with the specimen's initial force r_exp0 (NULL: 0).  Computes a0
+ * from equilibrium.
+ */
+int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
+			  const double *v0, const double *f0,
+			  const double *r_exp0, struct rths_hs_error *err);
+/* The displacement of step n+1 (n DOFs), valid until accept. */
+int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
+			    const double **u_next, struct rths_hs_error *err);
+/* Completes step n+1 with the measured experimental restoring force. */
+int rths_hs_stepper_accept(struct rths_hs_stepper *st,
+			   const double *r_exp_next, struct rths_hs_error *err);
+
+/* State of the last accepted step. */
+const double *rths_hs_stepper_u(const struct rths_hs_stepper *st);
+const double *rths_hs_stepper_v(const struct rths_hs_stepper *st);
+const double *rths_hs_stepper_a(const struct rths_hs_stepper *st);
+uint64_t rths_hs_stepper_step(const struct rths_hs_stepper *st);
+double rths_hs_stepper_time(const struct rths_hs_stepper *st);
+size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st);
+const struct rths_hs_stepper_params *
+rths_hs_stepper_params(const struct rths_hs_stepper *st);
+
+#endif /* RTHS_HS_INTEGRATOR_H */

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stepper interface: state, start, the two halves of a step. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/integrator_impl.h"
+
+static const struct {
+	const char *name;
+	const struct rths_hs_stepper_ops *ops;
+} methods[] = {
+	[RTHS_HS_CR] = { "cr", &rths_hs_cr_ops },
+	[RTHS_HS_KR_ALPHA] = { "kr_alpha", &rths_hs_kr_alpha_ops },
+	[RTHS_HS_ALPHA_OS] = { "alpha_os", &rths_hs_alpha_os_ops },
+	[RTHS_HS_NEWMARK_EXPLICIT] = { "newmark_explicit",
+				       &rths_hs_newmark_explicit_ops },
+	[RTHS_HS_CENTRAL_DIFFERENCE] = { "central_difference",
+					 &rths_hs_central_difference_ops },
+	[RTHS_HS_NEWMARK_IMPLICIT] = { "newmark_implicit",
+				       &rths_hs_newmark_implicit_ops },
+};
+#define N_METHODS (sizeof(methods) / sizeof(methods[0]))
+
+void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
+			      enum rths_hs_method method, double dt)
+{
+	memset(p, 0, sizeof(*p));
+	p->method = method;
+	p->dt = dt;
+	p->rho_inf = 0.8;
+	p->alpha = -0.05;
+	p->gamma = 0.5;
+	p->max_iter = 100;
+	p->tol = 1e-10;
+}
+
+const char *rths_hs_method_name(enum rths_hs_method m)
+{
+	if ((unsigned int)m >= N_METHODS || !methods[m].name)
+		return "unknown";
+	return methods[m].name;
+}
+
+enum rths_hs_method rths_hs_method_from_name(const char *name)
+{
+	for (unsigned int i = 1; i < N_METHODS; i++)
+		if (methods[i].name && !strcmp(methods[i].name, name))
+			return (enum rths_hs_method)i;
+	return 0;
+}
+
+double rths_hs_method_stability_limit(const struct rths_hs_stepper_params *p)
+{
+	switch (p->method) {
+	case RTHS_HS_CENTRAL_DIFFERENCE:
+		return 2.0;
+	case RTHS_HS_NEWMARK_EXPLICIT:
+		/* beta = 0: Omega_crit = 1 / sqrt(gamma / 2 - beta) */
+		return 1.0 / sqrt(p->gamma / 2.0);
+	default:
+		return INFINITY;
+	}
+}
+
+int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
+				 struct rths_hs_error *err)
+{
+#define BAD(field, ...) \
+	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	if ((unsigned int)p->method >= N_METHODS || !methods[p->method].ops)
+		return rths_hs_fail(err, RTHS_HS_E_BAD_CHOICE, NULL, 0,
+				    "method", "unknown integration method %d",
+				    (int)p->method);
+	if (!(p->dt > 0 && p->dt < 10))
+		return BAD("dt", "expected a time step in (0, 10) s");
+	if (p->method == RTHS_HS_KR_ALPHA &&
+	    !(p->rho_inf >= 0 && p->rho_inf <= 1))
+		return BAD("rho_inf", "expected rho_inf in [0, 1]");
+	if (p->method == RTHS_HS_ALPHA_OS &&
+	    !(p->alpha >= -1.0 / 3.0 && p->alpha <= 0))
+		return BAD("alpha", "expected alpha in [-1/3, 0]");
+	if (p->method == RTHS_HS_NEWMARK_EXPLICIT &&
+	    !(p->gamma >= 0.5 && p->gamma <= 1.5))
+		return BAD("gamma", "expected gamma in [0.5, 1.5]");
+	if (p->method == RTHS_HS_NEWMARK_IMPLICIT &&
+	    (p->max_iter < 1 || !(p->tol > 0 && p->tol < 1)))
+		return BAD("tolerance", "expected max_iter >= 1 and 0 < tol < 1");
+	return 0;
+#undef BAD
+}
+
+double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
+				double b, double c, struct rths_hs_error *err)
+{
+	size_t nn = st->n * st->n;
+	double *A = rths_hs_zalloc(nn, err);
+
+	if (!A)
+		return NULL;
+	for (size_t i = 0; i < nn; i++)
+		A[i] = a * st->model->m[i] + b * st->c[i] + c * st->k0[i];
+	return A;
+}
+
+void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
+			       const double *r_exp, double *out)
+{
+	rths_hs_model_restoring(st->model, u, out);
+	if (r_exp)
+		rths_hs_la_axpy(st->n, 1.0, r_exp, out);
+}
+
+void rths_hs_stepper_free(struct rths_hs_stepper *st)
+{
+	if (!st)
+		return;
+	if (st->ops && st->ops->destroy)
+		st->ops->destroy(st);
+	rths_hs_lu_free(&st->mass_lu);
+	free(st->k0);
+	free(st->c);
+	free(st->u);
+	free(st);
+}
+
+int rths_hs_stepper_new(struct rths_hs_stepper **out,
+			struct rths_hs_model *model,
+			const struct rths_hs_specimen_estimate *est,
+			const struct rths_hs_stepper_params *p,
+			struct rths_hs_error *err)
+{
+	struct rths_hs_stepper *st;
+	size_t n = model->n;
+	int r;
+
+	*out = NULL;
+	r = rths_hs_stepper_params_check(p, err);
+	if (r < 0)
+		return r;
+	if (p->method == RTHS_HS_NEWMARK_IMPLICIT && est)
+		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, NULL, 0,
+				    "method",
+				    "newmark_implicit needs the whole restoring force inside the step; use it for all-numerical runs only");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate a stepper");
+	st->ops = methods[p->method].ops;
+	st->p = *p;
+	st->model = model;
+	st->n = n;
+	st->has_specimen = est != NULL;
+	st->k0 = rths_hs_zalloc(n * n, err);
+	st->c = rths_hs_zalloc(n * n, err);
+	/* One block for the ten state and scratch vectors. */
+	st->u = rths_hs_zalloc(10 * n, err);
+	if (!st->k0 || !st->c || !st->u) {
+		r = -RTHS_HS_E_NOMEM;
+		goto fail;
+	}
+	st->v = st->u + n;
+	st->a = st->v + n;
+	st->u1 = st->a + n;
+	st->f = st->u1 + n;
+	st->f1 = st->f + n;
+	st->r = st->f1 + n;
+	st->w1 = st->r + n;
+	st->w2 = st->w1 + n;
+	st->w3 = st->w2 + n;
+	rths_hs_model_initial_stiffness(model, st->k0);
+	memcpy(st->c, model->c, n * n * sizeof(double));
+	if (est && est->k)
+		rths_hs_la_axpy(n * n, 1.0, est->k, st->k0);
+	if (est && est->c)
+		rths_hs_la_axpy(n * n, 1.0, est->c, st->c);
+	r = rths_hs_lu_factor(&st->mass_lu, n, model->m, "the mass matrix",
+			      err);
+	if (r == 0)
+		r = st->ops->setup(st, err);
+	if (r < 0)
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	rths_hs_stepper_free(st);
+	return r;
+}
+
+int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
+			  const double *v0, const double *f0,
+			  const double *r_exp0, struct rths_hs_error *err)
+{
+	size_t n = st->n;
+
+	memset(st->u, 0, 3 * n * sizeof(double));
+	if (u0)
+		memcpy(st->u, u0, n * sizeof(double));
+	if (v0)
+		memcpy(st->v, v0, n * sizeof(double));
+	if (f0)
+		memcpy(st->f, f0, n * sizeof(double));
+	else
+		memset(st->f, 0, n * sizeof(double));
+	rths_hs_stepper_restoring(st, st->u, r_exp0, st->r);
+	rths_hs_model_commit(st->model);
+	/* M a0 = f0 - C v0 - r0 */
+	for (size_t i = 0; i < n; i++)
+		st->a[i] = st->f[i] - st->r[i];
+	rths_hs_la_gemv(n, n, -1.0, st->model->c, st->v, 1.0, st->a);
+	rths_hs_lu_solve(&st->mass_lu, st->a, 1);
+	st->step = 0;
+	st->commanded = false;
+	st->started = true;
+	if (st->ops->started)
+		return st->ops->started(st, err);
+	return 0;
+}
+
+int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
+			    const double **u_next, struct rths_hs_error *err)
+{
+	int r;
+
+	if (!st->started)
+		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
+				    "stepper not started");
+	if (!st->commanded) {
+		if (f_next)
+			memcpy(st->f1, f_next, st->n * sizeof(double));
+		else
+			memset(st->f1, 0, st->n * sizeof(double));
+		r = st->ops->command(st, err);
+		if (r < 0)
+			return r;
+		st->commanded = true;
+	}
+	*u_next = st->u1;
+	return 0;
+}
+
+int rths_hs_stepper_accept(struct rths_hs_stepper *st,
+			   const double *r_exp_next, struct rths_hs_error *err)
+{
+	int r;
+
+	if (!st->commanded)
+		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
+				    "accept without a command for step %llu",
+				    (unsigned long long)st->step + 1);
+	r = st->ops->accept(st, r_exp_next, err);
+	if (r < 0)
+		return r;
+	rths_hs_model_commit(st->model);
+	memcpy(st->f, st->f1, st->n * sizeof(double));
+	st->step++;
+	st->commanded = false;
+	if (!isfinite(rths_hs_la_norm_inf(st->n, st->u)) ||
+	    !isfinite(rths_hs_la_norm_inf(st->n, st->a)))
+		return rths_hs_fail(err, RTHS_HS_E_DIVERGED, NULL, 0, NULL,
+				    "the response is no longer finite at step %llu (t = %g s)",
+				    (unsigned long long)st->step,
+				    rths_hs_stepper_time(st));
+	return 0;
+}
+
+const double *rths_hs_stepper_u(const struct rths_hs_stepper *st)
+{
+	return st->u;
+}
+
+const double *rths_hs_stepper_v(const struct rths_hs_stepper *st)
+{
+	return st->v;
+}
+
+const double *rths_hs_stepper_a(const struct rths_hs_stepper *st)
+{
+	return st->a;
+}
+
+uint64_t rths_hs_stepper_step(const struct rths_hs_stepper *st)
+{
+	return st->step;
+}
+
+double rths_hs_stepper_time(const struct rths_hs_stepper *st)
+{
+	return (double)st->step * st->p.dt;
+}
+
+size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st)
+{
+	return st->n;
+}
+
+const struct rths_hs_stepper_params *
+rths_hs_stepper_params(const struct rths_hs_stepper *st)
+{
+	return &st->p;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Chen-Ricles (2008):
+ *	v_{n+1} = v_n + dt A a_n,  u_{n+1} = u_n + dt v_n + dt^2 A a_n,
+ *	A = (M + dt/2 C0 + dt^2/4 K0)^-1 M,
+ *	M a_{n+1} = f_{n+1} - C v_{n+1} - r(u_{n+1}).
+ * Both u and v are explicit, so the command needs no force at n+1.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/integrator_impl.h"
+
+struct cr {
+	double *A;
+	double *v1;
+};
+
+static int cr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+{
+	double dt = st->p.dt;
+	struct cr *cr = calloc(1, sizeof(*cr));
+	double *D;
+	int r;
+
+	if (!cr)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate CR");
+	st->priv = cr;
+	cr->v1 = rths_hs_zalloc(st->n, err);
+	D = rths_hs_stepper_combine(st, 1.0, dt / 2, dt * dt / 4, err);
+	cr->A = rths_hs_zalloc(st->n * st->n, err);
+	if (!cr->v1 || !D || !cr->A) {
+		free(D);
+		return -RTHS_HS_E_NOMEM;
+	}
+	memcpy(cr->A, st->model->m, st->n * st->n * sizeof(double));
+	r = rths_hs_la_solve(st->n, D, cr->A, st->n,
+			     "M + dt/2 C + dt^2/4 K (CR)", err);
+	free(D);
+	return r;
+}
+
+static int cr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+{
+	struct cr *cr = st->priv;
+	size_t n = st->n;
+	double dt = st->p.dt;
+
+	(void)err;
+	rths_hs_la_gemv(n, n, dt, cr->A, st->a, 0.0, st->w1);	/* dt A a */
+	for (size_t i = 0; i < n; i++) {
+		cr->v1[i] = st->v[i] + st->w1[i];
+		st->u1[i] = st->u[i] + dt * st->v[i] + dt * st->w1[i];
+	}
+	return 0;
+}
+
+static int cr_accept(struct rths_hs_stepper *st, const double *r_exp,
+		     struct rths_hs_error *err)
+{
+	struct cr *cr = st->priv;
+	size_t n = st->n;
+
+	(void)err;
+	rths_hs_stepper_restoring(st, st->u1, r_exp, st->r);
+	for (size_t i = 0; i < n; i++)
+		st->a[i] = st->f1[i] - st->r[i];
+	rths_hs_la_gemv(n, n, -1.0, st->model->c, cr->v1, 1.0, st->a);
+	rths_hs_lu_solve(&st->mass_lu, st->a, 1);
+	memcpy(st->u, st->u1, n * sizeof(double));
+	memcpy(st->v, cr->v1, n * sizeof(double));
+	return 0;
+}
+
+static void cr_destroy(struct rths_hs_stepper *st)
+{
+	struct cr *cr = st->priv;
+
+	if (!cr)
+		return;
+	free(cr->A);
+	free(cr->v1);
+	free(cr);
+}
+
+const struct rths_hs_stepper_ops rths_hs_cr_ops = {
+	.setup = cr_setup,
+	.command = cr_command,
+	.accept = cr_accept,
+	.destroy = cr_destroy,
+};

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KR-alpha (Kolay and Ricles 2014): the CR family with controllable
+ * numerical damping.  With D = M + gamma dt C0 + beta dt^2 K0,
+ *	alpha1 = D^-1 M,  alpha2 = (1/2 + gamma) alpha1,
+ *	alpha3 = D^-1 (am M + af gamma dt C0 + af beta dt^2 K0),
+ *	v_{n+1} = v_n + dt alpha1 a_n,
+ *	u_{n+1} = u_n + dt v_n + dt^2 alpha2 a_n,
+ *	M ((I - alpha3) a_{n+1} + alpha3 a_n)
+ *	    = f_{n+1-af} - C v_{n+1-af} - r_{n+1-af},
+ * x_{n+1-af} = (1 - af) x_{n+1} + af x_n, am = (2 rho - 1) / (rho + 1),
+ * af = rho / (rho + 1), gamma = 1/2 - am + af,
+ * beta = (1 - am + af)^2 / 4.  rho_inf = 1 gives CR.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/integrator_impl.h"
+
+struct kr {
+	double af, gamma;
+	double *alpha1;
+	double *malpha3;	/* M alpha3 */
+	struct rths_hs_lu mhat;	/* M (I - alpha3) */
+	double *v1;
+	double *cv;		/* C v_n */
+};
+
+static int kr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+{
+	size_t n = st->n, nn = n * n;
+	double dt = st->p.dt, rho = st->p.rho_inf;
+	double am = (2 * rho - 1) / (rho + 1), af = rho / (rho + 1);
+	double gamma = 0.5 - am + af;
+	double beta = 0.25 * (1 - am + af) * (1 - am + af);
+	struct kr *kr = calloc(1, sizeof(*kr));
+	double *D = NULL, *B = NULL, *alpha3 = NULL;
+	int r = -RTHS_HS_E_NOMEM;
+
+	if (!kr)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate KR-alpha");
+	st->priv = kr;
+	kr->af = af;
+	kr->gamma = gamma;
+	kr->alpha1 = rths_hs_zalloc(nn, err);
+	kr->malpha3 = rths_hs_zalloc(nn, err);
+	kr->v1 = rths_hs_zalloc(n, err);
+	kr->cv = rths_hs_zalloc(n, err);
+	D = rths_hs_stepper_combine(st, 1.0, gamma * dt, beta * dt * dt, err);
+	alpha3 = rths_hs_stepper_combine(st, am, af * gamma * dt,
+					 af * beta * dt * dt, err);
+	if (!kr->alpha1 || !kr->malpha3 || !kr->v1 || !kr->cv || !D ||
+	    !alpha3)
+		goto out;
+	memcpy(kr->alpha1, st->model->m, nn * sizeof(double));
+	r = rths_hs_la_solve(n, D, kr->alpha1, n, "the KR-alpha matrix D", err);
+	if (r == 0)
+		r = rths_hs_la_solve(n, D, alpha3, n,
+				     "the KR-alpha matrix D", err);
+	if (r < 0)
+		goto out;
+	rths_hs_la_gemm(n, n, n, 1.0, st->model->m, alpha3, 0.0,
+			kr->malpha3);
+	B = rths_hs_zalloc(nn, err);
+	if (!B) {
+		r = -RTHS_HS_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nn; i++)
+		B[i] = st->model->m[i] - kr->malpha3[i];
+	r = rths_hs_lu_factor(&kr->mhat, n, B, "M (I - alpha3) (KR-alpha)",
+			      err);
+out:
+	free(D);
+	free(B);
+	free(alpha3);
+	return r;
+}
+
+static int kr_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
+{
+	struct kr *kr = st->priv;
+
+	(void)err;
+	rths_hs_la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, kr->cv);
+	return 0;
+}
+
+static int kr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+{
+	struct kr *kr = st->priv;
+	size_t n = st->n;
+	double dt = st->p.dt, g2 = 0.5 + kr->gamma;
+
+	(void)err;
+	rths_hs_la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
+	for (size_t i = 0; i < n; i++) {
+		kr->v1[i] = st->v[i] + st->w1[i];
+		st->u1[i] = st->u[i] + dt * st->v[i] + g2 * dt * st->w1[i];
+	}
+	return 0;
+}
+
+static int kr_accept(struct rths_hs_stepper *st, const double *r_exp,
+		     struct rths_hs_error *err)
+{
+	struct kr *kr = st->priv;
+	size_t n = st->n;
+	double af = kr->af, bf = 1.0 - af;
+	double *r1 = st->w1, *cv1 = st->w2, *rhs = st->w3;
+
+	(void)err;
+	rths_hs_stepper_restoring(st, st->u1, r_exp, r1);
+	rths_hs_la_gemv(n, n, 1.0, st->model->c, kr->v1, 0.0, cv1);
+	for (size_t i = 0; i < n; i++)
+		rhs[i] = bf * (st->f1[i] - cv1[i] - r1[i]) +
+			 af * (st->f[i] - kr->cv[i] - st->r[i]);
+	rths_hs_la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
+	rths_hs_lu_solve(&kr->mhat, rhs, 1);
+	memcpy(st->a, rhs, n * sizeof(double));
+	memcpy(st->u, st->u1, n * sizeof(double));
+	memcpy(st->v, kr->v1, n * sizeof(double));
+	memcpy(st->r, r1, n * sizeof(double));
+	memcpy(kr->cv, cv1, n * sizeof(double));
+	return 0;
+}
+
+static void kr_destroy(struct rths_hs_stepper *st)
+{
+	struct kr *kr = st->priv;
+
+	if (!kr)
+		return;
+	free(kr->alpha1);
+	free(kr->malpha3);
+	free(kr->v1);
+	free(kr->cv);
+	rths_hs_lu_free(&kr->mhat);
+	free(kr);
+}
+
+const struct rths_hs_stepper_ops rths_hs_kr_alpha_ops = {
+	.setup = kr_setup,
+	.started = kr_started,
+	.command = kr_command,
+	.accept = kr_accept,
+	.destroy = kr_destroy,
+};

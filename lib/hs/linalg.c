@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CBLAS/LAPACKE wrappers: one storage convention, errors as rths_hs_error. */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/linalg.h"
+
+void rths_hs_la_gemv(size_t rows, size_t cols, double alpha, const double *A,
+		     const double *x, double beta, double *y)
+{
+	cblas_dgemv(CblasColMajor, CblasNoTrans, (int)rows, (int)cols, alpha,
+		    A, (int)rows, x, 1, beta, y, 1);
+}
+
+void rths_hs_la_gemv_t(size_t rows, size_t cols, double alpha,
+		       const double *A, const double *x, double beta,
+		       double *y)
+{
+	cblas_dgemv(CblasColMajor, CblasTrans, (int)rows, (int)cols, alpha,
+		    A, (int)rows, x, 1, beta, y, 1);
+}
+
+void rths_hs_la_gemm(size_t m, size_t n, size_t k, double alpha,
+		     const double *A, const double *B, double beta, double *C)
+{
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
+		    (int)k, alpha, A, (int)m, B, (int)k, beta, C, (int)m);
+}
+
+void rths_hs_la_axpy(size_t n, double alpha, const double *x, double *y)
+{
+	cblas_daxpy((int)n, alpha, x, 1, y, 1);
+}
+
+double rths_hs_la_dot(size_t n, const double *x, const double *y)
+{
+	return cblas_ddot((int)n, x, 1, y, 1);
+}
+
+double rths_hs_la_norm_inf(size_t n, const double *x)
+{
+	double m = 0.0;
+
+	for (size_t i = 0; i < n; i++)
+		if (fabs(x[i]) > m || isnan(x[i]))
+			m = isnan(x[i]) ? NAN : fabs(x[i]);
+	return m;
+}
+
+double *rths_hs_zalloc(size_t count, struct rths_hs_error *err)
+{
+	double *p = calloc(count ? count : 1, sizeof(*p));
+
+	if (!p)
+		rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+			     "cannot allocate %zu numbers", count);
+	return p;
+}
+
+int rths_hs_lu_factor(struct rths_hs_lu *lu, size_t n, const double *A,
+		      const char *what, struct rths_hs_error *err)
+{
+	lapack_int info;
+
+	memset(lu, 0, sizeof(*lu));
+	lu->n = n;
+	lu->lu = malloc(n * n * sizeof(*lu->lu));
+	lu->ipiv = malloc(n * sizeof(*lu->ipiv));
+	if (!lu->lu || !lu->ipiv) {
+		rths_hs_lu_free(lu);
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate the factors of %s", what);
+	}
+	memcpy(lu->lu, A, n * n * sizeof(*A));
+	info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n,
+			      lu->lu, (lapack_int)n, lu->ipiv);
+	if (info != 0) {
+		rths_hs_lu_free(lu);
+		return rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
+				    "%s is singular (dgetrf info %d)", what,
+				    (int)info);
+	}
+	return 0;
+}
+
+void rths_hs_lu_solve(const struct rths_hs_lu *lu, double *b, size_t nrhs)
+{
+	LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)lu->n,
+		       (lapack_int)nrhs, lu->lu, (lapack_int)lu->n, lu->ipiv, b,
+		       (lapack_int)lu->n);
+}
+
+void rths_hs_lu_free(struct rths_hs_lu *lu)
+{
+	free(lu->lu);
+	free(lu->ipiv);
+	lu->lu = NULL;
+	lu->ipiv = NULL;
+}
+
+int rths_hs_la_solve(size_t n, const double *A, double *B, size_t nrhs,
+		     const char *what, struct rths_hs_error *err)
+{
+	struct rths_hs_lu lu;
+	int r = rths_hs_lu_factor(&lu, n, A, what, err);
+
+	if (r < 0)
+		return r;
+	rths_hs_lu_solve(&lu, B, nrhs);
+	rths_hs_lu_free(&lu);
+	return 0;
+}
+
+int rths_hs_la_eig(size_t n, const double *K, const double *M, double *omega,
+		   double *phi, struct rths_hs_error *err)
+{
+	double *a = malloc(n * n * sizeof(*a));
+	double *b = malloc(n * n * sizeof(*b));
+	lapack_int info;
+	int r = 0;
+
+	if (!a || !b) {
+		r = rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				 "cannot allocate the eigenproblem");
+		goto out;
+	}
+	memcpy(a, K, n * n * sizeof(*a));
+	memcpy(b, M, n * n * sizeof(*b));
+	info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, phi ? 'V' : 'N', 'U',
+			     (lapack_int)n, a, (lapack_int)n, b, (lapack_int)n,
+			     omega);
+	if (info > (lapack_int)n) {
+		r = rths_hs_fail(err, RTHS_HS_E_NOT_POSITIVE_DEFINITE, NULL, 0,
+				 NULL, "the mass matrix is not positive definite");
+		goto out;
+	}
+	if (info != 0) {
+		r = rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
+				 "eigenvalue solver failed (dsygv info %d)",
+				 (int)info);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		omega[i] = omega[i] >= 0 ? sqrt(omega[i]) : -sqrt(-omega[i]);
+	if (phi)
+		memcpy(phi, a, n * n * sizeof(*a));
+out:
+	free(a);
+	free(b);
+	return r;
+}
+
+int rths_hs_la_lstsq(size_t rows, size_t cols, const double *A, double *b,
+		     double rcond, int *rank, struct rths_hs_error *err)
+{
+	size_t ldb = rows > cols ? rows : cols;
+	double *a = malloc(rows * cols * sizeof(*a));
+	double *s = malloc((rows < cols ? rows : cols) * sizeof(*s) + 1);
+	lapack_int rk = 0, info;
+	int r = 0;
+
+	if (!a || !s) {
+		r = rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				 "cannot allocate a least-squares problem");
+		goto out;
+	}
+	memcpy(a, A, rows * cols * sizeof(*a));
+	info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, (lapack_int)rows,
+			      (lapack_int)cols, 1, a, (lapack_int)rows, b,
+			      (lapack_int)ldb, s, rcond, &rk);
+	if (info != 0)
+		r = rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
+				 "least-squares solver failed (dgelsd info %d)",
+				 (int)info);
+	if (rank)
+		*rank = (int)rk;
+out:
+	free(a);
+	free(s);
+	return r;
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Hybrid simulation engine (lib/hs), rths-run, its tests and benchmark.
+
+# cblas.h and the BLAS/LAPACK libraries; gnuplot draws the PNG plots.
+DEB_PKGS += libjansson-dev liblapacke-dev liblapack-dev libblas-dev \
+	gnuplot-nox
+
+LIBRTHS_SRCS += $(sort $(wildcard lib/hs/*.c))
+TOOLS += rths-run
+UNIT_TESTS += $(sort $(basename $(notdir $(wildcard tests/unit/test_hs_*.c))))
+BENCHES += bench-hs
+MAN_PAGES += Documentation/man/rths-run.1
+
+# Tests find their data files wherever they are run from.
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_%.o): \
+	CPPFLAGS_COMMON += -DRTHS_HS_TESTDATA='"$(TOP)/tests/data/hs"' \
+		-DRTHS_HS_EXAMPLES='"$(TOP)/examples"'
+
+# The benchmark: one program, linked like a tool.
+HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
+$(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \
+		$(O)/plain/librths.a
+	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
+
+.PHONY: bench-hs
+# One BLAS thread: the step and its dgemv bound are measured alike.
+bench-hs: $(HS_BENCH)
+	OPENBLAS_NUM_THREADS=1 $(HS_BENCH)
