@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl's argument parser: numbers and units, keywords, and the
+ * "dev add" / "dev set" argument lists, including what the error messages
+ * say.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../../tools/rthsctl/rthsctl.h"
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+/* Parse a literal argument list. */
+#define SET(name, cfg, e, ...) \
+	rc_parse_dev_set(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), name, cfg, e)
+#define ADD(a, e, ...) \
+	rc_parse_dev_add(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, e)
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+TEST(quantities_with_units)
+{
+	struct rc_err e;
+	double v;
+
+	ASSERT_EQ(0, rc_parse_quantity("stroke", "0.1", RC_LENGTH, &v, &e));
+	EXPECT_EQ(0.1, v);
+	ASSERT_EQ(0, rc_parse_quantity("stroke", "-100mm", RC_LENGTH, &v, &e));
+	EXPECT_EQ(-100 * 1e-3, v);
+	ASSERT_EQ(0, rc_parse_quantity("stroke", "250um", RC_LENGTH, &v, &e));
+	EXPECT_EQ(250 * 1e-6, v);
+	ASSERT_EQ(0, rc_parse_quantity("stroke", "2m", RC_LENGTH, &v, &e));
+	EXPECT_EQ(2.0, v);
+	ASSERT_EQ(0, rc_parse_quantity("force", "1.5kN", RC_FORCE, &v, &e));
+	EXPECT_EQ(1.5e3, v);
+	ASSERT_EQ(0, rc_parse_quantity("force", "20N", RC_FORCE, &v, &e));
+	EXPECT_EQ(20.0, v);
+	ASSERT_EQ(0, rc_parse_quantity("velocity", "500mm/s", RC_VELOCITY, &v,
+				       &e));
+	EXPECT_EQ(500 * 1e-3, v);
+	ASSERT_EQ(0, rc_parse_quantity("lag", "5ms", RC_TIME, &v, &e));
+	EXPECT_EQ(5 * 1e-3, v);
+	ASSERT_EQ(0, rc_parse_quantity("stiffness", "10kN/mm", RC_STIFFNESS,
+				       &v, &e));
+	EXPECT_EQ(10 * 1e6, v);
+	ASSERT_EQ(0, rc_parse_quantity("damping", "0.1N*s/m", RC_DAMPING, &v,
+				       &e));
+	EXPECT_EQ(0.1, v);
+	ASSERT_EQ(0, rc_parse_quantity("stroke", "1e-3", RC_LENGTH, &v, &e));
+	EXPECT_EQ(1e-3, v);
+}
+
+TEST(bad_quantities_name_the_field)
+{
+	struct rc_err e;
+	double v = 7;
+
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", "abc", RC_LENGTH, &v, &e));
+	EXPECT_STREQ("stroke: \"abc\" is not a number", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("lag", "nan", RC_TIME, &v, &e));
+	EXPECT_STREQ("lag: \"nan\" is not a number", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("lag", "inf", RC_TIME, &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("force", "1e400", RC_FORCE, &v, &e));
+	EXPECT_STREQ("force: 1e400 is out of range", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("force", "-1e400kN", RC_FORCE, &v,
+					     &e));
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", "10ft", RC_LENGTH, &v, &e));
+	EXPECT_STREQ("stroke: unknown unit \"ft\" in \"10ft\" (use m, mm, um, nm)",
+		     e.msg);
+	/* a force unit is not a length unit */
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", "10kN", RC_LENGTH, &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", "", RC_LENGTH, &v, &e));
+	EXPECT_STREQ("stroke: missing value", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", " 1", RC_LENGTH, &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_quantity("stroke", "1 mm", RC_LENGTH, &v,
+					     &e));
+	EXPECT_EQ(7.0, v);
+}
+
+TEST(integers)
+{
+	struct rc_err e;
+	uint32_t v = 0;
+	uint64_t w = 0;
+
+	ASSERT_EQ(0, rc_parse_u32("rate", "2048", "Hz", &v, &e));
+	EXPECT_EQ(2048U, v);
+	ASSERT_EQ(0, rc_parse_u32("rate", "1024Hz", "Hz", &v, &e));
+	EXPECT_EQ(1024U, v);
+	ASSERT_EQ(0, rc_parse_u32("cpu", "4294967295", NULL, &v, &e));
+	EXPECT_EQ(4294967295U, v);
+	EXPECT_EQ(-EINVAL, rc_parse_u32("cpu", "4294967296", NULL, &v, &e));
+	EXPECT_STREQ("cpu: 4294967296 is too large (at most 4294967295)", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_u32("cpu", "-1", NULL, &v, &e));
+	EXPECT_STREQ("cpu: \"-1\" is not a non-negative integer", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_u32("cpu", "0x10", NULL, &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_u32("cpu", "1Hz", NULL, &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_u32("rate", "1kHz", "Hz", &v, &e));
+	EXPECT_EQ(-EINVAL, rc_parse_u32("cpu", "", NULL, &v, &e));
+	ASSERT_EQ(0, rc_parse_u64("seed", "18446744073709551615", &w, &e));
+	EXPECT_EQ(UINT64_MAX, w);
+	EXPECT_EQ(-EINVAL, rc_parse_u64("seed", "18446744073709551616", &w, &e));
+}
+
+TEST(keywords_list_the_valid_ones)
+{
+	const char *const words[] = { "start", "stop", "tick", NULL };
+	struct rc_err e;
+
+	EXPECT_EQ(2, rc_keyword("tick", words, "run command", &e));
+	EXPECT_EQ(-EINVAL, rc_keyword("go", words, "run command", &e));
+	EXPECT_STREQ("unknown run command \"go\"; valid: start stop tick", e.msg);
+	EXPECT_EQ(-EINVAL, rc_keyword("star", words, "run command", &e));
+}
+
+TEST(global_options)
+{
+	struct rc_global g;
+	struct rc_err e;
+
+	EXPECT_EQ(3, rc_parse_global(4, ARGV("rthsctl", "-j", "-p", "dev"), &g,
+				     &e));
+	EXPECT_TRUE(g.json);
+	EXPECT_TRUE(g.pretty);
+	EXPECT_EQ(2, rc_parse_global(3, ARGV("rthsctl", "-jp", "dev"), &g, &e));
+	EXPECT_TRUE(g.json && g.pretty);
+	EXPECT_EQ(2, rc_parse_global(2, ARGV("rthsctl", "-V"), &g, &e));
+	EXPECT_TRUE(g.version);
+	EXPECT_FALSE(g.json);
+	EXPECT_EQ(2, rc_parse_global(3, ARGV("rthsctl", "--help", "dev"), &g,
+				     &e));
+	EXPECT_TRUE(g.help);
+	/* -p implies JSON */
+	EXPECT_EQ(2, rc_parse_global(2, ARGV("rthsctl", "-p"), &g, &e));
+	EXPECT_TRUE(g.json);
+	EXPECT_EQ(-EINVAL, rc_parse_global(3, ARGV("rthsctl", "-x", "dev"), &g,
+					   &e));
+	EXPECT_STREQ("unknown option \"-x\" (valid: -j -p -V -h)", e.msg);
+	EXPECT_EQ(-EINVAL, rc_parse_global(2, ARGV("rthsctl", "--jsn"), &g, &e));
+	/* a negative number after the object is not an option */
+	EXPECT_EQ(1, rc_parse_global(3, ARGV("rthsctl", "dev", "-1"), &g, &e));
+}
+
+TEST(dev_add)
+{
+	struct rc_dev_add a;
+	struct rc_err e;
+
+	ASSERT_EQ(0, ADD(&a, &e, "s0", "type", "sim", "channels", "2"));
+	EXPECT_STREQ("s0", a.name);
+	EXPECT_STREQ("sim", a.card);
+	EXPECT_EQ(2U, a.channels);
+	EXPECT_EQ(0U, a.sim.set);
+
+	ASSERT_EQ(0, ADD(&a, &e, "s1", "channels", "3", "type", "sim", "lag",
+			 "5ms", "delay", "2", "stiffness", "2kN/mm", "damping",
+			 "50Ns/m", "noise-disp", "1um", "noise-force", "0.5N",
+			 "seed", "7"));
+	EXPECT_EQ(3U, a.channels);
+	EXPECT_EQ((unsigned int)(RTHS_SIM_LAG | RTHS_SIM_DELAY |
+				 RTHS_SIM_STIFFNESS | RTHS_SIM_DAMPING |
+				 RTHS_SIM_NOISE_DISP | RTHS_SIM_NOISE_FORCE |
+				 RTHS_SIM_SEED), a.sim.set);
+	EXPECT_EQ(5e-3, a.sim.lag);
+	EXPECT_EQ(2U, a.sim.delay_ticks);
+	EXPECT_EQ(2e6, a.sim.stiffness);
+	EXPECT_EQ(50.0, a.sim.damping);
+	EXPECT_EQ(1e-6, a.sim.noise_disp);
+	EXPECT_EQ(0.5, a.sim.noise_force);
+	EXPECT_EQ(7ULL, a.sim.seed);
+}
+
+TEST(dev_add_errors)
+{
+	struct rc_dev_add a;
+	struct rc_err e;
+
+	EXPECT_EQ(-EINVAL, rc_parse_dev_add(0, ARGV("x"), &a, &e));
+	EXPECT_STREQ("dev add: missing NAME", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim"));
+	EXPECT_STREQ("dev add s0: missing \"channels N\"", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "channels", "2"));
+	EXPECT_STREQ("dev add s0: missing \"type CARD\"", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "channels"));
+	EXPECT_STREQ("channels: missing value", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "channels", "two"));
+	EXPECT_STREQ("channels: \"two\" is not a non-negative integer", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "channels", "0"));
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "chanels", "2"));
+	EXPECT_TRUE(starts(e.msg, "unknown dev add keyword \"chanels\"; valid: type channels lag"));
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "channels", "1",
+			       "lag", "1", "lag", "2"));
+	EXPECT_STREQ("lag given twice", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "s0", "type", "sim", "channels", "1",
+			       "stiffness", "5kN"));
+	EXPECT_TRUE(starts(e.msg, "stiffness: unknown unit \"kN\""));
+}
+
+TEST(dev_set_plain_settings)
+{
+	struct rths_dev_config cfg;
+	const char *name;
+	struct rc_err e;
+
+	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "clock", "manual", "rate",
+			 "2048Hz", "step-ticks", "10", "late-policy",
+			 "event-driven", "deadline", "5", "ramp", "200", "cpu",
+			 "1", "priority", "90", "cmd-entries", "256",
+			 "fb-entries", "512", "trace-entries", "0"));
+	EXPECT_STREQ("s0", name);
+	EXPECT_EQ((unsigned int)(RTHS_CFG_CLOCK | RTHS_CFG_RATE |
+				 RTHS_CFG_STEP_TICKS | RTHS_CFG_LATE_POLICY |
+				 RTHS_CFG_LATE_DEADLINE | RTHS_CFG_RAMP_TICKS |
+				 RTHS_CFG_CPU | RTHS_CFG_PRIORITY |
+				 RTHS_CFG_CMD_ENTRIES | RTHS_CFG_FB_ENTRIES |
+				 RTHS_CFG_TRACE_ENTRIES), cfg.set);
+	EXPECT_EQ(RTHS_CLOCK_MANUAL, cfg.clock);
+	EXPECT_EQ(2048U, cfg.rate_hz);
+	EXPECT_EQ(10U, cfg.step_ticks);
+	EXPECT_EQ(RTHS_LATE_EVENT_DRIVEN, cfg.late_policy);
+	EXPECT_EQ(5U, cfg.late_deadline);
+	EXPECT_EQ(200U, cfg.ramp_ticks);
+	EXPECT_EQ(1U, cfg.cpu);
+	EXPECT_EQ(90U, cfg.priority);
+	EXPECT_EQ(256U, cfg.cmd_entries);
+	EXPECT_EQ(512U, cfg.fb_entries);
+	EXPECT_EQ(0U, cfg.trace_entries);
+	EXPECT_EQ(0U, cfg.limits_set);
+
+	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "clock", "hrtimer"));
+	EXPECT_EQ(RTHS_CLOCK_HRTIMER, cfg.clock);
+	EXPECT_EQ((unsigned int)RTHS_CFG_CLOCK, cfg.set);
+}
+
+TEST(dev_set_limits_per_channel)
+{
+	struct rths_dev_config cfg;
+	const char *name;
+	struct rc_err e;
+
+	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "limit", "0", "stroke",
+			 "-100mm", "100mm", "velocity", "0.5", "force", "100kN",
+			 "limit", "3", "force", "20kN", "rate", "1024",
+			 "lag", "10ms"));
+	EXPECT_EQ((unsigned int)(RTHS_CFG_LIMITS | RTHS_CFG_RATE |
+				 RTHS_CFG_SIM), cfg.set);
+	EXPECT_EQ((1u << 0) | (1u << 3), cfg.limits_set);
+	EXPECT_EQ(RTHS_LIM_ALL, cfg.limits[0].set);
+	EXPECT_EQ(-100e-3, cfg.limits[0].pos_min);
+	EXPECT_EQ(100e-3, cfg.limits[0].pos_max);
+	EXPECT_EQ(0.5, cfg.limits[0].vel_max);
+	EXPECT_EQ(100e3, cfg.limits[0].force_max);
+	/* only the force of channel 3: the kernel keeps the rest */
+	EXPECT_EQ((unsigned int)RTHS_LIM_FORCE_MAX, cfg.limits[3].set);
+	EXPECT_EQ(20e3, cfg.limits[3].force_max);
+	EXPECT_EQ((unsigned int)RTHS_SIM_LAG, cfg.sim.set);
+	EXPECT_EQ(10e-3, cfg.sim.lag);
+}
+
+/* The parser's word lists must say what the library's names say. */
+TEST(enum_words_agree_with_the_library)
+{
+	int i;
+
+	for (i = 0; rc_clock_words[i]; i++)
+		EXPECT_EQ(i + 1, rths_clock_parse(rc_clock_words[i]));
+	EXPECT_EQ(RTHS_CLOCK_MANUAL, i);
+	for (i = 0; rc_policy_words[i]; i++)
+		EXPECT_EQ(i + 1, rths_late_policy_parse(rc_policy_words[i]));
+	EXPECT_EQ(RTHS_LATE_EVENT_DRIVEN, i);
+}
+
+TEST(dev_set_errors)
+{
+	struct rths_dev_config cfg;
+	const char *name;
+	struct rc_err e;
+
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0"));
+	EXPECT_STREQ("dev set s0: nothing to set", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "clock", "quartz"));
+	EXPECT_STREQ("unknown clock \"quartz\"; valid: hrtimer manual", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "late-policy", "lenient"));
+	EXPECT_STREQ("unknown late-policy \"lenient\"; valid: strict hold event-driven",
+		     e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rat", "1000"));
+	EXPECT_TRUE(starts(e.msg, "unknown dev set keyword \"rat\"; valid: clock rate"));
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rate", "fast"));
+	EXPECT_TRUE(starts(e.msg, "rate: \"fast\" is not a non-negative integer"));
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rate", "1", "rate", "2"));
+	EXPECT_STREQ("rate given twice", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "stroke", "0", "1"));
+	EXPECT_STREQ("stroke: give \"limit CH\" first", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "1"));
+	EXPECT_STREQ("limit 1: give stroke, velocity or force", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "1", "rate", "5"));
+	EXPECT_STREQ("limit 1: give stroke, velocity or force", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "16", "force",
+			       "1"));
+	EXPECT_STREQ("limit: channel 16 does not exist (0 to 15)", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "stroke",
+			       "5mm"));
+	EXPECT_STREQ("limit 2 stroke: needs MIN and MAX", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "stroke",
+			       "5mm", "-5mm"));
+	EXPECT_STREQ("limit 2 stroke: MIN 5mm is above MAX -5mm", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+			       "heavy"));
+	EXPECT_STREQ("limit 2 force: \"heavy\" is not a number", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+			       "1", "limit", "2", "force", "2"));
+	EXPECT_STREQ("limit 2 given twice", e.msg);
+	/* after a sim parameter, limit parts need a new "limit CH" */
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+			       "1", "seed", "3", "velocity", "1"));
+	EXPECT_STREQ("velocity: give \"limit CH\" first", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "cpu"));
+	EXPECT_STREQ("cpu: missing value", e.msg);
+}
+
+TEST_HARNESS_MAIN

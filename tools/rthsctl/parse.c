@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl's command-line parser.  Pure functions from argv to the
+ * library's structures, so that tests can drive them; nothing here talks
+ * to the kernel or prints.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rthsctl.h"
+
+static int fail(struct rc_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct rc_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int rc_parse_global(int argc, char **argv, struct rc_global *g,
+		    struct rc_err *e)
+{
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(a, "--json")) {
+			g->json = true;
+		} else if (!strcmp(a, "--pretty")) {
+			g->pretty = true;
+		} else if (!strcmp(a, "--version")) {
+			g->version = true;
+		} else if (!strcmp(a, "--help")) {
+			g->help = true;
+		} else if (a[1] == '-') {
+			return fail(e, "unknown option \"%s\"", a);
+		} else {
+			/* bundled short options: -jp */
+			for (a++; *a; a++) {
+				switch (*a) {
+				case 'j': g->json = true; break;
+				case 'p': g->pretty = true; break;
+				case 'V': g->version = true; break;
+				case 'h': g->help = true; break;
+				default:
+					return fail(e, "unknown option \"-%c\" (valid: -j -p -V -h)",
+						    *a);
+				}
+			}
+		}
+	}
+	/* -p alone means pretty JSON */
+	if (g->pretty)
+		g->json = true;
+	return i;
+}
+
+int rc_keyword(const char *word, const char *const *valid, const char *what,
+	       struct rc_err *e)
+{
+	size_t used;
+	int i;
+
+	for (i = 0; valid[i]; i++)
+		if (!strcmp(word, valid[i]))
+			return i;
+	used = (size_t)snprintf(e->msg, sizeof(e->msg),
+				"unknown %s \"%s\"; valid:", what, word);
+	for (i = 0; valid[i] && used < sizeof(e->msg); i++)
+		used += (size_t)snprintf(e->msg + used, sizeof(e->msg) - used,
+					 " %s", valid[i]);
+	return -EINVAL;
+}
+
+/* Digits only (strtoul alone would take "-1", " 1" and "0x1"). */
+static int parse_digits(const char *field, const char *s, const char *suffix,
+			uint64_t max, uint64_t *v, struct rc_err *e)
+{
+	const char *p = s;
+	uint64_t x = 0;
+
+	if (!s || !*s)
+		return fail(e, "%s: missing value", field);
+	if (*p < '0' || *p > '9')
+		return fail(e, "%s: \"%s\" is not a non-negative integer",
+			    field, s);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (x > (max - d) / 10)
+			return fail(e, "%s: %s is too large (at most %llu)",
+				    field, s, (unsigned long long)max);
+		x = x * 10 + d;
+	}
+	if (*p && !(suffix && !strcmp(p, suffix)))
+		return fail(e, "%s: \"%s\" is not a non-negative integer%s%s",
+			    field, s, suffix ? " (optionally followed by " : "",
+			    suffix ? suffix : "");
+	*v = x;
+	return 0;
+}
+
+int rc_parse_u32(const char *field, const char *s, const char *suffix,
+		 uint32_t *v, struct rc_err *e)
+{
+	uint64_t x;
+	int ret = parse_digits(field, s, suffix, UINT32_MAX, &x, e);
+
+	if (!ret)
+		*v = (uint32_t)x;
+	return ret;
+}
+
+int rc_parse_u64(const char *field, const char *s, uint64_t *v,
+		 struct rc_err *e)
+{
+	return parse_digits(field, s, NULL, UINT64_MAX, v, e);
+}
+
+struct unit {
+	const char *suffix;
+	double factor;
+};
+
+static const struct unit length_units[] = {
+	{ "m", 1 }, { "mm", 1e-3 }, { "um", 1e-6 }, { "nm", 1e-9 }, { NULL, 0 }
+};
+static const struct unit force_units[] = {
+	{ "N", 1 }, { "kN", 1e3 }, { "MN", 1e6 }, { NULL, 0 }
+};
+static const struct unit velocity_units[] = {
+	{ "m/s", 1 }, { "mm/s", 1e-3 }, { NULL, 0 }
+};
+static const struct unit time_units[] = {
+	{ "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { NULL, 0 }
+};
+static const struct unit stiffness_units[] = {
+	{ "N/m", 1 }, { "kN/m", 1e3 }, { "N/mm", 1e3 }, { "kN/mm", 1e6 },
+	{ "MN/m", 1e6 }, { NULL, 0 }
+};
+static const struct unit damping_units[] = {
+	{ "Ns/m", 1 }, { "N*s/m", 1 }, { "kNs/m", 1e3 }, { "Ns/mm", 1e3 },
+	{ "kNs/mm", 1e6 }, { NULL, 0 }
+};
+
+static const struct unit *const units_of[] = {
+	[RC_LENGTH] = length_units,
+	[RC_FORCE] = force_units,
+	[RC_VELOCITY] = velocity_units,
+	[RC_TIME] = time_units,
+	[RC_STIFFNESS] = stiffness_units,
+	[RC_DAMPING] = damping_units,
+};
+
+int rc_parse_quantity(const char *field, const char *s, enum rc_quantity q,
+		      double *v, struct rc_err *e)
+{
+	const struct unit *u = units_of[q];
+	char list[96] = "";
+	size_t used = 0;
+	char *end;
+	double x;
+	int i;
+
+	if (!s || !*s)
+		return fail(e, "%s: missing value", field);
+	/* strtod would also take "inf", "nan" and leading blanks */
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '+' || *s == '.'))
+		return fail(e, "%s: \"%s\" is not a number", field, s);
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s)
+		return fail(e, "%s: \"%s\" is not a number", field, s);
+	if (!isfinite(x) || (errno == ERANGE && fabs(x) > 1))
+		return fail(e, "%s: %s is out of range", field, s);
+	if (!*end) {
+		*v = x;
+		return 0;
+	}
+	for (i = 0; u[i].suffix; i++) {
+		if (!strcmp(end, u[i].suffix)) {
+			*v = x * u[i].factor;
+			return 0;
+		}
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%s", i ? ", " : "", u[i].suffix);
+	}
+	return fail(e, "%s: unknown unit \"%s\" in \"%s\" (use %s)", field, end,
+		    s, list);
+}
+
+/* ---- keyword lists ---------------------------------------------------------- */
+
+static const char *const sim_words[] = {
+	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
+	"seed", NULL
+};
+
+/* One sim parameter: @word (from sim_words) with its value @s. */
+static int parse_sim_param(int which, const char *s,
+			   struct rths_sim_params *sim, struct rc_err *e)
+{
+	static const unsigned int bit[] = {
+		RTHS_SIM_LAG, RTHS_SIM_DELAY, RTHS_SIM_STIFFNESS,
+		RTHS_SIM_DAMPING, RTHS_SIM_NOISE_DISP, RTHS_SIM_NOISE_FORCE,
+		RTHS_SIM_SEED,
+	};
+	const char *w = sim_words[which];
+
+	if (sim->set & bit[which])
+		return fail(e, "%s given twice", w);
+	sim->set |= bit[which];
+	switch (bit[which]) {
+	case RTHS_SIM_LAG:
+		return rc_parse_quantity(w, s, RC_TIME, &sim->lag, e);
+	case RTHS_SIM_DELAY:
+		return rc_parse_u32(w, s, NULL, &sim->delay_ticks, e);
+	case RTHS_SIM_STIFFNESS:
+		return rc_parse_quantity(w, s, RC_STIFFNESS, &sim->stiffness, e);
+	case RTHS_SIM_DAMPING:
+		return rc_parse_quantity(w, s, RC_DAMPING, &sim->damping, e);
+	case RTHS_SIM_NOISE_DISP:
+		return rc_parse_quantity(w, s, RC_LENGTH, &sim->noise_disp, e);
+	case RTHS_SIM_NOISE_FORCE:
+		return rc_parse_quantity(w, s, RC_FORCE, &sim->noise_force, e);
+	default:
+		return rc_parse_u64(w, s, &sim->seed, e);
+	}
+}
+
+/* The value after keyword argv[*i], or an error naming the keyword. */
+static int value_of(int argc, char **argv, int *i, const char **v,
+		    const char *what, struct rc_err *e)
+{
+	if (*i + 1 >= argc)
+		return fail(e, "%s: missing %s", argv[*i], what);
+	*v = argv[++*i];
+	return 0;
+}
+
+static const char *const add_words[] = {
+	"type", "channels", "lag", "delay", "stiffness", "damping",
+	"noise-disp", "noise-force", "seed", NULL
+};
+
+int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
+		     struct rc_err *e)
+{
+	int i, k, ret;
+	const char *v = NULL;
+
+	memset(a, 0, sizeof(*a));
+	if (argc < 1)
+		return fail(e, "dev add: missing NAME");
+	a->name = argv[0];
+	for (i = 1; i < argc; i++) {
+		k = rc_keyword(argv[i], add_words, "dev add keyword", e);
+		if (k < 0)
+			return k;
+		ret = value_of(argc, argv, &i, &v, "value", e);
+		if (ret)
+			return ret;
+		if (k == 0) {
+			if (a->card)
+				return fail(e, "type given twice");
+			a->card = v;
+		} else if (k == 1) {
+			if (a->channels)
+				return fail(e, "channels given twice");
+			ret = rc_parse_u32("channels", v, NULL, &a->channels, e);
+			if (!ret && !a->channels)
+				ret = fail(e, "channels: must be at least 1");
+		} else {
+			ret = parse_sim_param(k - 2, v, &a->sim, e);
+		}
+		if (ret)
+			return ret;
+	}
+	if (!a->card)
+		return fail(e, "dev add %s: missing \"type CARD\"", a->name);
+	if (!a->channels)
+		return fail(e, "dev add %s: missing \"channels N\"", a->name);
+	return 0;
+}
+
+static const char *const set_words[] = {
+	"clock", "rate", "step-ticks", "late-policy", "deadline", "ramp",
+	"cpu", "priority", "cmd-entries", "fb-entries", "trace-entries",
+	"limit", "stroke", "velocity", "force",
+	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
+	"seed", NULL
+};
+
+enum {
+	W_CLOCK, W_RATE, W_STEP_TICKS, W_LATE_POLICY, W_DEADLINE, W_RAMP,
+	W_CPU, W_PRIORITY, W_CMD_ENTRIES, W_FB_ENTRIES, W_TRACE_ENTRIES,
+	W_LIMIT, W_STROKE, W_VELOCITY, W_FORCE, W_SIM_FIRST,
+};
+
+/* In enum order, value = index + 1 (the parser links without librths;
+ * its test checks these against the library's names). */
+const char *const rc_clock_words[] = { "hrtimer", "manual", NULL };
+const char *const rc_policy_words[] = {
+	"strict", "hold", "event-driven", NULL
+};
+
+/* The plain u32 settings, in set_words order from W_RATE. */
+static uint32_t *u32_field(struct rths_dev_config *cfg, int w,
+			   unsigned int *bit)
+{
+	switch (w) {
+	case W_RATE: *bit = RTHS_CFG_RATE; return &cfg->rate_hz;
+	case W_STEP_TICKS: *bit = RTHS_CFG_STEP_TICKS; return &cfg->step_ticks;
+	case W_DEADLINE: *bit = RTHS_CFG_LATE_DEADLINE;
+		return &cfg->late_deadline;
+	case W_RAMP: *bit = RTHS_CFG_RAMP_TICKS; return &cfg->ramp_ticks;
+	case W_CPU: *bit = RTHS_CFG_CPU; return &cfg->cpu;
+	case W_PRIORITY: *bit = RTHS_CFG_PRIORITY; return &cfg->priority;
+	case W_CMD_ENTRIES: *bit = RTHS_CFG_CMD_ENTRIES;
+		return &cfg->cmd_entries;
+	case W_FB_ENTRIES: *bit = RTHS_CFG_FB_ENTRIES; return &cfg->fb_entries;
+	case W_TRACE_ENTRIES: *bit = RTHS_CFG_TRACE_ENTRIES;
+		return &cfg->trace_entries;
+	}
+	return NULL;
+}
+
+/* stroke MIN MAX | velocity V | force F, for limit channel @ch. */
+static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
+			    struct rths_dev_config *cfg, struct rc_err *e)
+{
+	struct rths_limits *l;
+	char field[40];
+	const char *v = NULL;
+	int ret;
+
+	if (ch < 0)
+		return fail(e, "%s: give \"limit CH\" first", argv[*i]);
+	l = &cfg->limits[ch];
+	snprintf(field, sizeof(field), "limit %d %s", ch, argv[*i]);
+	if (w == W_STROKE) {
+		if (l->set & (RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX))
+			return fail(e, "%s given twice", field);
+		if (*i + 2 >= argc)
+			return fail(e, "%s: needs MIN and MAX", field);
+		ret = rc_parse_quantity(field, argv[*i + 1], RC_LENGTH,
+					&l->pos_min, e);
+		if (!ret)
+			ret = rc_parse_quantity(field, argv[*i + 2], RC_LENGTH,
+						&l->pos_max, e);
+		if (ret)
+			return ret;
+		if (l->pos_min > l->pos_max)
+			return fail(e, "%s: MIN %s is above MAX %s", field,
+				    argv[*i + 1], argv[*i + 2]);
+		*i += 2;
+		l->set |= RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX;
+		return 0;
+	}
+	ret = value_of(argc, argv, i, &v, "value", e);
+	if (ret)
+		return ret;
+	if (w == W_VELOCITY) {
+		if (l->set & RTHS_LIM_VEL_MAX)
+			return fail(e, "%s given twice", field);
+		l->set |= RTHS_LIM_VEL_MAX;
+		return rc_parse_quantity(field, v, RC_VELOCITY, &l->vel_max, e);
+	}
+	if (l->set & RTHS_LIM_FORCE_MAX)
+		return fail(e, "%s given twice", field);
+	l->set |= RTHS_LIM_FORCE_MAX;
+	return rc_parse_quantity(field, v, RC_FORCE, &l->force_max, e);
+}
+
+int rc_parse_dev_set(int argc, char **argv, const char **name,
+		     struct rths_dev_config *cfg, struct rc_err *e)
+{
+	int i, w, ret = 0, ch = -1;
+	unsigned int bit = 0;
+	uint32_t *field;
+	const char *v = NULL;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (argc < 1)
+		return fail(e, "dev set: missing NAME");
+	*name = argv[0];
+	for (i = 1; i < argc && !ret; i++) {
+		w = rc_keyword(argv[i], set_words, "dev set keyword", e);
+		if (w < 0)
+			return w;
+		if (w == W_STROKE || w == W_VELOCITY || w == W_FORCE) {
+			ret = parse_limit_part(w, argc, argv, &i, ch, cfg, e);
+			continue;
+		}
+		/* a limit channel with nothing to set would send nothing */
+		if (ch >= 0 && !cfg->limits[ch].set)
+			return fail(e, "limit %d: give stroke, velocity or force",
+				    ch);
+		ret = value_of(argc, argv, &i, &v, "value", e);
+		if (ret)
+			return ret;
+		if (w >= W_SIM_FIRST) {
+			ret = parse_sim_param(w - W_SIM_FIRST, v, &cfg->sim, e);
+			cfg->set |= RTHS_CFG_SIM;
+			ch = -1;
+			continue;
+		}
+		if (w == W_LIMIT) {
+			uint32_t c;
+
+			ret = rc_parse_u32("limit", v, NULL, &c, e);
+			if (ret)
+				return ret;
+			if (c >= RTHS_MAX_CHANNELS)
+				return fail(e, "limit: channel %u does not exist (0 to %d)",
+					    c, RTHS_MAX_CHANNELS - 1);
+			if (cfg->limits_set & (1u << c))
+				return fail(e, "limit %u given twice", c);
+			cfg->limits_set |= 1u << c;
+			cfg->set |= RTHS_CFG_LIMITS;
+			ch = (int)c;
+			continue;
+		}
+		ch = -1;
+		if (w == W_CLOCK || w == W_LATE_POLICY) {
+			unsigned int b = w == W_CLOCK ? RTHS_CFG_CLOCK :
+				       RTHS_CFG_LATE_POLICY;
+			int k = rc_keyword(v, w == W_CLOCK ? rc_clock_words :
+					   rc_policy_words, argv[i - 1], e);
+
+			if (k < 0)
+				return k;
+			if (cfg->set & b)
+				return fail(e, "%s given twice", argv[i - 1]);
+			cfg->set |= b;
+			if (w == W_CLOCK)
+				cfg->clock = (enum rths_clock)(k + 1);
+			else
+				cfg->late_policy = (enum rths_late_policy)(k + 1);
+			continue;
+		}
+		field = u32_field(cfg, w, &bit);
+		if (cfg->set & bit)
+			return fail(e, "%s given twice", argv[i - 1]);
+		cfg->set |= bit;
+		ret = rc_parse_u32(argv[i - 1], v, w == W_RATE ? "Hz" : NULL,
+				   field, e);
+	}
+	if (ret)
+		return ret;
+	if (ch >= 0 && !cfg->limits[ch].set)
+		return fail(e, "limit %d: give stroke, velocity or force", ch);
+	if (!cfg->set)
+		return fail(e, "dev set %s: nothing to set", *name);
+	return 0;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rthsctl, private header: the argument parser (parse.c, unit-tested on
+ * its own), output helpers (output.c) and one handler per object.
+ */
+#ifndef RTHSCTL_H
+#define RTHSCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "rths/device.h"
+
+#define RTHSCTL_VERSION "0.1.0"
+
+/* Exit statuses. */
+enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2 };
+
+/* ---- parsing (parse.c) --------------------------------------------------- */
+
+/* What was wrong with the command line, in words. */
+struct rc_err {
+	char msg[256];
+};
+
+struct rc_global {
+	bool json, pretty, version, help;
+};
+
+/* Global options; returns the index of the first argument after them,
+ * or -EINVAL. */
+int rc_parse_global(int argc, char **argv, struct rc_global *g,
+		    struct rc_err *e);
+
+/* Index of @word in the NULL-terminated @valid, or -EINVAL with a message
+ * that names @word and lists the valid ones ("unknown @what"). */
+int rc_keyword(const char *word, const char *const *valid, const char *what,
+	       struct rc_err *e);
+
+/* Unsigned decimal integers (an optional @suffix such as "Hz" is allowed
+ * after the digits). */
+int rc_parse_u32(const char *field, const char *s, const char *suffix,
+		 uint32_t *v, struct rc_err *e);
+int rc_parse_u64(const char *field, const char *s, uint64_t *v,
+		 struct rc_err *e);
+
+enum rc_quantity {
+	RC_LENGTH,	/* m; mm, um, nm */
+	RC_FORCE,	/* N; kN, MN */
+	RC_VELOCITY,	/* m/s; mm/s */
+	RC_TIME,	/* s; ms, us */
+	RC_STIFFNESS,	/* N/m; kN/m, N/mm, kN/mm, MN/m */
+	RC_DAMPING,	/* Ns/m; N*s/m, kNs/m, Ns/mm, kNs/mm */
+};
+
+/* A finite number with an optional unit suffix, in SI base units. */
+int rc_parse_quantity(const char *field, const char *s, enum rc_quantity q,
+		      double *v, struct rc_err *e);
+
+/* Values of "clock" and "late-policy", in enum order from 1. */
+extern const char *const rc_clock_words[];
+extern const char *const rc_policy_words[];
+
+struct rc_dev_add {
+	const char *name, *card;
+	uint32_t channels;
+	struct rths_sim_params sim;
+};
+
+/* "NAME type CARD channels N [sim params]" */
+int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
+		     struct rc_err *e);
+/* "NAME [config keywords]..." */
+int rc_parse_dev_set(int argc, char **argv, const char **name,
+		     struct rths_dev_config *cfg, struct rc_err *e);
+
+/* ---- output (output.c) ----------------------------------------------------- */
+
+struct rc {
+	struct rc_global opt;
+	struct rths_ctl *ctl;
+};
+
+/* The control socket, opened on first use; NULL after printing why. */
+struct rths_ctl *rc_ctl(struct rc *rc);
+/* Print "rthsctl: @what: <the library's reason>" for @ret; returns
+ * RC_ERROR. */
+int rc_fail(struct rc *rc, int ret, const char *what);
+int rc_usage_error(const struct rc_err *e, void (*usage)(FILE *f));
+
+/* Human values: "100mm", "1.5kN", "5ms" (fixed point, no trailing
+ * zeros); @buf of at least 48 bytes. */
+const char *rc_fmt(char *buf, double v, enum rc_quantity q);
+
+/* Print @j (then free it) as the -j / -p options say. */
+void rc_json_print(const struct rc *rc, json_t *j);
+/* json_object_set_new() that tolerates NULL values from an unknown
+ * enum (stored as null). */
+void rc_json_set_str(json_t *o, const char *key, const char *s);
+
+/* ---- objects ------------------------------------------------------------- */
+
+int rc_cmd_dev(struct rc *rc, int argc, char **argv);
+int rc_cmd_run(struct rc *rc, int argc, char **argv);
+int rc_cmd_stats(struct rc *rc, int argc, char **argv);
+int rc_cmd_monitor(struct rc *rc, int argc, char **argv);
+int rc_cmd_card(struct rc *rc, int argc, char **argv);
+
+void rc_usage_dev(FILE *f);
+void rc_usage_run(FILE *f);
+void rc_usage_stats(FILE *f);
+void rc_usage_monitor(FILE *f);
+void rc_usage_card(FILE *f);
+
+#endif /* RTHSCTL_H */
