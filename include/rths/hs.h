@@ -11,5 +11,8 @@
 #include <rths/hs_model.h>
 #include <rths/hs_groundmotion.h>
 #include <rths/hs_integrator.h>
+#include <rths/hs_setup.h>
+#include <rths/hs_compensation.h>
+#include <rths/hs_criteria.h>
 
 #endif /* RTHS_HS_H */

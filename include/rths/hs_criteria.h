@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation: evaluation criteria of the RTHS benchmark
+ * (Silva, Dyke et al. 2020), with c the commanded (numerical) and x the
+ * measured displacement of one actuator:
+ *   J1  delay: the lag maximizing the correlation of x(k + lag) with c(k),
+ *       refined between samples by a parabola through the peak, in ms;
+ *   J2  sigma(x - c) / sigma(c), in %  (normalized RMS tracking error);
+ *   J3  max|x - c| / max|c|, in %      (normalized peak tracking error).
+ * The same two ratios against an all-numerical reference give the
+ * benchmark's J4..J9 for floor responses.
+ */
+#ifndef RTHS_HS_CRITERIA_H
+#define RTHS_HS_CRITERIA_H
+
+#include <stddef.h>
+
+struct rths_hs_tracking {
+	double j1_ms;		/* delay estimate */
+	double j1_samples;	/* the same in samples (fractional) */
+	double j2_pct;
+	double j3_pct;
+};
+
+/*
+ * @c and @x hold @n samples @stride apart (stride 1: plain arrays), @dt
+ * apart in time; lags 0..@max_lag are searched (the benchmark uses up to
+ * 50; lag 0 is included so that perfect tracking reads 0 ms).
+ */
+void rths_hs_tracking(const double *c, const double *x, size_t n,
+		      size_t stride, double dt, unsigned int max_lag,
+		      struct rths_hs_tracking *out);
+
+/* sigma(a - ref) / sigma(ref) and max|a - ref| / max|ref|, in %. */
+void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
+			  size_t stride, double *rms_pct, double *peak_pct);
+
+/* Largest |a| and where it is. */
+double rths_hs_peak(const double *a, size_t n, size_t stride, size_t *at);
+
+#endif /* RTHS_HS_CRITERIA_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Delay compensation: polynomial extrapolation and adaptive ATS. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rths/hs_compensation.h>
+
+#include "hs/linalg.h"
+
+/* Targets kept for differences and extrapolation (order 3 needs 4). */
+#define HIST 4
+
+struct rths_hs_comp {
+	struct rths_hs_comp_params p;
+	double hist[HIST];	/* targets, newest first */
+	double lagrange[HIST];	/* polynomial weights */
+	double a[3];		/* ATS coefficients */
+	/* ATS window: commands and measurements, ring of window + 3 */
+	double *cmd, *meas;
+	size_t cap, count, head;
+	unsigned int since;
+	unsigned long updates;
+};
+
+static const char *const comp_names[] = {
+	[RTHS_HS_COMP_NONE] = "none",
+	[RTHS_HS_COMP_POLYNOMIAL] = "polynomial",
+	[RTHS_HS_COMP_ATS] = "ats",
+};
+
+const char *rths_hs_comp_name(enum rths_hs_comp_kind k)
+{
+	if ((unsigned int)k > RTHS_HS_COMP_ATS || !comp_names[k])
+		return "unknown";
+	return comp_names[k];
+}
+
+enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name)
+{
+	for (unsigned int i = 1; i <= RTHS_HS_COMP_ATS; i++)
+		if (!strcmp(comp_names[i], name))
+			return (enum rths_hs_comp_kind)i;
+	return 0;
+}
+
+void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
+			   enum rths_hs_comp_kind kind, double dt)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->dt = dt;
+	p->order = 2;
+	p->window = dt > 0 ? (unsigned int)ceil(1.0 / dt) : 1024;
+	if (p->window < 8)
+		p->window = 8;
+	p->update_every = 1;
+	p->a0_min = 0.5;
+	p->a0_max = 2.0;
+	p->a1_min = 0.0;
+	p->a1_max = 0.1;
+	p->a2_min = 0.0;
+	p->a2_max = 0.005;
+	p->min_motion = 1e-6;
+}
+
+int rths_hs_comp_check(const struct rths_hs_comp_params *p,
+		       struct rths_hs_error *err)
+{
+#define BAD(field, ...) \
+	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	if (p->kind < RTHS_HS_COMP_NONE || p->kind > RTHS_HS_COMP_ATS)
+		return rths_hs_fail(err, RTHS_HS_E_BAD_CHOICE, NULL, 0,
+				    "method", "unknown compensation %d",
+				    (int)p->kind);
+	if (!(p->dt > 0))
+		return BAD("dt", "expected a positive step");
+	if (!(p->delay >= 0 && p->delay <= 1))
+		return BAD("delay", "expected a delay in [0, 1] s");
+	if (p->kind == RTHS_HS_COMP_POLYNOMIAL && (p->order < 1 || p->order > 3))
+		return BAD("order", "expected an order of 1, 2 or 3");
+	if (p->kind != RTHS_HS_COMP_ATS)
+		return 0;
+	if (p->window < 8 || p->window > 1000000)
+		return BAD("window", "expected 8 to 1000000 samples");
+	if (p->update_every < 1)
+		return BAD("update_every", "expected at least 1 step");
+	if (!(p->a0_min > 0 && p->a0_min <= 1 && p->a0_max >= 1))
+		return BAD("a0_bounds", "expected 0 < a0_min <= 1 <= a0_max");
+	if (!(p->a1_min <= p->delay && p->delay <= p->a1_max))
+		return BAD("a1_bounds", "expected a1_min <= delay <= a1_max");
+	if (!(p->a2_min <= p->delay * p->delay / 2 &&
+	      p->delay * p->delay / 2 <= p->a2_max))
+		return BAD("a2_bounds", "expected a2_min <= delay^2/2 <= a2_max");
+	if (!(p->min_motion >= 0))
+		return BAD("min_motion", "expected a displacement >= 0 m");
+	return 0;
+#undef BAD
+}
+
+/* Lagrange weights through t = 0, -dt, ..., -p dt, evaluated at tau. */
+static void lagrange(double *w, unsigned int p, double dt, double tau)
+{
+	for (unsigned int j = 0; j <= p; j++) {
+		double tj = -(double)j * dt;
+
+		w[j] = 1;
+		for (unsigned int m = 0; m <= p; m++)
+			if (m != j)
+				w[j] *= (tau + (double)m * dt) / (tj + (double)m * dt);
+	}
+}
+
+int rths_hs_comp_new(struct rths_hs_comp **out,
+		     const struct rths_hs_comp_params *p,
+		     struct rths_hs_error *err)
+{
+	struct rths_hs_comp *c;
+	int r = rths_hs_comp_check(p, err);
+
+	*out = NULL;
+	if (r < 0)
+		return r;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate compensation");
+	c->p = *p;
+	c->a[0] = 1;
+	if (p->kind == RTHS_HS_COMP_POLYNOMIAL) {
+		lagrange(c->lagrange, p->order, p->dt, p->delay);
+		c->a[1] = p->delay;
+	}
+	if (p->kind == RTHS_HS_COMP_ATS) {
+		c->a[1] = p->delay;
+		c->a[2] = p->delay * p->delay / 2;
+		c->cap = p->window + 3;
+		c->cmd = rths_hs_zalloc(c->cap, err);
+		c->meas = rths_hs_zalloc(c->cap, err);
+		if (!c->cmd || !c->meas) {
+			rths_hs_comp_free(c);
+			return -RTHS_HS_E_NOMEM;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+void rths_hs_comp_free(struct rths_hs_comp *c)
+{
+	if (!c)
+		return;
+	free(c->cmd);
+	free(c->meas);
+	free(c);
+}
+
+/* Second-order backward differences of x[0] (newest), x[-1], ... */
+static double d1(const double *h, double dt)
+{
+	return (3 * h[0] - 4 * h[1] + h[2]) / (2 * dt);
+}
+
+static double d2(const double *h, double dt)
+{
+	return (2 * h[0] - 5 * h[1] + 4 * h[2] - h[3]) / (dt * dt);
+}
+
+double rths_hs_comp_command(struct rths_hs_comp *c, double target)
+{
+	double cmd = target;
+
+	memmove(c->hist + 1, c->hist, (HIST - 1) * sizeof(double));
+	c->hist[0] = target;
+	switch (c->p.kind) {
+	case RTHS_HS_COMP_POLYNOMIAL:
+		cmd = 0;
+		for (unsigned int j = 0; j <= c->p.order; j++)
+			cmd += c->lagrange[j] * c->hist[j];
+		break;
+	case RTHS_HS_COMP_ATS:
+		cmd = c->a[0] * target + c->a[1] * d1(c->hist, c->p.dt) +
+		      c->a[2] * d2(c->hist, c->p.dt);
+		break;
+	default:
+		break;
+	}
+	return cmd;
+}
+
+static double clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Least squares over n samples given newest-last arrays. */
+static int fit(const double *cmd, const double *meas, size_t n, double dt,
+	       double a[3], struct rths_hs_error *err)
+{
+	size_t rows = n - 3;
+	double *A = rths_hs_zalloc(rows * 3 + rows, err), *b;
+	int rank = 0, r;
+
+	if (!A)
+		return -RTHS_HS_E_NOMEM;
+	b = A + rows * 3;
+	for (size_t i = 0; i < rows; i++) {
+		size_t k = i + 3;
+		double h[4] = { meas[k], meas[k - 1], meas[k - 2], meas[k - 3] };
+
+		RTHS_HS_AT(A, rows, i, 0) = h[0];
+		RTHS_HS_AT(A, rows, i, 1) = d1(h, dt);
+		RTHS_HS_AT(A, rows, i, 2) = d2(h, dt);
+		b[i] = cmd[k];
+	}
+	r = rths_hs_la_lstsq(rows, 3, A, b, 1e-10, &rank, err);
+	if (r == 0 && rank < 3)
+		r = rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
+				 "the window does not excite displacement, velocity and acceleration independently");
+	if (r == 0)
+		memcpy(a, b, 3 * sizeof(double));
+	free(A);
+	return r;
+}
+
+int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
+			 double dt, double a[3], struct rths_hs_error *err)
+{
+	if (n < 8 || !(dt > 0))
+		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
+				    "an ATS fit needs at least 8 samples");
+	return fit(cmd, meas, n, dt, a, err);
+}
+
+void rths_hs_comp_observe(struct rths_hs_comp *c, double command,
+			  double measured)
+{
+	double *cmd, *meas, a[3], ms = 0;
+	size_t n;
+
+	if (c->p.kind != RTHS_HS_COMP_ATS)
+		return;
+	c->cmd[c->head] = command;
+	c->meas[c->head] = measured;
+	c->head = (c->head + 1) % c->cap;
+	if (c->count < c->cap)
+		c->count++;
+	if (c->count < c->cap || ++c->since < c->p.update_every)
+		return;
+	c->since = 0;
+	/* Unroll the ring oldest-first into one scratch block. */
+	n = c->cap;
+	cmd = malloc(2 * n * sizeof(double));
+	if (!cmd)
+		return;
+	meas = cmd + n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (c->head + i) % n;
+
+		cmd[i] = c->cmd[k];
+		meas[i] = c->meas[k];
+		ms += meas[i] * meas[i];
+	}
+	/* Near rest the fit would chase sensor noise: keep what we have. */
+	if (sqrt(ms / n) >= c->p.min_motion &&
+	    fit(cmd, meas, n, c->p.dt, a, NULL) == 0 && isfinite(a[0]) &&
+	    isfinite(a[1]) && isfinite(a[2])) {
+		c->a[0] = clamp(a[0], c->p.a0_min, c->p.a0_max);
+		c->a[1] = clamp(a[1], c->p.a1_min, c->p.a1_max);
+		c->a[2] = clamp(a[2], c->p.a2_min, c->p.a2_max);
+		c->updates++;
+	}
+	free(cmd);
+}
+
+void rths_hs_comp_coefficients(const struct rths_hs_comp *c, double a[3])
+{
+	memcpy(a, c->a, 3 * sizeof(double));
+}
+
+unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c)
+{
+	return c->updates;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/* RTHS benchmark tracking criteria J1..J3 and reference error ratios. */
+#include <math.h>
+
+#include <rths/hs_criteria.h>
+
+#define V(a, i) ((a)[(size_t)(i) * stride])
+
+static double stddev(const double *a, const double *b, size_t n,
+		     size_t stride)
+{
+	double s = 0, s2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = V(a, i) - (b ? V(b, i) : 0);
+
+		s += d;
+		s2 += d * d;
+	}
+	if (n == 0)
+		return 0;
+	s /= (double)n;
+	return sqrt(fmax(s2 / (double)n - s * s, 0));
+}
+
+double rths_hs_peak(const double *a, size_t n, size_t stride, size_t *at)
+{
+	double p = 0;
+
+	if (at)
+		*at = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(V(a, i)) > p) {
+			p = fabs(V(a, i));
+			if (at)
+				*at = i;
+		}
+	return p;
+}
+
+void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
+			  size_t stride, double *rms_pct, double *peak_pct)
+{
+	double sr = stddev(ref, NULL, n, stride), pr = rths_hs_peak(ref, n, stride, NULL);
+	double pe = 0;
+
+	for (size_t i = 0; i < n; i++)
+		pe = fmax(pe, fabs(V(a, i) - V(ref, i)));
+	*rms_pct = sr > 0 ? 100 * stddev(a, ref, n, stride) / sr : 0;
+	*peak_pct = pr > 0 ? 100 * pe / pr : 0;
+}
+
+/* Normalized correlation of x(k + lag) with c(k). */
+static double correlation(const double *c, const double *x, size_t n,
+			  size_t stride, size_t lag)
+{
+	double sxy = 0, sxx = 0, syy = 0;
+
+	for (size_t k = 0; k + lag < n; k++) {
+		sxy += V(c, k) * V(x, k + lag);
+		sxx += V(c, k) * V(c, k);
+		syy += V(x, k + lag) * V(x, k + lag);
+	}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+void rths_hs_tracking(const double *c, const double *x, size_t n,
+		      size_t stride, double dt, unsigned int max_lag,
+		      struct rths_hs_tracking *out)
+{
+	double best = -INFINITY, lag = 0;
+	size_t at = 0;
+
+	if (max_lag >= n)
+		max_lag = n ? (unsigned int)(n - 1) : 0;
+	for (size_t l = 0; l <= max_lag; l++) {
+		double r = correlation(c, x, n, stride, l);
+
+		if (r > best) {
+			best = r;
+			at = l;
+		}
+	}
+	lag = (double)at;
+	if (at > 0 && at < max_lag) {
+		/* Vertex of the parabola through the peak and its neighbours. */
+		double rm = correlation(c, x, n, stride, at - 1);
+		double rp = correlation(c, x, n, stride, at + 1);
+		double den = rm - 2 * best + rp;
+
+		if (den < 0)
+			lag += 0.5 * (rm - rp) / den;
+	}
+	out->j1_samples = lag;
+	out->j1_ms = lag * dt * 1e3;
+	rths_hs_error_ratios(x, c, n, stride, &out->j2_pct, &out->j3_pct);
+}
