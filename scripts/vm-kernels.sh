@@ -51,6 +51,26 @@ candidate() {
 # against them then match the image byte for byte (vermagic, modversions).
 want=$(dpkg-query -W -f='${Version}' "linux-headers-$krel" 2>/dev/null || true)
 
+vmlinuz=$dir/boot/vmlinuz-$krel
+moddir=$dir/lib/modules/$krel
+
+# Is DIR complete, and from package version $1?
+unpacked() {
+	[ -f "$envfile" ] && grep -qx "VERSION=$1" "$envfile" &&
+		grep -q "^VMLINUX=" "$envfile" &&
+		[ -f "$vmlinuz" ] && [ -f "$moddir/modules.dep" ]
+}
+print_paths() {
+	sed -n 's/^VMLINUZ=/vmlinuz=/p; s/^VMLINUX=/vmlinux=/p; s/^MODDIR=/modules=/p' "$envfile"
+}
+
+# Already unpacked at the headers' version: no need to ask apt (which
+# takes a second or two, on every boot).
+if [ -n "$want" ] && unpacked "$want"; then
+	print_paths
+	exit 0
+fi
+
 pick() {
 	pkg='' ver=''
 	local p v
@@ -78,14 +98,8 @@ if ! pick; then
 	}
 fi
 
-vmlinuz=$dir/boot/vmlinuz-$krel
-moddir=$dir/lib/modules/$krel
-
-if [ -f "$envfile" ] && grep -qx "PKG=$pkg" "$envfile" &&
-	grep -q "^VMLINUX=" "$envfile" &&
-	grep -qx "VERSION=$ver" "$envfile" &&
-	[ -f "$vmlinuz" ] && [ -f "$moddir/modules.dep" ]; then
-	sed -n 's/^VMLINUZ=/vmlinuz=/p; s/^VMLINUX=/vmlinux=/p; s/^MODDIR=/modules=/p' "$envfile"
+if unpacked "$ver" && grep -qx "PKG=$pkg" "$envfile"; then
+	print_paths
 	exit 0
 fi
 
