@@ -5,17 +5,13 @@
  * to the kernel or prints.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rthsctl.h"
 
-static int fail(struct rc_err *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct rc_err *e, const char *fmt, ...)
+int rc_err_set(struct rc_err *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -47,7 +43,7 @@ int rc_parse_global(int argc, char **argv, struct rc_global *g,
 		} else if (!strcmp(a, "--help")) {
 			g->help = true;
 		} else if (a[1] == '-') {
-			return fail(e, "unknown option \"%s\"", a);
+			return rc_err_set(e, "unknown option \"%s\"", a);
 		} else {
 			/* bundled short options: -jp */
 			for (a++; *a; a++) {
@@ -57,7 +53,7 @@ int rc_parse_global(int argc, char **argv, struct rc_global *g,
 				case 'V': g->version = true; break;
 				case 'h': g->help = true; break;
 				default:
-					return fail(e, "unknown option \"-%c\" (valid: -j -p -V -h)",
+					return rc_err_set(e, "unknown option \"-%c\" (valid: -j -p -V -h)",
 						    *a);
 				}
 			}
@@ -94,20 +90,20 @@ static int parse_digits(const char *field, const char *s, const char *suffix,
 	uint64_t x = 0;
 
 	if (!s || !*s)
-		return fail(e, "%s: missing value", field);
+		return rc_err_set(e, "%s: missing value", field);
 	if (*p < '0' || *p > '9')
-		return fail(e, "%s: \"%s\" is not a non-negative integer",
+		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer",
 			    field, s);
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned int d = (unsigned int)(*p - '0');
 
 		if (x > (max - d) / 10)
-			return fail(e, "%s: %s is too large (at most %llu)",
+			return rc_err_set(e, "%s: %s is too large (at most %llu)",
 				    field, s, (unsigned long long)max);
 		x = x * 10 + d;
 	}
 	if (*p && !(suffix && !strcmp(p, suffix)))
-		return fail(e, "%s: \"%s\" is not a non-negative integer%s%s",
+		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer%s%s",
 			    field, s, suffix ? " (optionally followed by " : "",
 			    suffix ? suffix : "");
 	*v = x;
@@ -131,78 +127,6 @@ int rc_parse_u64(const char *field, const char *s, uint64_t *v,
 	return parse_digits(field, s, NULL, UINT64_MAX, v, e);
 }
 
-struct unit {
-	const char *suffix;
-	double factor;
-};
-
-static const struct unit length_units[] = {
-	{ "m", 1 }, { "mm", 1e-3 }, { "um", 1e-6 }, { "nm", 1e-9 }, { NULL, 0 }
-};
-static const struct unit force_units[] = {
-	{ "N", 1 }, { "kN", 1e3 }, { "MN", 1e6 }, { NULL, 0 }
-};
-static const struct unit velocity_units[] = {
-	{ "m/s", 1 }, { "mm/s", 1e-3 }, { NULL, 0 }
-};
-static const struct unit time_units[] = {
-	{ "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { NULL, 0 }
-};
-static const struct unit stiffness_units[] = {
-	{ "N/m", 1 }, { "kN/m", 1e3 }, { "N/mm", 1e3 }, { "kN/mm", 1e6 },
-	{ "MN/m", 1e6 }, { NULL, 0 }
-};
-static const struct unit damping_units[] = {
-	{ "Ns/m", 1 }, { "N*s/m", 1 }, { "kNs/m", 1e3 }, { "Ns/mm", 1e3 },
-	{ "kNs/mm", 1e6 }, { NULL, 0 }
-};
-
-static const struct unit *const units_of[] = {
-	[RC_LENGTH] = length_units,
-	[RC_FORCE] = force_units,
-	[RC_VELOCITY] = velocity_units,
-	[RC_TIME] = time_units,
-	[RC_STIFFNESS] = stiffness_units,
-	[RC_DAMPING] = damping_units,
-};
-
-int rc_parse_quantity(const char *field, const char *s, enum rc_quantity q,
-		      double *v, struct rc_err *e)
-{
-	const struct unit *u = units_of[q];
-	char list[96] = "";
-	size_t used = 0;
-	char *end;
-	double x;
-	int i;
-
-	if (!s || !*s)
-		return fail(e, "%s: missing value", field);
-	/* strtod would also take "inf", "nan" and leading blanks */
-	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '+' || *s == '.'))
-		return fail(e, "%s: \"%s\" is not a number", field, s);
-	errno = 0;
-	x = strtod(s, &end);
-	if (end == s)
-		return fail(e, "%s: \"%s\" is not a number", field, s);
-	if (!isfinite(x) || (errno == ERANGE && fabs(x) > 1))
-		return fail(e, "%s: %s is out of range", field, s);
-	if (!*end) {
-		*v = x;
-		return 0;
-	}
-	for (i = 0; u[i].suffix; i++) {
-		if (!strcmp(end, u[i].suffix)) {
-			*v = x * u[i].factor;
-			return 0;
-		}
-		used += (size_t)snprintf(list + used, sizeof(list) - used,
-					 "%s%s", i ? ", " : "", u[i].suffix);
-	}
-	return fail(e, "%s: unknown unit \"%s\" in \"%s\" (use %s)", field, end,
-		    s, list);
-}
-
 /* ---- keyword lists ---------------------------------------------------------- */
 
 static const char *const sim_words[] = {
@@ -222,7 +146,7 @@ static int parse_sim_param(int which, const char *s,
 	const char *w = sim_words[which];
 
 	if (sim->set & bit[which])
-		return fail(e, "%s given twice", w);
+		return rc_err_set(e, "%s given twice", w);
 	sim->set |= bit[which];
 	switch (bit[which]) {
 	case RTHS_SIM_LAG:
@@ -247,7 +171,7 @@ static int value_of(int argc, char **argv, int *i, const char **v,
 		    const char *what, struct rc_err *e)
 {
 	if (*i + 1 >= argc)
-		return fail(e, "%s: missing %s", argv[*i], what);
+		return rc_err_set(e, "%s: missing %s", argv[*i], what);
 	*v = argv[++*i];
 	return 0;
 }
@@ -265,7 +189,7 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 
 	memset(a, 0, sizeof(*a));
 	if (argc < 1)
-		return fail(e, "dev add: missing NAME");
+		return rc_err_set(e, "dev add: missing NAME");
 	a->name = argv[0];
 	for (i = 1; i < argc; i++) {
 		k = rc_keyword(argv[i], add_words, "dev add keyword", e);
@@ -276,14 +200,14 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 			return ret;
 		if (k == 0) {
 			if (a->card)
-				return fail(e, "type given twice");
+				return rc_err_set(e, "type given twice");
 			a->card = v;
 		} else if (k == 1) {
 			if (a->channels)
-				return fail(e, "channels given twice");
+				return rc_err_set(e, "channels given twice");
 			ret = rc_parse_u32("channels", v, NULL, &a->channels, e);
 			if (!ret && !a->channels)
-				ret = fail(e, "channels: must be at least 1");
+				ret = rc_err_set(e, "channels: must be at least 1");
 		} else {
 			ret = parse_sim_param(k - 2, v, &a->sim, e);
 		}
@@ -291,9 +215,9 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 			return ret;
 	}
 	if (!a->card)
-		return fail(e, "dev add %s: missing \"type CARD\"", a->name);
+		return rc_err_set(e, "dev add %s: missing \"type CARD\"", a->name);
 	if (!a->channels)
-		return fail(e, "dev add %s: missing \"channels N\"", a->name);
+		return rc_err_set(e, "dev add %s: missing \"channels N\"", a->name);
 	return 0;
 }
 
@@ -349,14 +273,14 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 	int ret;
 
 	if (ch < 0)
-		return fail(e, "%s: give \"limit CH\" first", argv[*i]);
+		return rc_err_set(e, "%s: give \"limit CH\" first", argv[*i]);
 	l = &cfg->limits[ch];
 	snprintf(field, sizeof(field), "limit %d %s", ch, argv[*i]);
 	if (w == W_STROKE) {
 		if (l->set & (RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX))
-			return fail(e, "%s given twice", field);
+			return rc_err_set(e, "%s given twice", field);
 		if (*i + 2 >= argc)
-			return fail(e, "%s: needs MIN and MAX", field);
+			return rc_err_set(e, "%s: needs MIN and MAX", field);
 		ret = rc_parse_quantity(field, argv[*i + 1], RC_LENGTH,
 					&l->pos_min, e);
 		if (!ret)
@@ -365,7 +289,7 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 		if (ret)
 			return ret;
 		if (l->pos_min > l->pos_max)
-			return fail(e, "%s: MIN %s is above MAX %s", field,
+			return rc_err_set(e, "%s: MIN %s is above MAX %s", field,
 				    argv[*i + 1], argv[*i + 2]);
 		*i += 2;
 		l->set |= RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX;
@@ -376,12 +300,12 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 		return ret;
 	if (w == W_VELOCITY) {
 		if (l->set & RTHS_LIM_VEL_MAX)
-			return fail(e, "%s given twice", field);
+			return rc_err_set(e, "%s given twice", field);
 		l->set |= RTHS_LIM_VEL_MAX;
 		return rc_parse_quantity(field, v, RC_VELOCITY, &l->vel_max, e);
 	}
 	if (l->set & RTHS_LIM_FORCE_MAX)
-		return fail(e, "%s given twice", field);
+		return rc_err_set(e, "%s given twice", field);
 	l->set |= RTHS_LIM_FORCE_MAX;
 	return rc_parse_quantity(field, v, RC_FORCE, &l->force_max, e);
 }
@@ -396,7 +320,7 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (argc < 1)
-		return fail(e, "dev set: missing NAME");
+		return rc_err_set(e, "dev set: missing NAME");
 	*name = argv[0];
 	for (i = 1; i < argc && !ret; i++) {
 		w = rc_keyword(argv[i], set_words, "dev set keyword", e);
@@ -408,7 +332,7 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		}
 		/* a limit channel with nothing to set would send nothing */
 		if (ch >= 0 && !cfg->limits[ch].set)
-			return fail(e, "limit %d: give stroke, velocity or force",
+			return rc_err_set(e, "limit %d: give stroke, velocity or force",
 				    ch);
 		ret = value_of(argc, argv, &i, &v, "value", e);
 		if (ret)
@@ -426,10 +350,10 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 			if (ret)
 				return ret;
 			if (c >= RTHS_MAX_CHANNELS)
-				return fail(e, "limit: channel %u does not exist (0 to %d)",
+				return rc_err_set(e, "limit: channel %u does not exist (0 to %d)",
 					    c, RTHS_MAX_CHANNELS - 1);
 			if (cfg->limits_set & (1u << c))
-				return fail(e, "limit %u given twice", c);
+				return rc_err_set(e, "limit %u given twice", c);
 			cfg->limits_set |= 1u << c;
 			cfg->set |= RTHS_CFG_LIMITS;
 			ch = (int)c;
@@ -445,7 +369,7 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 			if (k < 0)
 				return k;
 			if (cfg->set & b)
-				return fail(e, "%s given twice", argv[i - 1]);
+				return rc_err_set(e, "%s given twice", argv[i - 1]);
 			cfg->set |= b;
 			if (w == W_CLOCK)
 				cfg->clock = (enum rths_clock)(k + 1);
@@ -455,7 +379,7 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		}
 		field = u32_field(cfg, w, &bit);
 		if (cfg->set & bit)
-			return fail(e, "%s given twice", argv[i - 1]);
+			return rc_err_set(e, "%s given twice", argv[i - 1]);
 		cfg->set |= bit;
 		ret = rc_parse_u32(argv[i - 1], v, w == W_RATE ? "Hz" : NULL,
 				   field, e);
@@ -463,8 +387,8 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 	if (ret)
 		return ret;
 	if (ch >= 0 && !cfg->limits[ch].set)
-		return fail(e, "limit %d: give stroke, velocity or force", ch);
+		return rc_err_set(e, "limit %d: give stroke, velocity or force", ch);
 	if (!cfg->set)
-		return fail(e, "dev set %s: nothing to set", *name);
+		return rc_err_set(e, "dev set %s: nothing to set", *name);
 	return 0;
 }

@@ -18,12 +18,16 @@
 /* Exit statuses. */
 enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2 };
 
-/* ---- parsing (parse.c) --------------------------------------------------- */
+/* ---- parsing (parse.c, units.c) --------------------------------------------------- */
 
 /* What was wrong with the command line, in words. */
 struct rc_err {
 	char msg[256];
 };
+
+/* Set @e's message (printf style); returns -EINVAL. */
+int rc_err_set(struct rc_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 struct rc_global {
 	bool json, pretty, version, help;
@@ -55,9 +59,13 @@ enum rc_quantity {
 	RC_DAMPING,	/* Ns/m; N*s/m, kNs/m, Ns/mm, kNs/mm */
 };
 
-/* A finite number with an optional unit suffix, in SI base units. */
+/* A finite number with an optional unit suffix, in SI base units
+ * (units.c). */
 int rc_parse_quantity(const char *field, const char *s, enum rc_quantity q,
 		      double *v, struct rc_err *e);
+/* Human values: "100mm", "1.5kN", "5ms" (fixed point down to the kernel's
+ * resolution, no trailing zeros); @buf of at least 48 bytes. */
+const char *rc_fmt(char *buf, double v, enum rc_quantity q);
 
 /* Values of "clock" and "late-policy", in enum order from 1. */
 extern const char *const rc_clock_words[];
@@ -88,11 +96,8 @@ struct rths_ctl *rc_ctl(struct rc *rc);
 /* Print "rthsctl: @what: <the library's reason>" for @ret; returns
  * RC_ERROR. */
 int rc_fail(struct rc *rc, int ret, const char *what);
-int rc_usage_error(const struct rc_err *e, void (*usage)(FILE *f));
-
-/* Human values: "100mm", "1.5kN", "5ms" (fixed point, no trailing
- * zeros); @buf of at least 48 bytes. */
-const char *rc_fmt(char *buf, double v, enum rc_quantity q);
+/* Print a command-line error and where to look; returns RC_USAGE. */
+int rc_usage_error(const struct rc_err *e, const char *object);
 
 /* Print @j (then free it) as the -j / -p options say. */
 void rc_json_print(const struct rc *rc, json_t *j);

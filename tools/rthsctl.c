@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl: configure and watch rths devices (iproute2 style).
+ *
+ *   rthsctl [-j] [-p] OBJECT COMMAND [ARGS]
+ *
+ * Exit status: 0 success, 1 the request failed, 2 the command line was
+ * wrong.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rthsctl/rthsctl.h"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: rthsctl [OPTIONS] OBJECT { COMMAND | help }\n"
+	      "where  OBJECT := { dev | run | stats | monitor | card }\n"
+	      "       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+	      "\n", f);
+	rc_usage_dev(f);
+	fputc('\n', f);
+	rc_usage_run(f);
+	fputc('\n', f);
+	rc_usage_stats(f);
+	fputc('\n', f);
+	rc_usage_monitor(f);
+	fputc('\n', f);
+	rc_usage_card(f);
+	fputs("\n-j prints JSON in SI base units (m, m/s, N, s); -p pretty-prints it.\n"
+	      "See rthsctl(8).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const objects[] = {
+		"dev", "run", "stats", "monitor", "card", "help", NULL
+	};
+	static int (*const cmds[])(struct rc *, int, char **) = {
+		rc_cmd_dev, rc_cmd_run, rc_cmd_stats, rc_cmd_monitor,
+		rc_cmd_card,
+	};
+	struct rc rc = { .ctl = NULL };
+	struct rc_err e;
+	int i, k, ret;
+
+	i = rc_parse_global(argc, argv, &rc.opt, &e);
+	if (i < 0)
+		return rc_usage_error(&e, NULL);
+	if (rc.opt.version) {
+		printf("rthsctl %s (rths generic netlink family version %d)\n",
+		       RTHSCTL_VERSION, RTHS_GENL_VERSION);
+		return RC_OK;
+	}
+	if (rc.opt.help) {
+		usage(stdout);
+		return RC_OK;
+	}
+	if (i >= argc) {
+		rc_err_set(&e, "missing OBJECT");
+		return rc_usage_error(&e, NULL);
+	}
+	k = rc_keyword(argv[i], objects, "object", &e);
+	if (k < 0)
+		return rc_usage_error(&e, NULL);
+	if (!strcmp(objects[k], "help")) {
+		usage(stdout);
+		return RC_OK;
+	}
+	ret = cmds[k](&rc, argc - i - 1, argv + i + 1);
+	rths_ctl_close(rc.ctl);
+	return ret;
+}

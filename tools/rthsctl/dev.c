@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl dev: show, add, del, set.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rthsctl.h"
+
+void rc_usage_dev(FILE *f)
+{
+	fputs("Usage: rthsctl dev show [NAME]\n"
+	      "       rthsctl dev add NAME type CARD channels N [SIM_PARAMS]\n"
+	      "       rthsctl dev del NAME\n"
+	      "       rthsctl dev set NAME [clock { manual | hrtimer }] [rate HZ]\n"
+	      "                  [step-ticks D] [late-policy { strict | hold | event-driven }]\n"
+	      "                  [deadline TICKS] [ramp TICKS] [cpu N] [priority P]\n"
+	      "                  [cmd-entries N] [fb-entries N] [trace-entries N]\n"
+	      "                  [limit CH [stroke MIN MAX] [velocity V] [force F]]...\n"
+	      "                  [SIM_PARAMS]\n"
+	      "SIM_PARAMS := [lag SEC] [delay TICKS] [stiffness N/m] [damping Ns/m]\n"
+	      "              [noise-disp M] [noise-force N] [seed S]\n"
+	      "Lengths take m (default), mm, um or nm; forces N (default), kN or MN;\n"
+	      "velocities m/s or mm/s; times s, ms or us; stiffness N/m, kN/m, N/mm or\n"
+	      "kN/mm; damping Ns/m, kNs/m, Ns/mm or kNs/mm.\n", f);
+}
+
+static json_t *json_limits(const struct rths_dev_info *d)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
+		const struct rths_limits *l = &d->limits[i];
+		json_t *o;
+
+		if (!l->set)
+			continue;
+		o = json_pack("{s:I}", "channel", (json_int_t)i);
+		if (l->set & RTHS_LIM_POS_MIN)
+			json_object_set_new(o, "pos_min", json_real(l->pos_min));
+		if (l->set & RTHS_LIM_POS_MAX)
+			json_object_set_new(o, "pos_max", json_real(l->pos_max));
+		if (l->set & RTHS_LIM_VEL_MAX)
+			json_object_set_new(o, "vel_max", json_real(l->vel_max));
+		if (l->set & RTHS_LIM_FORCE_MAX)
+			json_object_set_new(o, "force_max",
+					    json_real(l->force_max));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *json_sim(const struct rths_sim_params *s)
+{
+	json_t *o = json_object();
+
+	if (s->set & RTHS_SIM_LAG)
+		json_object_set_new(o, "lag", json_real(s->lag));
+	if (s->set & RTHS_SIM_DELAY)
+		json_object_set_new(o, "delay_ticks",
+				    json_integer(s->delay_ticks));
+	if (s->set & RTHS_SIM_STIFFNESS)
+		json_object_set_new(o, "stiffness", json_real(s->stiffness));
+	if (s->set & RTHS_SIM_DAMPING)
+		json_object_set_new(o, "damping", json_real(s->damping));
+	if (s->set & RTHS_SIM_NOISE_DISP)
+		json_object_set_new(o, "noise_disp", json_real(s->noise_disp));
+	if (s->set & RTHS_SIM_NOISE_FORCE)
+		json_object_set_new(o, "noise_force",
+				    json_real(s->noise_force));
+	/* jansson integers are signed: a seed beyond that goes as text */
+	if ((s->set & RTHS_SIM_SEED) && s->seed <= INT64_MAX)
+		json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
+	else if (s->set & RTHS_SIM_SEED)
+		json_object_set_new(o, "seed", json_sprintf("%llu",
+				    (unsigned long long)s->seed));
+	return o;
+}
+
+static json_t *json_ring(const struct rths_ring_info *r)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:I}",
+			 "entries", (json_int_t)r->entries,
+			 "entry_size", (json_int_t)r->entry_size,
+			 "producer", (json_int_t)r->producer,
+			 "consumer", (json_int_t)r->consumer,
+			 "desc", (json_int_t)r->desc);
+}
+
+static json_t *json_dev(const struct rths_dev_info *d)
+{
+	json_t *o = json_pack("{s:I,s:s,s:s,s:I}",
+			      "id", (json_int_t)d->id, "name", d->name,
+			      "card", d->card,
+			      "channels", (json_int_t)d->channels);
+
+	rc_json_set_str(o, "state", rths_state_name(d->state));
+	rc_json_set_str(o, "reason", rths_reason_name(d->reason));
+	rc_json_set_str(o, "fault", rths_fault_name(d->fault));
+	rc_json_set_str(o, "clock", rths_clock_name(d->clock));
+	json_object_set_new(o, "rate", json_integer(d->rate_hz));
+	json_object_set_new(o, "step_ticks", json_integer(d->step_ticks));
+	rc_json_set_str(o, "late_policy", rths_late_policy_name(d->late_policy));
+	json_object_set_new(o, "deadline", json_integer(d->late_deadline));
+	json_object_set_new(o, "ramp", json_integer(d->ramp_ticks));
+	json_object_set_new(o, "cpu", json_integer(d->cpu));
+	json_object_set_new(o, "priority", json_integer(d->priority));
+	json_object_set_new(o, "cmd_entries", json_integer(d->cmd_entries));
+	json_object_set_new(o, "fb_entries", json_integer(d->fb_entries));
+	json_object_set_new(o, "trace_entries", json_integer(d->trace_entries));
+	json_object_set_new(o, "limits", json_limits(d));
+	if (!strcmp(d->card, "sim"))
+		json_object_set_new(o, "sim", json_sim(&d->sim));
+	json_object_set_new(o, "rings",
+			    json_pack("{s:o,s:o,s:o}", "cmd", json_ring(&d->cmd),
+				      "fb", json_ring(&d->fb),
+				      "trace", json_ring(&d->trace)));
+	json_object_set_new(o, "mmap_size", json_integer((json_int_t)d->mmap_size));
+	json_object_set_new(o, "chrdev",
+			    json_pack("{s:I,s:I}", "major",
+				      (json_int_t)d->chrdev_major, "minor",
+				      (json_int_t)d->chrdev_minor));
+	json_object_set_new(o, "io_may_sleep", json_boolean(d->io_may_sleep));
+	json_object_set_new(o, "owned", json_boolean(d->owned));
+	json_object_set_new(o, "step", json_integer((json_int_t)d->step));
+	json_object_set_new(o, "tick", json_integer((json_int_t)d->tick));
+	return o;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s ? s : "unknown";
+}
+
+static void print_dev(const struct rths_dev_info *d)
+{
+	char a[48], b[48];
+	uint32_t i;
+
+	printf("%u: %s: card %s channels %u state %s", d->id, d->name, d->card,
+	       d->channels, or_unknown(rths_state_name(d->state)));
+	if (d->reason)
+		printf(" reason %s", or_unknown(rths_reason_name(d->reason)));
+	if (d->fault)
+		printf(" fault %s", or_unknown(rths_fault_name(d->fault)));
+	if (d->owned)
+		printf(" owned");
+	if (d->io_may_sleep)
+		printf(" io-may-sleep");
+	printf("\n    clock %s rate %uHz step-ticks %u late-policy %s deadline %u ramp %u\n",
+	       or_unknown(rths_clock_name(d->clock)), d->rate_hz,
+	       d->step_ticks, or_unknown(rths_late_policy_name(d->late_policy)),
+	       d->late_deadline, d->ramp_ticks);
+	printf("    cpu %u priority %u cmd-entries %u fb-entries %u trace-entries %u\n",
+	       d->cpu, d->priority, d->cmd_entries, d->fb_entries,
+	       d->trace_entries);
+	printf("    step %llu tick %llu mmap %llu chrdev %u:%u\n",
+	       (unsigned long long)d->step, (unsigned long long)d->tick,
+	       (unsigned long long)d->mmap_size, d->chrdev_major,
+	       d->chrdev_minor);
+	if (d->sim.set) {
+		const struct rths_sim_params *s = &d->sim;
+
+		printf("    sim");
+		if (s->set & RTHS_SIM_LAG)
+			printf(" lag %s", rc_fmt(a, s->lag, RC_TIME));
+		if (s->set & RTHS_SIM_DELAY)
+			printf(" delay %u", s->delay_ticks);
+		if (s->set & RTHS_SIM_STIFFNESS)
+			printf(" stiffness %s", rc_fmt(a, s->stiffness, RC_STIFFNESS));
+		if (s->set & RTHS_SIM_DAMPING)
+			printf(" damping %s", rc_fmt(a, s->damping, RC_DAMPING));
+		if (s->set & RTHS_SIM_NOISE_DISP)
+			printf(" noise-disp %s", rc_fmt(a, s->noise_disp, RC_LENGTH));
+		if (s->set & RTHS_SIM_NOISE_FORCE)
+			printf(" noise-force %s", rc_fmt(a, s->noise_force, RC_FORCE));
+		if (s->set & RTHS_SIM_SEED)
+			printf(" seed %llu", (unsigned long long)s->seed);
+		putchar('\n');
+	}
+	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
+		const struct rths_limits *l = &d->limits[i];
+
+		if (!l->set)
+			continue;
+		printf("    limit %u", i);
+		if ((l->set & RTHS_LIM_POS_MIN) && (l->set & RTHS_LIM_POS_MAX))
+			printf(" stroke %s %s", rc_fmt(a, l->pos_min, RC_LENGTH),
+			       rc_fmt(b, l->pos_max, RC_LENGTH));
+		if (l->set & RTHS_LIM_VEL_MAX)
+			printf(" velocity %s", rc_fmt(a, l->vel_max, RC_VELOCITY));
+		if (l->set & RTHS_LIM_FORCE_MAX)
+			printf(" force %s", rc_fmt(a, l->force_max, RC_FORCE));
+		putchar('\n');
+	}
+}
+
+struct show_ctx {
+	const struct rc *rc;
+	json_t *arr;
+};
+
+static int show_one(const struct rths_dev_info *d, void *arg)
+{
+	struct show_ctx *s = arg;
+
+	if (s->arr)
+		json_array_append_new(s->arr, json_dev(d));
+	else
+		print_dev(d);
+	return 0;
+}
+
+static int dev_show(struct rc *rc, int argc, char **argv)
+{
+	struct show_ctx s = { rc, rc->opt.json ? json_array() : NULL };
+	struct rths_ctl *ctl;
+	int ret;
+
+	if (argc > 1) {
+		struct rc_err e;
+
+		json_decref(s.arr);
+		rc_err_set(&e, "dev show: unexpected \"%s\"", argv[1]);
+		return rc_usage_error(&e, "dev");
+	}
+	ctl = rc_ctl(rc);
+	if (!ctl) {
+		json_decref(s.arr);
+		return RC_ERROR;
+	}
+	if (argc == 1) {
+		struct rths_dev_info d;
+
+		ret = rths_dev_get(ctl, argv[0], &d);
+		if (!ret)
+			show_one(&d, &s);
+	} else {
+		ret = rths_dev_list(ctl, show_one, &s);
+	}
+	if (ret < 0) {
+		json_decref(s.arr);
+		return rc_fail(rc, ret, argc ? argv[0] : "dev show");
+	}
+	if (s.arr)
+		rc_json_print(rc, s.arr);
+	return RC_OK;
+}
+
+static int dev_add(struct rc *rc, int argc, char **argv)
+{
+	struct rc_dev_add a;
+	struct rc_err e;
+	char what[64];
+	int ret;
+
+	if (rc_parse_dev_add(argc, argv, &a, &e))
+		return rc_usage_error(&e, "dev");
+	if (!rc_ctl(rc))
+		return RC_ERROR;
+	ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
+			   a.sim.set ? &a.sim : NULL);
+	snprintf(what, sizeof(what), "dev add %s", a.name);
+	return ret ? rc_fail(rc, ret, what) : RC_OK;
+}
+
+static int dev_del(struct rc *rc, int argc, char **argv)
+{
+	char what[64];
+	int ret;
+
+	if (argc != 1) {
+		struct rc_err e;
+
+		rc_err_set(&e, "dev del: %s",
+			   argc ? "too many arguments" : "missing NAME");
+		return rc_usage_error(&e, "dev");
+	}
+	if (!rc_ctl(rc))
+		return RC_ERROR;
+	ret = rths_dev_del(rc->ctl, argv[0]);
+	snprintf(what, sizeof(what), "dev del %s", argv[0]);
+	return ret ? rc_fail(rc, ret, what) : RC_OK;
+}
+
+static int dev_set(struct rc *rc, int argc, char **argv)
+{
+	struct rths_dev_config cfg;
+	const char *name;
+	struct rc_err e;
+	char what[64];
+	int ret;
+
+	if (rc_parse_dev_set(argc, argv, &name, &cfg, &e))
+		return rc_usage_error(&e, "dev");
+	if (!rc_ctl(rc))
+		return RC_ERROR;
+	ret = rths_dev_set(rc->ctl, name, &cfg);
+	snprintf(what, sizeof(what), "dev set %s", name);
+	return ret ? rc_fail(rc, ret, what) : RC_OK;
+}
+
+int rc_cmd_dev(struct rc *rc, int argc, char **argv)
+{
+	static const char *const words[] = {
+		"show", "add", "del", "set", "help", NULL
+	};
+	struct rc_err e;
+	int k;
+
+	if (argc < 1)
+		return dev_show(rc, 0, argv);
+	k = rc_keyword(argv[0], words, "dev command", &e);
+	switch (k) {
+	case 0: return dev_show(rc, argc - 1, argv + 1);
+	case 1: return dev_add(rc, argc - 1, argv + 1);
+	case 2: return dev_del(rc, argc - 1, argv + 1);
+	case 3: return dev_set(rc, argc - 1, argv + 1);
+	case 4: rc_usage_dev(stdout); return RC_OK;
+	}
+	return rc_usage_error(&e, "dev");
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl output: human units, JSON, and error messages.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rthsctl.h"
+
+struct rths_ctl *rc_ctl(struct rc *rc)
+{
+	int ret;
+
+	if (rc->ctl)
+		return rc->ctl;
+	ret = rths_ctl_open(&rc->ctl);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "rthsctl: rths module not loaded (modprobe rths)\n");
+		return NULL;
+	}
+	if (ret) {
+		fprintf(stderr, "rthsctl: cannot open the rths control socket: %s\n",
+			strerror(-ret));
+		return NULL;
+	}
+	return rc->ctl;
+}
+
+int rc_fail(struct rc *rc, int ret, const char *what)
+{
+	const char *why = rc->ctl ? rths_ctl_error(rc->ctl) : "";
+
+	if (!*why)
+		why = strerror(-ret);
+	fprintf(stderr, "rthsctl: %s: %s\n", what, why);
+	return RC_ERROR;
+}
+
+int rc_usage_error(const struct rc_err *e, const char *object)
+{
+	fprintf(stderr, "rthsctl: %s\n", e->msg);
+	fprintf(stderr, "Try \"rthsctl %s%shelp\".\n", object ? object : "",
+		object ? " " : "");
+	return RC_USAGE;
+}
+
+void rc_json_print(const struct rc *rc, json_t *j)
+{
+	/* 15 significant digits print every nm and uN exactly, without
+	 * binary noise such as 0.10000000000000001. */
+	size_t flags = JSON_REAL_PRECISION(15) |
+		       (rc->opt.pretty ? JSON_INDENT(2) : JSON_COMPACT);
+
+	json_dumpf(j, stdout, flags);
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(j);
+}
+
+void rc_json_set_str(json_t *o, const char *key, const char *s)
+{
+	json_object_set_new(o, key, s ? json_string(s) : json_null());
+}

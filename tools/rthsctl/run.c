@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rthsctl run: start, stop, tick.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rthsctl.h"
+
+void rc_usage_run(FILE *f)
+{
+	fputs("Usage: rthsctl run { start | stop } NAME\n"
+	      "       rthsctl run tick NAME N     (manual clock: advance N ticks)\n",
+	      f);
+}
+
+int rc_cmd_run(struct rc *rc, int argc, char **argv)
+{
+	static const char *const words[] = {
+		"start", "stop", "tick", "help", NULL
+	};
+	struct rc_err e;
+	uint32_t ticks = 0;
+	char what[64];
+	int k, ret;
+
+	if (argc < 1) {
+		rc_err_set(&e, "run: missing command");
+		return rc_usage_error(&e, "run");
+	}
+	k = rc_keyword(argv[0], words, "run command", &e);
+	if (k < 0)
+		return rc_usage_error(&e, "run");
+	if (k == 3) {
+		rc_usage_run(stdout);
+		return RC_OK;
+	}
+	if (argc != (k == 2 ? 3 : 2)) {
+		rc_err_set(&e, "run %s: %s", argv[0],
+			   argc < (k == 2 ? 3 : 2) ?
+			   (k == 2 ? "missing NAME or N" : "missing NAME") :
+			   "too many arguments");
+		return rc_usage_error(&e, "run");
+	}
+	if (k == 2 && rc_parse_u32("ticks", argv[2], NULL, &ticks, &e))
+		return rc_usage_error(&e, "run");
+	if (!rc_ctl(rc))
+		return RC_ERROR;
+	if (k == 0)
+		ret = rths_run_start(rc->ctl, argv[1]);
+	else if (k == 1)
+		ret = rths_run_stop(rc->ctl, argv[1]);
+	else
+		ret = rths_run_tick(rc->ctl, argv[1], ticks);
+	snprintf(what, sizeof(what), "run %s %s", argv[0], argv[1]);
+	return ret ? rc_fail(rc, ret, what) : RC_OK;
+}
