@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rths ODE/DAE integrators: one solver object per problem, driven by
+ * rths_ode_step() (one accepted step) or rths_ode_evolve() (up to an
+ * output time).  The layout follows GSL odeiv2 and SUNDIALS: a *system*
+ * (callbacks), a *control* (tolerances and step/order limits), a method,
+ * and the counters every run leaves behind.
+ *
+ * Methods (names after the multibody solver they imitate):
+ *   RKF45         Runge-Kutta-Fehlberg 4(5), adaptive, explicit ODEs only
+ *   ABAM          Adams-Bashforth-Moulton PECE, orders 1..12, variable step
+ *                 (Shampine-Gordon), explicit ODEs only
+ *   GSTIFF        BDF orders 1..6, Nordsieck history with the coefficients
+ *                 of the constant-step formula (fixed leading coefficient);
+ *                 a step change rescales the history (Gear)
+ *   WSTIFF        BDF orders 1..6, divided differences, coefficients follow
+ *                 the actual step history (variable coefficient)
+ *   DSTIFF        DASSL: BDF orders 1..6 in fixed-leading-coefficient
+ *                 divided-difference form for F(t, y, y') = 0
+ *   CONSTANT_BDF  BDF with a fixed step (control.h_init), orders 1..6
+ *
+ * The implicit methods (GSTIFF, WSTIFF, DSTIFF, CONSTANT_BDF) accept both
+ * explicit ODEs y' = f(t, y) and implicit DAEs F(t, y, y') = 0, and solve
+ * their corrector by Newton's method with an LU factorization (LAPACK) of
+ * dF/dy + cj dF/dy'.  The Jacobian comes from a callback or from finite
+ * differences and is reused across steps while Newton converges.
+ *
+ * Matrices passed to and from callbacks are dense, row-major:
+ * J[i * dim + j] = d f_i / d y_j.
+ *
+ * Errors are negative enum rths_ode_error values; rths_ode_strerror()
+ * gives the message.  Integration is forward in time only.
+ */
+#ifndef RTHS_ODE_H
+#define RTHS_ODE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rths_ode_error {
+	RTHS_ODE_OK = 0,
+	RTHS_ODE_EINVAL = -1,		/* invalid argument or call order */
+	RTHS_ODE_ENOMEM = -2,		/* out of memory */
+	RTHS_ODE_ENONFINITE = -3,	/* NaN/Inf in input, callback or state */
+	RTHS_ODE_ESINGULAR = -4,	/* iteration matrix singular */
+	RTHS_ODE_EHMIN = -5,		/* step size underflow */
+	RTHS_ODE_EMAXSTEPS = -6,	/* too many steps */
+	RTHS_ODE_EINCONSISTENT = -7,	/* initial conditions not projectable */
+	RTHS_ODE_ECONV = -8,		/* Newton fails to converge */
+	RTHS_ODE_EERRTEST = -9,		/* error test fails repeatedly */
+	RTHS_ODE_ECALLBACK = -10,	/* a user callback returned nonzero */
+	RTHS_ODE_EMETHOD = -11,		/* method cannot solve this system */
+	RTHS_ODE_ETOLERANCE = -12,	/* tolerances invalid or too small */
+};
+
+/* Message for an error code (or for 0); never NULL. */
+const char *rths_ode_strerror(int err);
+
+enum rths_ode_method {
+	RTHS_ODE_RKF45,
+	RTHS_ODE_ABAM,
+	RTHS_ODE_GSTIFF,
+	RTHS_ODE_WSTIFF,
+	RTHS_ODE_DSTIFF,
+	RTHS_ODE_CONSTANT_BDF,
+	RTHS_ODE_METHOD_COUNT
+};
+
+/* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf". */
+const char *rths_ode_method_name(enum rths_ode_method m);
+/* Method by name, or -1. */
+int rths_ode_method_from_name(const char *name);
+/* Nonzero if the method solves implicit DAEs (has a Newton corrector). */
+int rths_ode_method_is_implicit(enum rths_ode_method m);
+
+/*
+ * Callbacks return 0 on success; any other value stops the integration
+ * with RTHS_ODE_ECALLBACK.
+ */
+typedef int (*rths_ode_rhs_fn)(double t, const double *y, double *dydt,
+			       void *params);
+/* J = df/dy (row-major dim x dim). */
+typedef int (*rths_ode_jac_fn)(double t, const double *y, double *J,
+			       void *params);
+/* r = F(t, y, y'). */
+typedef int (*rths_ode_res_fn)(double t, const double *y, const double *yp,
+			       double *r, void *params);
+/* dFdy = dF/dy and dFdyp = dF/dy' (row-major dim x dim each). */
+typedef int (*rths_ode_resjac_fn)(double t, const double *y,
+				  const double *yp, double *dFdy,
+				  double *dFdyp, void *params);
+
+/*
+ * Either an explicit ODE (rhs set, optional jac) or an implicit DAE (res
+ * set, rhs NULL, optional resjac).  For a DAE, no_error_test may mark
+ * components left out of the local error test (algebraic variables of
+ * index 2 and higher, as IDA's suppressalg); NULL tests all.
+ */
+struct rths_ode_system {
+	size_t dim;
+	rths_ode_rhs_fn rhs;
+	rths_ode_jac_fn jac;
+	rths_ode_res_fn res;
+	rths_ode_resjac_fn resjac;
+	const unsigned char *no_error_test;
+	void *params;
+};
+
+/*
+ * Tolerances and limits.  The local error of component i is measured
+ * against rtol * |y_i| + atol_i, in the root-mean-square norm; a step is
+ * accepted when that norm is at most 1.  Zero fields take the defaults
+ * noted here; rths_ode_control_default() fills them in explicitly.
+ */
+struct rths_ode_control {
+	double rtol;		/* relative tolerance, >= 0 (1e-6) */
+	double atol;		/* absolute tolerance, >= 0 (1e-9) */
+	const double *atol_v;	/* per-component atol (dim), overrides atol */
+	double h_init;		/* first step, 0 = estimate; CONSTANT_BDF:
+				 * the fixed step (required) */
+	double h_min;		/* smallest |h| (0 = machine precision) */
+	double h_max;		/* largest |h| (0 = unbounded) */
+	double t_stop;		/* never step past this time ... */
+	int has_t_stop;		/* ... if nonzero */
+	int max_order;		/* 0 = default: ABAM 12, BDF 5 */
+	unsigned long max_steps; /* per rths_ode_evolve() call (500000) */
+	int max_newton_iters;	/* per corrector solve (4) */
+	unsigned long jac_max_age; /* re-evaluate a Jacobian after this many
+				    * steps even if Newton converges (0 =
+				    * only on convergence trouble) */
+};
+
+void rths_ode_control_default(struct rths_ode_control *c);
+
+struct rths_ode_stats {
+	unsigned long steps;		/* accepted steps */
+	unsigned long f_evals;		/* rhs or residual evaluations,
+					 * including the ones below */
+	unsigned long f_evals_jac;	/* ... spent on finite-difference
+					 * Jacobians and on step estimation */
+	unsigned long jac_evals;	/* Jacobian evaluations */
+	unsigned long lu_decomps;	/* LU factorizations */
+	unsigned long newton_iters;	/* Newton iterations */
+	unsigned long err_test_fails;	/* rejected by the error test */
+	unsigned long conv_fails;	/* rejected by Newton non-convergence */
+	double h_last;			/* last step taken */
+	double h_next;			/* step the method will try next */
+	int order_last;			/* order of the last step */
+	int order_max_used;		/* highest order used so far */
+};
+
+struct rths_ode;
+
+/*
+ * Create a solver.  sys and ctl are copied (the atol_v and no_error_test
+ * arrays too); ctl may be NULL for the defaults.  On failure returns NULL
+ * and stores a negative code in *err (if err is not NULL).
+ */
+struct rths_ode *rths_ode_new(enum rths_ode_method method,
+			      const struct rths_ode_system *sys,
+			      const struct rths_ode_control *ctl, int *err);
+void rths_ode_free(struct rths_ode *s);
+
+/*
+ * Set the initial state.  yp0 is y'(t0): ignored for explicit ODEs
+ * (computed from rhs), required for DAEs, where (y0, yp0) must be
+ * consistent, F(t0, y0, yp0) = 0 (for mechanical systems see
+ * rths_ode_mech_project() and rths_ode_mech_dae_initial()).  Resets the
+ * counters.
+ */
+int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
+		  const double *yp0);
+
+/*
+ * Take one accepted step, never past tlim (nor past control.t_stop).  On
+ * return *t is the new time and y the state there.
+ */
+int rths_ode_step(struct rths_ode *s, double tlim, double *t, double *y);
+
+/*
+ * Integrate to tout (>= the current time), interpolating if the last step
+ * passed it (it never passes t_stop).  On return *t == tout and y is the
+ * solution there, or on error *t and y hold the last accepted state.
+ */
+int rths_ode_evolve(struct rths_ode *s, double tout, double *t, double *y);
+
+/*
+ * Solution and derivative at t within the last step (dense output of the
+ * method); y or yp may be NULL.
+ */
+int rths_ode_interpolate(const struct rths_ode *s, double t, double *y,
+			 double *yp);
+
+/* Current time and state (y, y'); y or yp may be NULL. */
+double rths_ode_get_state(const struct rths_ode *s, double *y, double *yp);
+
+const struct rths_ode_stats *rths_ode_get_stats(const struct rths_ode *s);
+enum rths_ode_method rths_ode_get_method(const struct rths_ode *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTHS_ODE_H */

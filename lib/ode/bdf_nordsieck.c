@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * BDF in Nordsieck form with the coefficients of the constant-step
+ * formulas (Gear; LSODE's "quasi-constant step size" approach): GSTIFF and
+ * CONSTANT_BDF.
+ *
+ * The history z_j = h^j y^(j) / j!, j = 0..q, is advanced by the Pascal
+ * matrix (predictor) and corrected by z += l e, where l holds the
+ * coefficients of prod_{j=1..q} (1 + x/j) and e = y_n - y_pred.  The
+ * leading coefficient l_1 = sum 1/j is fixed per order, so the iteration
+ * matrix dF/dy + (l_1/h) dF/dy' only changes with h and q.  A step change
+ * rescales z_j by r^j: the history is re-interpreted as equally spaced,
+ * which is where a fixed-coefficient method loses accuracy when the step
+ * varies (and why WSTIFF exists).
+ *
+ * Local error of order q: LTE = h^(q+1) y^(q+1) / ((q+1) L_q) while the
+ * correction e = (1 + 1/((q+1) L_q)) h^(q+1) y^(q+1), L_q = sum_{j<=q} 1/j.
+ * Orders q-1 and q+1 are estimated from z_q and from the change of e over
+ * one step, every q+1 steps at constant h (as LSODE does).
+ *
+ * CONSTANT_BDF uses the same machinery at the fixed step control.h_init:
+ * the error estimates only choose the order and nothing is rejected by
+ * them.  Only a corrector that fails to converge shrinks a step; the
+ * next one returns to the fixed size.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ode_impl.h"
+
+#define NORD_QMAX 6
+
+struct nord {
+	int constant;
+	int q;
+	double h;		/* step the history is scaled to */
+	double *z[NORD_QMAX + 2];
+	double *esave;		/* e of the step before, for order q+1 */
+	int esave_ok;
+	double *e, *yppred, *ynew, *ypnew;
+	int qwait;		/* steps until the next step/order decision */
+	double rmax;		/* largest growth allowed at that decision */
+	double err;		/* weighted error estimate of the last step */
+	double l[NORD_QMAX + 1][NORD_QMAX + 1];
+	double L[NORD_QMAX + 2];
+	double fact[NORD_QMAX + 2];	/* j! */
+};
+
+static void coefficients(struct nord *p)
+{
+	p->L[0] = 0;
+	p->fact[0] = 1;
+	for (int q = 1; q <= NORD_QMAX + 1; q++) {
+		p->L[q] = p->L[q - 1] + 1.0 / q;
+		p->fact[q] = p->fact[q - 1] * q;
+	}
+	for (int q = 1; q <= NORD_QMAX; q++) {
+		double *c = p->l[q];
+
+		c[0] = 1;
+		for (int k = 1; k <= NORD_QMAX; k++)
+			c[k] = 0;
+		/* multiply by (1 + x/j) */
+		for (int j = 1; j <= q; j++)
+			for (int k = j; k >= 1; k--)
+				c[k] += c[k - 1] / j;
+	}
+}
+
+static double err_coef(const struct nord *p, int q)
+{
+	return 1.0 / ((q + 1) * p->L[q] + 1.0);
+}
+
+/* h^(q+1) y^(q+1) per unit of e at order q */
+static double kappa(const struct nord *p, int q)
+{
+	return 1.0 / (1.0 + 1.0 / ((q + 1) * p->L[q]));
+}
+
+static int nord_create_common(struct rths_ode *s, int constant)
+{
+	struct nord *p = calloc(1, sizeof(*p));
+	size_t n = s->n;
+
+	if (!p)
+		return RTHS_ODE_ENOMEM;
+	s->priv = p;
+	p->constant = constant;
+	coefficients(p);
+	for (int j = 0; j < NORD_QMAX + 2; j++) {
+		p->z[j] = ode_zalloc(n);
+		if (!p->z[j])
+			return RTHS_ODE_ENOMEM;
+	}
+	p->esave = ode_zalloc(n);
+	p->e = ode_zalloc(n);
+	p->yppred = ode_zalloc(n);
+	p->ynew = ode_zalloc(n);
+	p->ypnew = ode_zalloc(n);
+	if (!p->esave || !p->e || !p->yppred || !p->ynew || !p->ypnew)
+		return RTHS_ODE_ENOMEM;
+	return 0;
+}
+
+static int gstiff_create(struct rths_ode *s)
+{
+	return nord_create_common(s, 0);
+}
+
+static int constant_create(struct rths_ode *s)
+{
+	/* The fixed step is the one thing this method needs to be told. */
+	if (!(s->ctl.h_init > 0))
+		return RTHS_ODE_EINVAL;
+	return nord_create_common(s, 1);
+}
+
+static void nord_destroy(struct rths_ode *s)
+{
+	struct nord *p = s->priv;
+
+	for (int j = 0; j < NORD_QMAX + 2; j++)
+		free(p->z[j]);
+	free(p->esave);
+	free(p->e);
+	free(p->yppred);
+	free(p->ynew);
+	free(p->ypnew);
+	free(p);
+	s->priv = NULL;
+}
+
+static void predict(struct nord *p, size_t n)
+{
+	for (int k = 1; k <= p->q; k++)
+		for (int j = p->q; j >= k; j--)
+			for (size_t i = 0; i < n; i++)
+				p->z[j - 1][i] += p->z[j][i];
+}
+
+static void retract(struct nord *p, size_t n)
+{
+	for (int k = 1; k <= p->q; k++)
+		for (int j = p->q; j >= k; j--)
+			for (size_t i = 0; i < n; i++)
+				p->z[j - 1][i] -= p->z[j][i];
+}
+
+static void rescale(struct nord *p, size_t n, double r)
+{
+	double f = r;
+
+	for (int j = 1; j <= p->q; j++) {
+		for (size_t i = 0; i < n; i++)
+			p->z[j][i] *= f;
+		f *= r;
+	}
+	p->h *= r;
+	p->esave_ok = 0;
+}
+
+static int nord_start(struct rths_ode *s, double thint)
+{
+	struct nord *p = s->priv;
+	int rc = 0;
+
+	if (p->constant)
+		p->h = s->ctl.h_init;
+	else
+		rc = ode_initial_step(s, thint, 1, &p->h);
+	if (rc)
+		return rc;
+	p->q = 1;
+	ode_copy(p->z[0], s->y, s->n);
+	for (size_t i = 0; i < s->n; i++)
+		p->z[1][i] = p->h * s->yp[i];
+	p->qwait = 2;
+	p->rmax = 1e4;
+	p->esave_ok = 0;
+	return 0;
+}
+
+/* Weighted estimates of the local error at orders q-1 and q+1. */
+static double est_down(const struct rths_ode *s, const struct nord *p)
+{
+	int q = p->q;
+
+	return p->fact[q - 1] * ode_wrms(s, p->z[q]) / p->L[q - 1];
+}
+
+static double est_up(const struct rths_ode *s, struct nord *p)
+{
+	int q = p->q;
+
+	for (size_t i = 0; i < s->n; i++)
+		p->esave[i] = p->e[i] - p->esave[i];
+	return kappa(p, q) * ode_wrms(s, p->esave) / ((q + 2) * p->L[q + 1]);
+}
+
+static double ratio(double bias, double est, int order)
+{
+	return 1.0 / (bias * pow(est, 1.0 / (order + 1)) + bias * 1e-6);
+}
+
+/* After an accepted step: pick order and step for the next one. */
+static void select_next(struct rths_ode *s, struct nord *p)
+{
+	size_t n = s->n;
+	int q = p->q, dq = 0;
+	double rh = ratio(1.2, p->err, q), r;
+
+	if (q > 1) {
+		r = ratio(1.3, est_down(s, p), q - 1);
+		if (r > rh) {
+			rh = r;
+			dq = -1;
+		}
+	}
+	if (q < s->max_order && p->esave_ok) {
+		r = ratio(1.4, est_up(s, p), q + 1);
+		if (r > rh) {
+			rh = r;
+			dq = 1;
+		}
+	}
+	p->esave_ok = 0;
+	if (!p->constant && dq == 0 && rh < 1.1) {
+		p->qwait = 3;
+		return;
+	}
+	if (dq == 1) {
+		double c = kappa(p, q) / p->fact[q + 1];
+
+		for (size_t i = 0; i < n; i++)
+			p->z[q + 1][i] = c * p->e[i];
+	}
+	p->q += dq;
+	p->qwait = p->q + 1;
+	if (p->constant)
+		return;
+	rh = ode_min(rh, p->rmax);
+	rh = ode_min(rh, s->h_max / p->h);
+	rh = ode_max(rh, ode_hmin(s, s->t) / p->h);
+	p->rmax = 10;
+	rescale(p, n, rh);
+}
+
+static void accept(struct rths_ode *s, struct nord *p, double tlim)
+{
+	size_t n = s->n;
+	int q = p->q;
+
+	for (int j = 0; j <= q; j++)
+		for (size_t i = 0; i < n; i++)
+			p->z[j][i] += p->l[q][j] * p->e[i];
+	s->t += p->h;
+	s->t = ode_snap_time(s->t, tlim);
+	ode_copy(s->y, p->z[0], n);
+	for (size_t i = 0; i < n; i++)
+		s->yp[i] = p->z[1][i] / p->h;
+	s->st.steps++;
+	s->st.h_last = p->h;
+	s->st.order_last = q;
+	if (--p->qwait == 1 && q < s->max_order) {
+		ode_copy(p->esave, p->e, n);
+		p->esave_ok = 1;
+	}
+	if (p->qwait <= 0)
+		select_next(s, p);
+	s->st.h_next = p->h;
+}
+
+/* Shrink after a rejected attempt; EHMIN if that is below the limit. */
+static int shrink(struct rths_ode *s, struct nord *p, double rh)
+{
+	rescale(p, s->n, rh);
+	p->qwait = p->q + 1;
+	return p->h < ode_hmin(s, s->t) ? RTHS_ODE_EHMIN : 0;
+}
+
+static int nord_step(struct rths_ode *s, double tlim)
+{
+	struct nord *p = s->priv;
+	size_t n = s->n;
+	int ncf = 0, nef = 0, nsf = 0, rc;
+	double want = p->constant ? s->ctl.h_init : p->h;
+	double h = ode_limit_step(s, want, tlim);
+
+	rc = ode_set_weights(s, s->y);
+	if (rc)
+		return rc;
+	if (h != p->h) {
+		rescale(p, n, h / p->h);
+		if (!p->constant)
+			p->qwait = ode_max(p->qwait, 2);
+	}
+	ode_newton_begin_step(s);
+	for (;;) {
+		double tnew = s->t + p->h, cj = p->L[p->q] / p->h;
+
+		predict(p, n);
+		for (size_t i = 0; i < n; i++)
+			p->yppred[i] = p->z[1][i] / p->h;
+		rc = ode_newton_correct(s, tnew, p->z[0], p->yppred, cj,
+					p->ynew, p->ypnew, p->e);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			retract(p, n);
+			if (rc == ODE_NEWTON_SINGULAR) {
+				if (++nsf >= 3)
+					return RTHS_ODE_ESINGULAR;
+			} else {
+				s->st.conv_fails++;
+				if (++ncf >= 10)
+					return s->nonfinite_seen ?
+						RTHS_ODE_ENONFINITE :
+						RTHS_ODE_ECONV;
+			}
+			rc = shrink(s, p, 0.25);
+			if (rc)
+				return rc;
+			continue;
+		}
+		p->err = ode_wrms(s, p->e) * err_coef(p, p->q);
+		if (p->err <= 1.0 || p->constant) {
+			accept(s, p, tlim);
+			return 0;
+		}
+		s->st.err_test_fails++;
+		retract(p, n);
+		if (++nef >= 10)
+			return RTHS_ODE_EERRTEST;
+		double rh;
+
+		if (nef >= 3) {
+			/* The history is suspect: restart at order 1 from a
+			 * fresh derivative where there is one to take. */
+			p->q = 1;
+			rh = 0.25;
+			if (!s->dae) {
+				rc = ode_rhs(s, s->t, s->y, s->yp);
+				if (rc)
+					return rc;
+				for (size_t i = 0; i < n; i++)
+					p->z[1][i] = p->h * s->yp[i];
+			}
+		} else {
+			rh = ratio(1.2, p->err, p->q);
+			if (p->q > 1) {
+				double rdn = ratio(1.3, est_down(s, p), p->q - 1);
+
+				if (rdn > rh) {
+					rh = rdn;
+					p->q--;
+				}
+			}
+			rh = ode_max(0.1, ode_min(0.9, rh));
+		}
+		rc = shrink(s, p, rh);
+		if (rc)
+			return rc;
+	}
+}
+
+static void nord_interp(const struct rths_ode *s, double t, double *y,
+			double *yp)
+{
+	const struct nord *p = s->priv;
+	double x = (t - s->t) / p->h;
+
+	for (size_t i = 0; i < s->n; i++) {
+		double v = p->z[p->q][i], d = 0;
+
+		for (int j = p->q - 1; j >= 0; j--) {
+			d = d * x + (j + 1) * p->z[j + 1][i];
+			v = v * x + p->z[j][i];
+		}
+		if (y)
+			y[i] = v;
+		if (yp)
+			yp[i] = d / p->h;
+	}
+}
+
+const struct ode_ops ode_gstiff_ops = {
+	.name = "gstiff",
+	.implicit = 1,
+	.default_order = 5,
+	.max_order = NORD_QMAX,
+	.create = gstiff_create,
+	.destroy = nord_destroy,
+	.start = nord_start,
+	.step = nord_step,
+	.interp = nord_interp,
+};
+
+const struct ode_ops ode_constant_bdf_ops = {
+	.name = "constant_bdf",
+	.implicit = 1,
+	.default_order = 5,
+	.max_order = NORD_QMAX,
+	.create = constant_create,
+	.destroy = nord_destroy,
+	.start = nord_start,
+	.step = nord_step,
+	.interp = nord_interp,
+};

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Driving a method: one step at a time (rths_ode_step) or up to an output
+ * time (rths_ode_evolve), with the checks every method needs (step count,
+ * t_stop, finite results) and dense output in between.
+ */
+#include <math.h>
+
+#include "ode_impl.h"
+
+static int take_step(struct rths_ode *s, double tlim, double thint)
+{
+	int rc;
+
+	if (s->ctl.has_t_stop && s->ctl.t_stop < tlim)
+		tlim = s->ctl.t_stop;
+	if (!(tlim > s->t))
+		return RTHS_ODE_EINVAL;
+	if (!s->started) {
+		rc = s->ops->start(s, ode_min(thint, tlim));
+		if (rc)
+			return rc;
+		s->started = 1;
+	}
+	s->nonfinite_seen = 0;
+	rc = s->ops->step(s, tlim);
+	/* Steps that shrank away because the residual turned NaN or Inf
+	 * failed for that reason, not for the step size. */
+	if ((rc == RTHS_ODE_EHMIN || rc == RTHS_ODE_ECONV ||
+	     rc == RTHS_ODE_EERRTEST) && s->nonfinite_seen)
+		return RTHS_ODE_ENONFINITE;
+	if (rc)
+		return rc;
+	if (!ode_all_finite(s->y, s->n) || !ode_all_finite(s->yp, s->n))
+		return RTHS_ODE_ENONFINITE;
+	if (s->st.order_last > s->st.order_max_used)
+		s->st.order_max_used = s->st.order_last;
+	return 0;
+}
+
+int rths_ode_step(struct rths_ode *s, double tlim, double *t, double *y)
+{
+	int rc;
+
+	if (!s || !s->initialized || !t || !y)
+		return RTHS_ODE_EINVAL;
+	if (isnan(tlim))
+		return RTHS_ODE_ENONFINITE;
+	rc = take_step(s, tlim, tlim);
+	*t = rths_ode_get_state(s, y, NULL);
+	return rc;
+}
+
+int rths_ode_interpolate(const struct rths_ode *s, double t, double *y,
+			 double *yp)
+{
+	double tol;
+
+	if (!s || !s->initialized)
+		return RTHS_ODE_EINVAL;
+	if (!isfinite(t))
+		return RTHS_ODE_ENONFINITE;
+	if (t == s->t || !s->st.steps) {
+		if (t != s->t)
+			return RTHS_ODE_EINVAL;
+		rths_ode_get_state(s, y, yp);
+		return 0;
+	}
+	tol = 100 * ODE_UROUND * (fabs(s->t) + s->st.h_last);
+	if (t > s->t + tol || t < s->t - s->st.h_last - tol)
+		return RTHS_ODE_EINVAL;
+	s->ops->interp(s, t, y, yp);
+	return 0;
+}
+
+int rths_ode_evolve(struct rths_ode *s, double tout, double *t, double *y)
+{
+	unsigned long nsteps = 0;
+	int rc = 0;
+
+	if (!s || !s->initialized || !t || !y)
+		return RTHS_ODE_EINVAL;
+	if (!isfinite(tout))
+		return RTHS_ODE_ENONFINITE;
+	if (tout <= s->t) {
+		rc = rths_ode_interpolate(s, tout, y, NULL);
+		if (!rc)
+			*t = tout;
+		return rc;
+	}
+	if (s->ctl.has_t_stop && tout > s->ctl.t_stop)
+		return RTHS_ODE_EINVAL;
+	while (s->t < tout) {
+		if (nsteps++ >= s->ctl.max_steps) {
+			rc = RTHS_ODE_EMAXSTEPS;
+			break;
+		}
+		rc = take_step(s, s->ctl.has_t_stop ? s->ctl.t_stop : INFINITY,
+			       tout);
+		if (rc)
+			break;
+	}
+	if (rc) {
+		*t = rths_ode_get_state(s, y, NULL);
+		return rc;
+	}
+	if (s->t > tout)
+		s->ops->interp(s, tout, y, NULL);
+	else
+		rths_ode_get_state(s, y, NULL);
+	*t = tout;
+	return 0;
+}

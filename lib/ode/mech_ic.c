@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Consistent initial conditions of constrained mechanical systems:
+ * projection of positions and velocities onto the constraints, then the
+ * accelerations and multipliers that go with them.  Each is a saddle-
+ * point system [W Phi_q^T; Phi_q 0], solved by LAPACK (it is indefinite,
+ * so dgesv rather than a Cholesky).
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "mech_impl.h"
+#include "ode_impl.h"
+
+#define PROJECT_MAX_ITERS 100
+
+static int check(int cb_rc, const double *v, size_t n)
+{
+	if (cb_rc)
+		return RTHS_ODE_ECALLBACK;
+	return ode_all_finite(v, n) ? 0 : RTHS_ODE_ENONFINITE;
+}
+
+static double norm_inf(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = ode_max(m, fabs(v[i]));
+	return m;
+}
+
+int ode_mech_velocity_constraint(const struct rths_ode_mech *m, double t,
+				 const double *q, const double *G,
+				 const double *v, double *out)
+{
+	size_t nq = m->nq, nc = m->nc;
+	int rc = 0;
+
+	if (m->phi_t)
+		rc = m->phi_t(t, q, out, m->params);
+	else
+		for (size_t i = 0; i < nc; i++)
+			out[i] = 0;
+	for (size_t i = 0; i < nc; i++)
+		for (size_t j = 0; j < nq; j++)
+			out[i] += G[i * nq + j] * v[j];
+	return check(rc, out, nc);
+}
+
+int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
+		   const double *v, double *gamma, double *work)
+{
+	size_t nq = m->nq, nc = m->nc;
+	double *qq = work, *G = work + nq, *cp = G + nq * nc, *cm = cp + nc;
+	double qn = norm_inf(q, nq), vn = norm_inf(v, nq), eps;
+	int rc;
+
+	if (m->gamma)
+		return check(m->gamma(t, q, v, gamma, m->params), gamma, nc);
+	/* A time increment that moves q by about cbrt(u) of its size. */
+	eps = cbrt(ODE_UROUND) * (1 + qn) / ode_max(vn, 1 + qn);
+	for (int side = 0; side < 2; side++) {
+		double e = side ? -eps : eps;
+		double *c = side ? cm : cp;
+
+		for (size_t j = 0; j < nq; j++)
+			qq[j] = q[j] + e * v[j];
+		rc = check(m->phi_q(t + e, qq, G, m->params), G, nq * nc);
+		if (!rc)
+			rc = ode_mech_velocity_constraint(m, t + e, qq, G, v, c);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < nc; i++)
+		gamma[i] = -(cp[i] - cm[i]) / (2 * eps);
+	return 0;
+}
+
+/*
+ * Solve [W G^T; G 0] [x; y] = rhs in place (rhs has nq + nc entries);
+ * W NULL is the identity.  Returns 1 if the matrix is singular.
+ */
+static int saddle_solve(size_t nq, size_t nc, const double *W,
+			const double *G, double *K, lapack_int *ipiv,
+			double *rhs)
+{
+	size_t n = nq + nc;
+	lapack_int info;
+
+	for (size_t i = 0; i < n * n; i++)
+		K[i] = 0;
+	for (size_t i = 0; i < nq; i++)
+		for (size_t j = 0; j < nq; j++)
+			K[i * n + j] = W ? W[i * nq + j] : (i == j);
+	for (size_t i = 0; i < nc; i++)
+		for (size_t j = 0; j < nq; j++) {
+			K[(nq + i) * n + j] = G[i * nq + j];
+			K[j * n + nq + i] = G[i * nq + j];
+		}
+	info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, 1, K,
+			     (lapack_int)n, ipiv, rhs, 1);
+	if (info)
+		return 1;
+	return !ode_all_finite(rhs, n);
+}
+
+struct mech_work {
+	double *K, *rhs, *G, *phi, *M, *F, *gw;
+	lapack_int *ipiv;
+};
+
+static void work_free(struct mech_work *w)
+{
+	free(w->K);
+	free(w->rhs);
+	free(w->G);
+	free(w->phi);
+	free(w->M);
+	free(w->F);
+	free(w->gw);
+	free(w->ipiv);
+}
+
+static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
+{
+	size_t n = nq + nc;
+
+	w->K = ode_zalloc(n * n);
+	w->rhs = ode_zalloc(n);
+	w->G = ode_zalloc(nc * nq);
+	w->phi = ode_zalloc(nc);
+	w->M = ode_zalloc(nq * nq);
+	w->F = ode_zalloc(nq);
+	w->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
+	w->ipiv = calloc(n, sizeof(*w->ipiv));
+	if (!w->K || !w->rhs || !w->G || !w->phi || !w->M || !w->F ||
+	    !w->gw || !w->ipiv) {
+		work_free(w);
+		return RTHS_ODE_ENOMEM;
+	}
+	return 0;
+}
+
+static int mech_valid(const struct rths_ode_mech *m)
+{
+	return m && m->nq && m->mass && m->force &&
+	       (!m->nc || (m->phi && m->phi_q));
+}
+
+/* Gauss-Newton on the Lagrange conditions of the position problem. */
+static int project_positions(const struct rths_ode_mech *m, double t,
+			     const double *W, const double *q0, double *q,
+			     struct mech_work *w)
+{
+	size_t nq = m->nq, nc = m->nc;
+	int rc;
+
+	ode_copy(q, q0, nq);
+	for (int it = 0; it < PROJECT_MAX_ITERS; it++) {
+		double dn, scale = 1 + norm_inf(q, nq);
+
+		rc = check(m->phi(t, q, w->phi, m->params), w->phi, nc);
+		if (!rc)
+			rc = check(m->phi_q(t, q, w->G, m->params), w->G,
+				   nc * nq);
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < nq; i++) {
+			double s = 0;
+
+			for (size_t j = 0; j < nq; j++)
+				s += (W ? W[i * nq + j] : (i == j)) *
+				     (q0[j] - q[j]);
+			w->rhs[i] = s;
+		}
+		for (size_t i = 0; i < nc; i++)
+			w->rhs[nq + i] = -w->phi[i];
+		if (saddle_solve(nq, nc, W, w->G, w->K, w->ipiv, w->rhs))
+			return RTHS_ODE_EINCONSISTENT;
+		dn = norm_inf(w->rhs, nq);
+		for (size_t i = 0; i < nq; i++)
+			q[i] += w->rhs[i];
+		if (norm_inf(w->phi, nc) <= 1e-12 * scale &&
+		    dn <= 1e-10 * scale)
+			return 0;
+	}
+	return RTHS_ODE_EINCONSISTENT;
+}
+
+int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
+			  const double *W, const double *q0, const double *v0,
+			  double *q, double *v)
+{
+	struct mech_work w;
+	size_t nq, nc;
+	int rc;
+
+	if (!mech_valid(m) || !q0 || !v0 || !q || !v)
+		return RTHS_ODE_EINVAL;
+	nq = m->nq;
+	nc = m->nc;
+	if (!isfinite(t) || !ode_all_finite(q0, nq) || !ode_all_finite(v0, nq) ||
+	    (W && !ode_all_finite(W, nq * nq)))
+		return RTHS_ODE_ENONFINITE;
+	if (!nc) {
+		ode_copy(q, q0, nq);
+		ode_copy(v, v0, nq);
+		return 0;
+	}
+	rc = work_alloc(&w, nq, nc);
+	if (rc)
+		return rc;
+	rc = project_positions(m, t, W, q0, q, &w);
+	if (rc)
+		goto out;
+	/* Velocities: minimize the weighted change subject to
+	 * Phi_q v = -Phi_t; the constraint's right side is -Phi_t. */
+	rc = check(m->phi_q(t, q, w.G, m->params), w.G, nc * nq);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < nq; i++)
+		w.F[i] = 0;
+	rc = ode_mech_velocity_constraint(m, t, q, w.G, w.F, w.phi);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < nq; i++) {
+		double s = 0;
+
+		for (size_t j = 0; j < nq; j++)
+			s += (W ? W[i * nq + j] : (i == j)) * v0[j];
+		w.rhs[i] = s;
+	}
+	for (size_t i = 0; i < nc; i++)
+		w.rhs[nq + i] = -w.phi[i];
+	if (saddle_solve(nq, nc, W, w.G, w.K, w.ipiv, w.rhs)) {
+		rc = RTHS_ODE_EINCONSISTENT;
+		goto out;
+	}
+	ode_copy(v, w.rhs, nq);
+out:
+	work_free(&w);
+	return rc;
+}
+
+int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
+			const double *q, const double *v, double *a,
+			double *lambda)
+{
+	struct mech_work w;
+	size_t nq, nc;
+	int rc;
+
+	if (!mech_valid(m) || !q || !v || !a)
+		return RTHS_ODE_EINVAL;
+	nq = m->nq;
+	nc = m->nc;
+	rc = work_alloc(&w, nq, nc);
+	if (rc)
+		return rc;
+	rc = check(m->mass(t, q, w.M, m->params), w.M, nq * nq);
+	if (!rc)
+		rc = check(m->force(t, q, v, w.F, m->params), w.F, nq);
+	if (!rc && nc)
+		rc = check(m->phi_q(t, q, w.G, m->params), w.G, nc * nq);
+	if (!rc && nc)
+		rc = ode_mech_gamma(m, t, q, v, w.rhs + nq, w.gw);
+	if (rc)
+		goto out;
+	ode_copy(w.rhs, w.F, nq);
+	if (saddle_solve(nq, nc, w.M, w.G, w.K, w.ipiv, w.rhs)) {
+		rc = RTHS_ODE_ESINGULAR;
+		goto out;
+	}
+	ode_copy(a, w.rhs, nq);
+	if (lambda)
+		ode_copy(lambda, w.rhs + nq, nc);
+out:
+	work_free(&w);
+	return rc;
+}
+
+int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
+			const double *q, const double *v, double *pos,
+			double *vel)
+{
+	struct mech_work w;
+	double sp = 0, sv = 0;
+	int rc;
+
+	if (!mech_valid(m) || !q || !v)
+		return RTHS_ODE_EINVAL;
+	rc = work_alloc(&w, m->nq, m->nc);
+	if (rc)
+		return rc;
+	if (m->nc) {
+		rc = check(m->phi(t, q, w.phi, m->params), w.phi, m->nc);
+		for (size_t i = 0; !rc && i < m->nc; i++)
+			sp += w.phi[i] * w.phi[i];
+		if (!rc)
+			rc = check(m->phi_q(t, q, w.G, m->params), w.G,
+				   m->nc * m->nq);
+		if (!rc)
+			rc = ode_mech_velocity_constraint(m, t, q, w.G, v,
+							  w.phi);
+		for (size_t i = 0; !rc && i < m->nc; i++)
+			sv += w.phi[i] * w.phi[i];
+	}
+	if (pos)
+		*pos = sqrt(sp);
+	if (vel)
+		*vel = sqrt(sv);
+	work_free(&w);
+	return rc;
+}

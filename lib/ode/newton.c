@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Newton corrector shared by the implicit methods.  The iteration matrix
+ * is M = dF/dy + cj dF/dy' (for y' = f: cj I - df/dy), factored by LAPACK.
+ * The partial derivatives are kept separately so that a change of cj only
+ * costs a new factorization, not a new Jacobian; the Jacobian itself is
+ * re-evaluated only when Newton fails to converge with a stale one (or
+ * after control.jac_max_age steps).  Convergence test and rate estimate
+ * follow DASSL (Brenan, Campbell, Petzold, ch. 5).
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "ode_impl.h"
+
+struct ode_newton {
+	size_t n;
+	double *A, *B;		/* dF/dy, dF/dy' (row-major) */
+	int b_identity;
+	double *lu;		/* M factored, column-major */
+	lapack_int *ipiv;
+	double cj_lu;		/* cj the factorization was built with */
+	double cj_last;		/* cj of the previous solve */
+	int have_jac, have_lu;
+	int jac_fresh;		/* evaluated during this step */
+	unsigned long jac_age;	/* steps since evaluation */
+	double rate_s;		/* DASSL's s = rate / (1 - rate) */
+	double *r;		/* residual / correction */
+};
+
+int ode_newton_new(struct rths_ode *s)
+{
+	size_t n = s->n;
+	struct ode_newton *nw = calloc(1, sizeof(*nw));
+
+	if (!nw)
+		return RTHS_ODE_ENOMEM;
+	nw->n = n;
+	nw->A = ode_zalloc(n * n);
+	nw->B = ode_zalloc(n * n);
+	nw->lu = ode_zalloc(n * n);
+	nw->r = ode_zalloc(n);
+	nw->ipiv = calloc(n, sizeof(*nw->ipiv));
+	s->nw = nw;
+	if (!nw->A || !nw->B || !nw->lu || !nw->r || !nw->ipiv)
+		return RTHS_ODE_ENOMEM;
+	ode_newton_reset(s);
+	return 0;
+}
+
+void ode_newton_free(struct rths_ode *s)
+{
+	struct ode_newton *nw = s->nw;
+
+	if (!nw)
+		return;
+	free(nw->A);
+	free(nw->B);
+	free(nw->lu);
+	free(nw->r);
+	free(nw->ipiv);
+	free(nw);
+	s->nw = NULL;
+}
+
+void ode_newton_reset(struct rths_ode *s)
+{
+	struct ode_newton *nw = s->nw;
+
+	nw->have_jac = nw->have_lu = nw->jac_fresh = 0;
+	nw->jac_age = 0;
+	nw->rate_s = 100;
+	nw->cj_lu = 0;
+	nw->cj_last = 0;
+}
+
+void ode_newton_begin_step(struct rths_ode *s)
+{
+	s->nw->jac_fresh = 0;
+	s->nw->jac_age++;
+}
+
+/* Build M = A + cj B in column-major order and factor it. */
+static int factor(struct rths_ode *s, double cj)
+{
+	struct ode_newton *nw = s->nw;
+	size_t n = nw->n;
+	lapack_int info;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double b = nw->b_identity ? (i == j) : nw->B[i * n + j];
+
+			nw->lu[j * n + i] = nw->A[i * n + j] + cj * b;
+		}
+	s->st.lu_decomps++;
+	info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n,
+			      nw->lu, (lapack_int)n, nw->ipiv);
+	nw->have_lu = 0;
+	if (info < 0)
+		return RTHS_ODE_EINVAL;
+	if (info > 0)
+		return ODE_NEWTON_SINGULAR;
+	nw->have_lu = 1;
+	nw->cj_lu = cj;
+	nw->rate_s = 100;
+	return 0;
+}
+
+/* Residual evaluation inside the iteration: a non-finite value means the
+ * iterate ran away, which a smaller step may cure. */
+static int iter_res(struct rths_ode *s, double t, const double *y,
+		    const double *yp, double *r)
+{
+	int rc = ode_res(s, t, y, yp, r);
+
+	if (rc == RTHS_ODE_ENONFINITE) {
+		s->nonfinite_seen = 1;
+		return ODE_NEWTON_NOCONV;
+	}
+	return rc;
+}
+
+static int iterate(struct rths_ode *s, double t, const double *ypred,
+		   const double *yppred, double cj, double *y, double *yp,
+		   double *e)
+{
+	struct ode_newton *nw = s->nw;
+	size_t n = nw->n;
+	int maxit = s->ctl.max_newton_iters ? s->ctl.max_newton_iters : 4;
+	double pnorm = ode_wrms(s, ypred);
+	/* Damping for a factorization built with another cj (DASSL). */
+	double scale = 2.0 / (1.0 + cj / nw->cj_lu);
+	double oldnrm = 0;
+	int rc;
+
+	ode_copy(y, ypred, n);
+	ode_copy(yp, yppred, n);
+	for (size_t i = 0; i < n; i++)
+		e[i] = 0;
+	rc = iter_res(s, t, y, yp, nw->r);
+	if (rc)
+		return rc;
+	for (int m = 0;; m++) {
+		double delnrm;
+
+		for (size_t i = 0; i < n; i++)
+			nw->r[i] *= scale;
+		LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)n, 1, nw->lu,
+			       (lapack_int)n, nw->ipiv, nw->r, (lapack_int)n);
+		s->st.newton_iters++;
+		if (!ode_all_finite(nw->r, n)) {
+			s->nonfinite_seen = 1;
+			return ODE_NEWTON_NOCONV;
+		}
+		for (size_t i = 0; i < n; i++) {
+			y[i] -= nw->r[i];
+			e[i] -= nw->r[i];
+			yp[i] -= cj * nw->r[i];
+		}
+		delnrm = ode_wrms(s, nw->r);
+		if (delnrm <= 100 * ODE_UROUND * pnorm)
+			return ODE_NEWTON_OK;
+		if (m == 0) {
+			oldnrm = delnrm;
+		} else {
+			double rate = pow(delnrm / oldnrm, 1.0 / m);
+
+			if (rate > 0.9)
+				return ODE_NEWTON_NOCONV;
+			nw->rate_s = rate / (1.0 - rate);
+		}
+		if (nw->rate_s * delnrm <= 0.33)
+			return ODE_NEWTON_OK;
+		if (m + 1 >= maxit)
+			return ODE_NEWTON_NOCONV;
+		rc = iter_res(s, t, y, yp, nw->r);
+		if (rc)
+			return rc;
+	}
+}
+
+int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
+		       const double *yppred, double cj, double *y, double *yp,
+		       double *e)
+{
+	struct ode_newton *nw = s->nw;
+	unsigned long max_age = s->ctl.jac_max_age;
+	int need_jac = !nw->have_jac || (max_age && nw->jac_age >= max_age);
+	int rc;
+
+	/* The rate estimate belongs to one iteration matrix and one cj. */
+	if (cj != nw->cj_last)
+		nw->rate_s = 100;
+	nw->cj_last = cj;
+
+	for (;;) {
+		double ratio = nw->have_lu ? cj / nw->cj_lu : 0;
+		int need_lu = need_jac || !nw->have_lu || ratio < 0.6 ||
+			      ratio > 1.0 / 0.6;
+
+		if (need_jac) {
+			rc = ode_jacobian(s, t, ypred, yppred, NULL, nw->A,
+					  nw->B, &nw->b_identity);
+			if (rc)
+				return rc;
+			nw->have_jac = nw->jac_fresh = 1;
+			nw->jac_age = 0;
+		}
+		if (need_lu) {
+			rc = factor(s, cj);
+			if (rc)
+				return rc;
+		}
+		rc = iterate(s, t, ypred, yppred, cj, y, yp, e);
+		if (rc != ODE_NEWTON_NOCONV || nw->jac_fresh)
+			return rc;
+		/* Stale Jacobian: try once more with a fresh one. */
+		need_jac = 1;
+	}
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private header of the ODE/DAE integrators: the solver object, the
+ * per-method operations, and the helpers every method shares (callback
+ * wrappers, error weights and norms, step-size limits, Newton corrector).
+ */
+#ifndef RTHS_LIB_ODE_IMPL_H
+#define RTHS_LIB_ODE_IMPL_H
+
+#include <float.h>
+#include <stddef.h>
+
+#include <rths/ode.h>
+
+#define ODE_UROUND DBL_EPSILON
+
+struct rths_ode;
+struct ode_newton;
+
+/*
+ * What a method provides.  step() takes exactly one accepted step that
+ * does not pass tlim, retrying internally after rejections (as CVODE's
+ * cvStep does); it updates s->t, s->y and s->yp.
+ */
+struct ode_ops {
+	const char *name;
+	int implicit;		/* has a Newton corrector, accepts DAEs */
+	int default_order;
+	int max_order;
+	int (*create)(struct rths_ode *s);
+	void (*destroy)(struct rths_ode *s);
+	/* First step: initial step size and history.  thint bounds the
+	 * span the caller wants (may be INFINITY). */
+	int (*start)(struct rths_ode *s, double thint);
+	int (*step)(struct rths_ode *s, double tlim);
+	/* Dense output for t within the last step. */
+	void (*interp)(const struct rths_ode *s, double t, double *y,
+		       double *yp);
+};
+
+extern const struct ode_ops ode_rkf45_ops;
+extern const struct ode_ops ode_abam_ops;
+extern const struct ode_ops ode_gstiff_ops;
+extern const struct ode_ops ode_constant_bdf_ops;
+extern const struct ode_ops ode_wstiff_ops;
+extern const struct ode_ops ode_dstiff_ops;
+
+struct rths_ode {
+	enum rths_ode_method method;
+	const struct ode_ops *ops;
+	struct rths_ode_system sys;
+	struct rths_ode_control ctl;
+	size_t n;
+	int dae;		/* F(t, y, y') = 0 rather than y' = f */
+	int max_order;		/* resolved from ctl and the method */
+	double h_max;		/* INFINITY when unbounded */
+	double *atol;		/* per component */
+	unsigned char *no_err;	/* copy of sys.no_error_test, or NULL */
+	size_t n_tested;	/* components in the error test */
+	double *ewt;		/* 1 / (rtol |y_i| + atol_i), 0 if untested */
+	double t;
+	double *y, *yp;		/* state at t */
+	int initialized;
+	int started;
+	/* A non-finite residual made the last corrector fail: if the step
+	 * cannot be completed, report ENONFINITE rather than ECONV. */
+	int nonfinite_seen;
+	struct rths_ode_stats st;
+	struct ode_newton *nw;	/* implicit methods only */
+	double *fd_work;	/* 4n scratch for finite differences */
+	void *priv;
+};
+
+/* --- callbacks (system.c): count evaluations, reject non-finite output */
+int ode_rhs(struct rths_ode *s, double t, const double *y, double *f);
+/* r = F(t, y, y'); for an explicit ODE r = y' - f(t, y). */
+int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
+	    double *r);
+/*
+ * Partial derivatives of the residual at (t, y, yp), row-major: A = dF/dy,
+ * B = dF/dy'.  For an explicit ODE, A = -df/dy and *b_identity is set (B
+ * is not written).  r0 is F at the point if the caller has it, or NULL.
+ */
+int ode_jacobian(struct rths_ode *s, double t, const double *y,
+		 const double *yp, const double *r0, double *A, double *B,
+		 int *b_identity);
+int ode_all_finite(const double *v, size_t n);
+
+/* --- error control (control.c) */
+int ode_set_weights(struct rths_ode *s, const double *y);
+double ode_wrms(const struct rths_ode *s, const double *v);
+/* Smallest step allowed at time t (user h_min or rounding limit). */
+double ode_hmin(const struct rths_ode *s, double t);
+/* Initial step estimate for a method of the given order. */
+int ode_initial_step(struct rths_ode *s, double thint, int order,
+		     double *h);
+/* Largest step that keeps t + h within tlim and h_max. */
+double ode_limit_step(const struct rths_ode *s, double h, double tlim);
+int ode_control_check(const struct rths_ode_control *c, size_t n);
+/* A step end that rounding put just short of (or past) tlim is tlim. */
+double ode_snap_time(double t, double tlim);
+
+/* --- Newton corrector (newton.c) */
+enum {
+	ODE_NEWTON_OK = 0,
+	ODE_NEWTON_NOCONV = 1,	/* recoverable: reduce the step */
+	ODE_NEWTON_SINGULAR = 2, /* recoverable: reduce the step */
+};
+int ode_newton_new(struct rths_ode *s);
+void ode_newton_free(struct rths_ode *s);
+/* Forget Jacobian and factorization (new initial state). */
+void ode_newton_reset(struct rths_ode *s);
+/* A new step begins: ages the Jacobian. */
+void ode_newton_begin_step(struct rths_ode *s);
+/*
+ * Solve F(t, ypred + e, yppred + cj e) = 0 for e, leaving y = ypred + e
+ * and yp = yppred + cj e.  Reuses the Jacobian and LU while they work;
+ * returns ODE_NEWTON_* or a negative error.
+ */
+int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
+		       const double *yppred, double cj, double *y, double *yp,
+		       double *e);
+
+/* --- small vector helpers */
+static inline void ode_copy(double *dst, const double *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+static inline double ode_max(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static inline double ode_min(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/* Allocate an array of n doubles, zeroed; NULL on failure. */
+double *ode_zalloc(size_t n);
+
+#endif /* RTHS_LIB_ODE_IMPL_H */

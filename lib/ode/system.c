@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Calls into the user's system: every evaluation is counted, and a
+ * callback that fails or returns a non-finite value is reported with its
+ * own error code instead of travelling on as a NaN.  Finite-difference
+ * Jacobians live here too, since they are just more evaluations.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ode_impl.h"
+
+int ode_all_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+double *ode_zalloc(size_t n)
+{
+	return calloc(n ? n : 1, sizeof(double));
+}
+
+int ode_rhs(struct rths_ode *s, double t, const double *y, double *f)
+{
+	s->st.f_evals++;
+	if (s->sys.rhs(t, y, f, s->sys.params))
+		return RTHS_ODE_ECALLBACK;
+	return ode_all_finite(f, s->n) ? 0 : RTHS_ODE_ENONFINITE;
+}
+
+int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
+	    double *r)
+{
+	size_t n = s->n;
+
+	if (s->dae) {
+		s->st.f_evals++;
+		if (s->sys.res(t, y, yp, r, s->sys.params))
+			return RTHS_ODE_ECALLBACK;
+		return ode_all_finite(r, n) ? 0 : RTHS_ODE_ENONFINITE;
+	}
+	int rc = ode_rhs(s, t, y, r);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		r[i] = yp[i] - r[i];
+	return 0;
+}
+
+/* Perturbation for column j: sqrt(u) relative to the size of y_j or of
+ * its tolerance, whichever is larger, so that tiny components still get
+ * a perturbation the function notices. */
+static double fd_delta(const struct rths_ode *s, double v, size_t j)
+{
+	double scale = fabs(v);
+
+	if (s->ewt[j] > 0)
+		scale = ode_max(scale, 1.0 / s->ewt[j]);
+	if (scale == 0)
+		scale = 1.0;
+	return sqrt(ODE_UROUND) * scale;
+}
+
+/* Column-by-column differences of F in y (which = 0) or in y' (1). */
+static int fd_columns(struct rths_ode *s, double t, const double *y,
+		      const double *yp, const double *r0, double *M,
+		      int which)
+{
+	size_t n = s->n;
+	double *yy = s->fd_work, *rr = s->fd_work + n;
+	double *ypp = s->fd_work + 2 * n;
+	int rc;
+
+	ode_copy(yy, y, n);
+	ode_copy(ypp, yp, n);
+	for (size_t j = 0; j < n; j++) {
+		double *v = which ? &ypp[j] : &yy[j];
+		double save = *v;
+		double d = which ? sqrt(ODE_UROUND) * ode_max(fabs(save), 1.0)
+				 : fd_delta(s, save, j);
+
+		*v = save + d;
+		d = *v - save;	/* the increment actually represented */
+		s->st.f_evals_jac++;
+		rc = ode_res(s, t, yy, ypp, rr);
+		*v = save;
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < n; i++)
+			M[i * n + j] = (rr[i] - r0[i]) / d;
+	}
+	return 0;
+}
+
+int ode_jacobian(struct rths_ode *s, double t, const double *y,
+		 const double *yp, const double *r0, double *A, double *B,
+		 int *b_identity)
+{
+	size_t n = s->n;
+	double *rbase = s->fd_work + 3 * n;
+	int rc;
+
+	s->st.jac_evals++;
+	*b_identity = !s->dae;
+	if (!s->dae && s->sys.jac) {
+		if (s->sys.jac(t, y, A, s->sys.params))
+			return RTHS_ODE_ECALLBACK;
+		if (!ode_all_finite(A, n * n))
+			return RTHS_ODE_ENONFINITE;
+		for (size_t i = 0; i < n * n; i++)
+			A[i] = -A[i];
+		return 0;
+	}
+	if (s->dae && s->sys.resjac) {
+		if (s->sys.resjac(t, y, yp, A, B, s->sys.params))
+			return RTHS_ODE_ECALLBACK;
+		if (!ode_all_finite(A, n * n) || !ode_all_finite(B, n * n))
+			return RTHS_ODE_ENONFINITE;
+		return 0;
+	}
+	if (!r0) {
+		s->st.f_evals_jac++;
+		rc = ode_res(s, t, y, yp, rbase);
+		if (rc)
+			return rc;
+		r0 = rbase;
+	}
+	rc = fd_columns(s, t, y, yp, r0, A, 0);
+	if (rc || !s->dae)
+		return rc;
+	return fd_columns(s, t, y, yp, r0, B, 1);
+}
