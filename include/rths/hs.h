@@ -14,5 +14,7 @@
 #include <rths/hs_setup.h>
 #include <rths/hs_compensation.h>
 #include <rths/hs_criteria.h>
+#include <rths/hs_backend.h>
+#include <rths/hs_sim.h>
 
 #endif /* RTHS_HS_H */

@@ -41,6 +41,7 @@ enum rths_hs_err {
 	RTHS_HS_E_UNSUPPORTED,		/* valid, but not possible here */
 	RTHS_HS_E_BACKEND,		/* the specimen backend failed */
 	RTHS_HS_E_DIVERGED,		/* the response became non-finite */
+	RTHS_HS_E_TOO_SLOW,		/* no step size keeps up with real time */
 	RTHS_HS_E__COUNT,
 };
 

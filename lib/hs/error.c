@@ -34,6 +34,7 @@ static const char *const err_names[RTHS_HS_E__COUNT] = {
 	[RTHS_HS_E_UNSUPPORTED] = "unsupported",
 	[RTHS_HS_E_BACKEND] = "backend",
 	[RTHS_HS_E_DIVERGED] = "diverged",
+	[RTHS_HS_E_TOO_SLOW] = "too-slow",
 };
 
 const char *rths_hs_err_name(enum rths_hs_err code)

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation: the specimen backend.
+ *
+ * A backend is what the simulation loop drives in place of the lab: one
+ * command per step out, one feedback record per step back, exactly like
+ * an rths device (see <rths/device.h>: rths_post(), rths_wait_feedback()).
+ * Values are doubles in SI units (m, N); channel i is actuator i of the
+ * setup.  Steps are numbered from 1, as on the device.
+ *
+ *	start -> (post(n, targets) -> wait(n, &feedback))* -> stop -> close
+ *	hold at any time after start: actuators stop where they are (Ctrl-C,
+ *	errors); only stop and close may follow.
+ *
+ * The loop posts step n's targets and waits for step n's feedback before
+ * it computes step n+1; a device that needs the command earlier simply
+ * sees it late and applies its late policy (event-driven extrapolation).
+ *
+ * Backends: the offline one below (a specimen and an actuator modelled in
+ * userspace, as the kernel's sim card does), and a device backend built on
+ * <rths/device.h>.
+ */
+#ifndef RTHS_HS_BACKEND_H
+#define RTHS_HS_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rths/hs_error.h>
+#include <rths/hs_model.h>
+#include <rths/hs_setup.h>
+
+/* One step's sample, like struct rths_feedback of <rths/device.h>. */
+struct rths_hs_feedback {
+	uint64_t step;
+	uint64_t tick;		/* backend tick of the sample, first is 1 */
+	uint64_t time_ns;	/* when it was taken (virtual offline) */
+	uint32_t flags;		/* RTHS_FB_F_* of <linux/rths.h> */
+	uint32_t late_ticks;
+	uint32_t channels;
+	double command[RTHS_HS_MAX_CHANNELS];	/* m, output at the sample */
+	double disp[RTHS_HS_MAX_CHANNELS];	/* m, measured */
+	double force[RTHS_HS_MAX_CHANNELS];	/* N, measured */
+};
+
+/* Counters for the summary; a backend fills what it knows. */
+struct rths_hs_backend_stats {
+	uint64_t steps, ticks, missed_ticks;
+	uint64_t late_steps, late_extrapolated, late_held, late_decelerated;
+	uint64_t late_faulted, limit_trips, fb_overflows, card_errors;
+	bool has_latency;
+	double irq_lat_max_ns, thread_lat_avg_ns, thread_lat_max_ns;
+};
+
+struct rths_hs_backend_ops {
+	const char *name;
+	int (*start)(void *priv, struct rths_hs_error *err);
+	int (*post)(void *priv, uint64_t step, const double *target,
+		    struct rths_hs_error *err);
+	int (*wait)(void *priv, uint64_t step, struct rths_hs_feedback *fb,
+		    struct rths_hs_error *err);
+	int (*hold)(void *priv, struct rths_hs_error *err);
+	int (*stop)(void *priv, struct rths_hs_error *err);
+	/* Optional. */
+	int (*stats)(void *priv, struct rths_hs_backend_stats *st);
+	void (*close)(void *priv);
+};
+
+struct rths_hs_backend {
+	const struct rths_hs_backend_ops *ops;
+	void *priv;
+	uint32_t channels;
+	uint32_t rate;		/* controller rate f_ctrl, Hz */
+	uint32_t step_ticks;	/* d: ticks per integration step */
+};
+
+int rths_hs_backend_start(struct rths_hs_backend *b,
+			  struct rths_hs_error *err);
+int rths_hs_backend_post(struct rths_hs_backend *b, uint64_t step,
+			 const double *target, struct rths_hs_error *err);
+int rths_hs_backend_wait(struct rths_hs_backend *b, uint64_t step,
+			 struct rths_hs_feedback *fb,
+			 struct rths_hs_error *err);
+int rths_hs_backend_hold(struct rths_hs_backend *b,
+			 struct rths_hs_error *err);
+int rths_hs_backend_stop(struct rths_hs_backend *b,
+			 struct rths_hs_error *err);
+/* -RTHS_HS_E_UNSUPPORTED if the backend keeps no counters. */
+int rths_hs_backend_stats(struct rths_hs_backend *b,
+			  struct rths_hs_backend_stats *st);
+void rths_hs_backend_close(struct rths_hs_backend *b);
+
+/*
+ * The offline backend.  Per tick (rate Hz, step_ticks a step) it does
+ * what the sim card does: interpolates the targets, delays them by
+ * delay_ticks, passes them through a first-order lag, and at the step's
+ * last tick samples strokes and actuator forces (plus seeded uniform
+ * noise).  The specimen lives at the setup's loading point: the strokes
+ * give the point (setup inverse), the point gives the specimen force
+ * (linear k, c plus optional hysteretic springs per coordinate), the
+ * force gives the actuator forces (least norm).
+ */
+struct rths_hs_offline_params {
+	uint32_t rate;		/* Hz */
+	uint32_t step_ticks;
+	double lag;		/* s, 0: none */
+	uint32_t delay_ticks;
+	double noise_disp;	/* m, half-width */
+	double noise_force;	/* N, half-width */
+	uint64_t seed;
+	bool quantize;		/* round like the device: nm and uN */
+	const struct rths_hs_setup *setup;	/* copied */
+	/* Specimen, setup->dim coordinates; copied; NULL: none. */
+	const double *k;	/* dim x dim, N/m */
+	const double *c;	/* dim x dim, N*s/m */
+	/* dim entries, kind 0 for none: a spring along each coordinate. */
+	const struct rths_hs_element_params *springs;
+};
+
+/* 1024 Hz, 1 tick a step, perfect actuator, no noise, seed 1. */
+void rths_hs_offline_defaults(struct rths_hs_offline_params *p);
+int rths_hs_offline_open(struct rths_hs_backend *b,
+			 const struct rths_hs_offline_params *p,
+			 struct rths_hs_error *err);
+
+#endif /* RTHS_HS_BACKEND_H */

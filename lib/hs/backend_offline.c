@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offline backend: actuator and specimen modelled in userspace with the
+ * sim card's structure (interpolation, transport delay, first-order lag,
+ * equidistant sampling, uniform noise), so that an experiment behaves
+ * alike offline and on the device.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/rths.h>
+#include <rths/hs_backend.h>
+
+#include "hs/linalg.h"
+#include "hs/random.h"
+
+#define NCH RTHS_HS_MAX_CHANNELS
+
+enum offline_state { OFF_IDLE, OFF_RUNNING, OFF_HELD };
+
+struct offline {
+	struct rths_hs_offline_params p;
+	struct rths_hs_setup setup;
+	double k[NCH * NCH], c[NCH * NCH];
+	bool has_k, has_c, has_springs;
+	bool spring_on[NCH];
+	struct rths_hs_element springs[NCH];
+	struct rths_hs_rng rng;
+	enum offline_state state;
+	uint64_t step, tick;
+	double prev[NCH];	/* last step's targets */
+	double out[NCH];	/* output at the last tick */
+	double stroke[NCH];	/* actuator position after delay and lag */
+	double *line;		/* delay line, delay_ticks x channels */
+	size_t line_pos;
+	double point[NCH], point_prev[NCH];
+	double lag_k;		/* 1 - exp(-h / lag) */
+	struct rths_hs_feedback fb;
+	bool fb_ready;
+	struct rths_hs_backend_stats stats;
+};
+
+static double noise(struct offline *o, double half)
+{
+	return half > 0 ? half * (2 * rths_hs_rng_uniform(&o->rng) - 1) : 0;
+}
+
+static int off_start(void *priv, struct rths_hs_error *err)
+{
+	struct offline *o = priv;
+
+	(void)err;
+	o->state = OFF_RUNNING;
+	o->step = o->tick = 0;
+	memset(o->prev, 0, sizeof(o->prev));
+	memset(o->out, 0, sizeof(o->out));
+	memset(o->stroke, 0, sizeof(o->stroke));
+	memset(o->point, 0, sizeof(o->point));
+	memset(o->point_prev, 0, sizeof(o->point_prev));
+	if (o->line)
+		memset(o->line, 0, o->p.delay_ticks * o->setup.n_act *
+				   sizeof(double));
+	o->line_pos = 0;
+	for (size_t i = 0; i < o->setup.dim; i++)
+		if (o->spring_on[i])
+			rths_hs_element_init(&o->springs[i], &o->springs[i].p,
+					     0, -1);
+	rths_hs_rng_seed(&o->rng, o->p.seed);
+	memset(&o->stats, 0, sizeof(o->stats));
+	o->fb_ready = false;
+	return 0;
+}
+
+/* Specimen force at the loading point (springs advance every tick). */
+static void specimen_force(struct offline *o, double h, double *F)
+{
+	size_t dim = o->setup.dim;
+	double vel[NCH];
+
+	for (size_t i = 0; i < dim; i++) {
+		vel[i] = (o->point[i] - o->point_prev[i]) / h;
+		F[i] = 0;
+	}
+	if (o->has_k)
+		rths_hs_la_gemv(dim, dim, 1.0, o->k, o->point, 1.0, F);
+	if (o->has_c)
+		rths_hs_la_gemv(dim, dim, 1.0, o->c, vel, 1.0, F);
+	for (size_t i = 0; i < dim; i++)
+		if (o->spring_on[i]) {
+			F[i] += rths_hs_element_trial(&o->springs[i],
+						      o->point[i]);
+			rths_hs_element_commit(&o->springs[i]);
+		}
+}
+
+static double quantize(double v, double unit, bool on)
+{
+	return on ? nearbyint(v / unit) * unit : v;
+}
+
+static int off_tick(struct offline *o, const double *target, uint32_t k,
+		    bool last, struct rths_hs_error *err)
+{
+	size_t n = o->setup.n_act;
+	double h = 1.0 / o->p.rate, d = o->p.step_ticks;
+	bool track = o->has_c || o->has_springs;
+	int r;
+
+	o->tick++;
+	for (size_t i = 0; i < n; i++) {
+		double y = o->prev[i] + (target[i] - o->prev[i]) * k / d;
+		double yd = y;
+
+		o->out[i] = quantize(y, 1e-9, o->p.quantize);
+		if (o->p.delay_ticks) {
+			double *slot = &o->line[o->line_pos * n + i];
+
+			yd = *slot;
+			*slot = o->out[i];
+		} else {
+			yd = o->out[i];
+		}
+		o->stroke[i] = o->p.lag > 0 ?
+			       o->stroke[i] + (yd - o->stroke[i]) * o->lag_k : yd;
+	}
+	if (o->p.delay_ticks)
+		o->line_pos = (o->line_pos + 1) % o->p.delay_ticks;
+	/* Rate-dependent or hysteretic specimens follow every tick. */
+	if (track || last) {
+		double F[NCH], f[NCH];
+
+		memcpy(o->point_prev, o->point, sizeof(o->point));
+		r = rths_hs_setup_position(&o->setup, o->stroke, o->point_prev,
+					   o->point, err);
+		if (r < 0)
+			return r;
+		if (!track)	/* velocity unused: no damper */
+			memcpy(o->point_prev, o->point, sizeof(o->point));
+		specimen_force(o, h, F);
+		if (!last)
+			return 0;
+		r = rths_hs_setup_actuator_forces(&o->setup, o->point, F, f,
+						  err);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < n; i++) {
+			o->fb.command[i] = o->out[i];
+			o->fb.disp[i] = quantize(o->stroke[i] +
+						 noise(o, o->p.noise_disp),
+						 1e-9, o->p.quantize);
+			o->fb.force[i] = quantize(f[i] +
+						  noise(o, o->p.noise_force),
+						  1e-6, o->p.quantize);
+		}
+	}
+	return 0;
+}
+
+static int off_post(void *priv, uint64_t step, const double *target,
+		    struct rths_hs_error *err)
+{
+	struct offline *o = priv;
+	int r;
+
+	if (o->state != OFF_RUNNING)
+		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
+				    "offline backend: not running (%s)",
+				    o->state == OFF_HELD ? "holding" : "stopped");
+	if (step != o->step + 1 || o->fb_ready)
+		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
+				    "offline backend: command for step %llu, expected step %llu",
+				    (unsigned long long)step,
+				    (unsigned long long)o->step + 1);
+	for (size_t i = 0; i < o->setup.n_act; i++)
+		if (!isfinite(target[i]) ||
+		    fabs(target[i]) > (double)RTHS_POS_MAX * 1e-9)
+			return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0,
+					    NULL,
+					    "offline backend: channel %zu target %g m out of the device's range",
+					    i, target[i]);
+	for (uint32_t k = 1; k <= o->p.step_ticks; k++) {
+		r = off_tick(o, target, k, k == o->p.step_ticks, err);
+		if (r < 0)
+			return r;
+	}
+	memcpy(o->prev, target, o->setup.n_act * sizeof(double));
+	o->step = step;
+	o->fb.step = step;
+	o->fb.tick = o->tick;
+	o->fb.time_ns = (uint64_t)llround((double)o->tick * 1e9 / o->p.rate);
+	o->fb.flags = 0;
+	o->fb.late_ticks = 0;
+	o->fb.channels = (uint32_t)o->setup.n_act;
+	o->fb_ready = true;
+	o->stats.steps++;
+	o->stats.ticks = o->tick;
+	return 0;
+}
+
+static int off_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
+		    struct rths_hs_error *err)
+{
+	struct offline *o = priv;
+
+	if (!o->fb_ready || o->fb.step != step)
+		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
+				    "offline backend: no feedback for step %llu (its command was not posted)",
+				    (unsigned long long)step);
+	*fb = o->fb;
+	o->fb_ready = false;
+	return 0;
+}
+
+static int off_hold(void *priv, struct rths_hs_error *err)
+{
+	struct offline *o = priv;
+
+	(void)err;
+	if (o->state == OFF_RUNNING)
+		o->state = OFF_HELD;
+	return 0;
+}
+
+static int off_stop(void *priv, struct rths_hs_error *err)
+{
+	struct offline *o = priv;
+
+	(void)err;
+	o->state = OFF_IDLE;
+	return 0;
+}
+
+static int off_stats(void *priv, struct rths_hs_backend_stats *st)
+{
+	struct offline *o = priv;
+
+	*st = o->stats;
+	return 0;
+}
+
+static void off_close(void *priv)
+{
+	struct offline *o = priv;
+
+	if (!o)
+		return;
+	free(o->line);
+	free(o);
+}
+
+static const struct rths_hs_backend_ops offline_ops = {
+	.name = "offline",
+	.start = off_start,
+	.post = off_post,
+	.wait = off_wait,
+	.hold = off_hold,
+	.stop = off_stop,
+	.stats = off_stats,
+	.close = off_close,
+};
+
+void rths_hs_offline_defaults(struct rths_hs_offline_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->rate = RTHS_RATE_DEFAULT;
+	p->step_ticks = 1;
+	p->seed = 1;
+}
+
+int rths_hs_offline_open(struct rths_hs_backend *b,
+			 const struct rths_hs_offline_params *p,
+			 struct rths_hs_error *err)
+{
+	struct offline *o;
+	size_t dim;
+
+	memset(b, 0, sizeof(*b));
+	if (!p->setup)
+		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
+				    "offline backend: no setup");
+	if (p->rate < RTHS_RATE_MIN || p->rate > RTHS_RATE_MAX ||
+	    p->step_ticks < 1 || p->step_ticks > RTHS_STEP_TICKS_MAX ||
+	    p->delay_ticks > RTHS_SIM_DELAY_MAX || !(p->lag >= 0) ||
+	    p->lag > RTHS_SIM_LAG_US_MAX * 1e-6 || !(p->noise_disp >= 0) ||
+	    !(p->noise_force >= 0))
+		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, NULL,
+				    "offline backend: rate, step ticks, delay, lag or noise outside the sim card's ranges");
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate the offline backend");
+	o->p = *p;
+	o->setup = *p->setup;
+	o->p.setup = &o->setup;
+	dim = o->setup.dim;
+	o->has_k = p->k != NULL;
+	o->has_c = p->c != NULL;
+	if (o->has_k)
+		memcpy(o->k, p->k, dim * dim * sizeof(double));
+	if (o->has_c)
+		memcpy(o->c, p->c, dim * dim * sizeof(double));
+	for (size_t i = 0; p->springs && i < dim; i++) {
+		int r;
+
+		if (!p->springs[i].kind)
+			continue;
+		r = rths_hs_element_check(&p->springs[i], err);
+		if (r < 0) {
+			free(o);
+			return r;
+		}
+		o->springs[i].p = p->springs[i];
+		o->spring_on[i] = true;
+		o->has_springs = true;
+	}
+	/* Nothing the caller passed by pointer is kept. */
+	o->p.k = o->p.c = NULL;
+	o->p.springs = NULL;
+	if (p->delay_ticks) {
+		o->line = rths_hs_zalloc(p->delay_ticks * o->setup.n_act, err);
+		if (!o->line) {
+			free(o);
+			return -RTHS_HS_E_NOMEM;
+		}
+	}
+	o->lag_k = p->lag > 0 ? -expm1(-1.0 / (p->rate * p->lag)) : 1.0;
+	b->ops = &offline_ops;
+	b->priv = o;
+	b->channels = (uint32_t)o->setup.n_act;
+	b->rate = p->rate;
+	b->step_ticks = p->step_ticks;
+	return 0;
+}

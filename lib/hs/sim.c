@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The hybrid simulation step loop. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/rths.h>
+#include <rths/hs_sim.h>
+
+#include "hs/linalg.h"
+
+#define NCH RTHS_HS_MAX_CHANNELS
+
+void rths_hs_history_free(struct rths_hs_history *h)
+{
+	free(h->t);
+	free(h->flags);
+	memset(h, 0, sizeof(*h));
+}
+
+/* All columns in one block: fewer failure paths. */
+static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
+			 size_t q, size_t m, double dt,
+			 struct rths_hs_error *err)
+{
+	size_t per = 3 + 3 * n + 3 * q + 4 * m;
+	double *p;
+
+	memset(h, 0, sizeof(*h));
+	p = rths_hs_zalloc(rows * per, err);
+	h->flags = calloc(rows, sizeof(*h->flags));
+	if (!p || !h->flags) {
+		free(p);
+		free(h->flags);
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
+				    "cannot allocate the history of %zu steps",
+				    rows);
+	}
+	h->n_dof = n;
+	h->n_if = q;
+	h->n_act = m;
+	h->cap = rows;
+	h->dt = dt;
+	h->t = p;
+	h->ag = h->t + rows;
+	h->compute = h->ag + rows;
+	h->u = h->compute + rows;
+	h->v = h->u + rows * n;
+	h->a = h->v + rows * n;
+	h->x_if = h->a + rows * n;
+	h->x_meas = h->x_if + rows * q;
+	h->f_meas = h->x_meas + rows * q;
+	h->target = h->f_meas + rows * q;
+	h->command = h->target + rows * m;
+	h->disp = h->command + rows * m;
+	h->force = h->disp + rows * m;
+	return 0;
+}
+
+static double mono_clock(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void timing_stats(const struct rths_hs_history *h,
+			 struct rths_hs_run_result *res)
+{
+	size_t n = res->steps_done;
+	double *s, sum = 0;
+
+	if (n == 0)
+		return;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return;
+	memcpy(s, h->compute + 1, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += s[i];
+	res->compute_min = s[0];
+	res->compute_max = s[n - 1];
+	res->compute_mean = sum / (double)n;
+	res->compute_p99 = s[(size_t)floor(0.99 * (double)(n - 1))];
+	free(s);
+}
+
+struct loop {
+	const struct rths_hs_sim_config *cfg;
+	struct rths_hs_model model;
+	struct rths_hs_stepper *st;
+	struct rths_hs_comp *comp[NCH];
+	size_t n, q, m;
+	double *f, *r_exp;
+	double (*now)(void *ctx);
+};
+
+static void loop_free(struct loop *L)
+{
+	rths_hs_stepper_free(L->st);
+	for (size_t i = 0; i < NCH; i++)
+		rths_hs_comp_free(L->comp[i]);
+	rths_hs_model_free(&L->model);
+	free(L->f);
+}
+
+static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
+		     struct rths_hs_error *err)
+{
+	const struct rths_hs_substructure *sub = cfg->sub;
+	struct rths_hs_specimen_estimate est = { 0 };
+	double *kd = NULL, *cd = NULL;
+	int r;
+
+	memset(L, 0, sizeof(*L));
+	L->cfg = cfg;
+	L->now = cfg->clock ? cfg->clock : mono_clock;
+	L->n = cfg->model->n;
+	if (sub) {
+		if (!cfg->setup || !cfg->backend || sub->n_dof != L->n ||
+		    cfg->setup->dim != sub->n_if ||
+		    cfg->backend->channels != cfg->setup->n_act)
+			return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0,
+					    NULL,
+					    "substructure, setup and backend do not fit together (DOFs %zu/%zu, interface %zu/%zu, channels %zu/%u)",
+					    sub->n_dof, L->n, sub->n_if,
+					    cfg->setup ? cfg->setup->dim : 0,
+					    cfg->setup ? cfg->setup->n_act : 0,
+					    cfg->backend ? cfg->backend->channels : 0);
+		L->q = sub->n_if;
+		L->m = cfg->setup->n_act;
+		/* The backend ramps over d ticks: that is the step. */
+		if (fabs((double)cfg->backend->step_ticks / cfg->backend->rate -
+			 cfg->integrator.dt) > 1e-9 * cfg->integrator.dt)
+			return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0,
+					    "integrator.dt",
+					    "the step %g s is not the backend's %u ticks at %u Hz (%g s)",
+					    cfg->integrator.dt,
+					    cfg->backend->step_ticks,
+					    cfg->backend->rate,
+					    (double)cfg->backend->step_ticks /
+					    cfg->backend->rate);
+	}
+	r = rths_hs_model_copy(&L->model, cfg->model, err);
+	if (r < 0)
+		return r;
+	L->f = rths_hs_zalloc(2 * L->n, err);
+	if (!L->f)
+		return -RTHS_HS_E_NOMEM;
+	L->r_exp = L->f + L->n;
+	if (sub && (cfg->k_if || cfg->c_if)) {
+		kd = rths_hs_zalloc(2 * L->n * L->n, err);
+		if (!kd)
+			return -RTHS_HS_E_NOMEM;
+		cd = kd + L->n * L->n;
+		if (cfg->k_if)
+			r = rths_hs_substructure_to_dofs(sub, cfg->k_if, kd, err);
+		if (r == 0 && cfg->c_if)
+			r = rths_hs_substructure_to_dofs(sub, cfg->c_if, cd, err);
+		est.k = kd;
+		est.c = cd;
+	} else if (sub) {
+		est.k = NULL;
+	}
+	if (r == 0)
+		r = rths_hs_stepper_new(&L->st, &L->model, sub ? &est : NULL,
+					&cfg->integrator, err);
+	free(kd);
+	for (size_t i = 0; r == 0 && i < L->m; i++) {
+		struct rths_hs_comp_params cp;
+
+		if (cfg->comp)
+			cp = *cfg->comp;
+		else
+			rths_hs_comp_defaults(&cp, RTHS_HS_COMP_NONE, 1);
+		cp.dt = cfg->integrator.dt;
+		r = rths_hs_comp_new(&L->comp[i], &cp, err);
+	}
+	return r;
+}
+
+/* The experimental half of step n: out to the backend and back. */
+static int exchange(struct loop *L, uint64_t n, const double *u1,
+		    struct rths_hs_history *h, double t_ready,
+		    struct rths_hs_error *err)
+{
+	const struct rths_hs_sim_config *cfg = L->cfg;
+	size_t q = L->q, m = L->m;
+	double *x = h->x_if + n * q, *tgt = h->target + n * m;
+	double *cmd = h->command + n * m, *xm = h->x_meas + n * q;
+	struct rths_hs_feedback fb;
+	int r;
+
+	rths_hs_substructure_command(cfg->sub, u1, x);
+	r = rths_hs_setup_strokes(cfg->setup, x, tgt, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < m; i++)
+		cmd[i] = rths_hs_comp_command(L->comp[i], tgt[i]);
+	h->compute[n] = L->now(cfg->clock_ctx) - t_ready;
+	r = rths_hs_backend_post(cfg->backend, n, cmd, err);
+	if (r == 0)
+		r = rths_hs_backend_wait(cfg->backend, n, &fb, err);
+	if (r < 0)
+		return r;
+	h->flags[n] = fb.flags;
+	for (size_t i = 0; i < m; i++) {
+		h->disp[n * m + i] = fb.disp[i];
+		h->force[n * m + i] = fb.force[i];
+		rths_hs_comp_observe(L->comp[i], cmd[i], fb.disp[i]);
+	}
+	r = rths_hs_setup_position(cfg->setup, fb.disp, x, xm, err);
+	if (r == 0)
+		r = rths_hs_setup_force(cfg->setup, xm, fb.force,
+					h->f_meas + n * q, err);
+	if (r < 0)
+		return r;
+	rths_hs_substructure_feedback(cfg->sub, h->f_meas + n * q, L->r_exp);
+	return 0;
+}
+
+static void record_state(struct loop *L, struct rths_hs_history *h,
+			 uint64_t n, double t, double ag)
+{
+	size_t k = L->n;
+
+	h->t[n] = t;
+	h->ag[n] = ag;
+	memcpy(h->u + n * k, rths_hs_stepper_u(L->st), k * sizeof(double));
+	memcpy(h->v + n * k, rths_hs_stepper_v(L->st), k * sizeof(double));
+	memcpy(h->a + n * k, rths_hs_stepper_a(L->st), k * sizeof(double));
+	h->rows = n + 1;
+}
+
+int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
+		    struct rths_hs_history *h, struct rths_hs_run_result *res,
+		    struct rths_hs_error *err)
+{
+	struct rths_hs_error run_err = { 0 };
+	double dt = cfg->integrator.dt, duration, t0, t_ready, t_prev;
+	uint64_t steps;
+	struct loop L;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	memset(h, 0, sizeof(*h));
+	if (!cfg->gm || !(dt > 0))
+		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
+				    "a run needs a ground motion and a time step");
+	duration = cfg->duration > 0 ? cfg->duration :
+		   rths_hs_gm_duration(cfg->gm);
+	steps = (uint64_t)floor(duration / dt + 1e-9);
+	r = loop_init(&L, cfg, err);
+	if (r == 0)
+		r = history_alloc(h, steps + 1, L.n, L.q, L.m, dt, err);
+	if (r == 0) {
+		rths_hs_model_ground_force(&L.model, rths_hs_gm_at(cfg->gm, 0),
+					   L.f);
+		r = rths_hs_stepper_start(L.st, NULL, NULL, L.f, NULL, err);
+	}
+	if (r == 0 && cfg->sub)
+		r = rths_hs_backend_start(cfg->backend, err);
+	if (r < 0) {
+		loop_free(&L);
+		rths_hs_history_free(h);
+		return r;
+	}
+	res->steps_planned = steps;
+	record_state(&L, h, 0, 0, rths_hs_gm_at(cfg->gm, 0));
+	t0 = t_ready = L.now(cfg->clock_ctx);
+	for (uint64_t n = 1; n <= steps; n++) {
+		double t = (double)n * dt, ag = rths_hs_gm_at(cfg->gm, t);
+		const double *u1;
+
+		if (cfg->stop && *cfg->stop) {
+			res->interrupted = true;
+			break;
+		}
+		rths_hs_model_ground_force(&L.model, ag, L.f);
+		r = rths_hs_stepper_command(L.st, L.f, &u1, &run_err);
+		if (r == 0 && cfg->sub)
+			r = exchange(&L, n, u1, h, t_ready, &run_err);
+		if (r == 0)
+			r = rths_hs_stepper_accept(L.st, cfg->sub ? L.r_exp : NULL,
+						   &run_err);
+		if (r < 0)
+			break;
+		t_prev = t_ready;
+		t_ready = L.now(cfg->clock_ctx);
+		/* All-numerical: the whole step is compute. */
+		if (!cfg->sub)
+			h->compute[n] = t_ready - t_prev;
+		res->wall = t_ready - t0;
+		record_state(&L, h, n, t, ag);
+		res->steps_done = n;
+		if (h->flags[n] & (RTHS_FB_F_EXTRAPOLATED | RTHS_FB_F_HELD |
+				   RTHS_FB_F_DECELERATED))
+			res->late_steps++;
+		if (cfg->progress && cfg->progress_every &&
+		    (n % cfg->progress_every == 0 || n == steps))
+			cfg->progress(cfg->progress_ctx, n, steps);
+	}
+	if (r < 0) {
+		res->error = r;
+		res->err = run_err;
+	}
+	if (cfg->sub) {
+		if (r < 0 || res->interrupted)
+			res->held = rths_hs_backend_hold(cfg->backend, NULL) == 0;
+		else
+			rths_hs_backend_stop(cfg->backend, NULL);
+		res->has_stats = rths_hs_backend_stats(cfg->backend,
+						       &res->stats) == 0;
+	}
+	for (size_t i = 0; i < L.m; i++) {
+		rths_hs_comp_coefficients(L.comp[i], res->comp_coeffs[i]);
+		res->comp_updates[i] = rths_hs_comp_updates(L.comp[i]);
+	}
+	timing_stats(h, res);
+	loop_free(&L);
+	if (r < 0 && err)
+		*err = run_err;
+	return r;
+}
