@@ -58,6 +58,7 @@ moddir=$dir/lib/modules/$krel
 unpacked() {
 	[ -f "$envfile" ] && grep -qx "VERSION=$1" "$envfile" &&
 		grep -q "^VMLINUX=" "$envfile" &&
+		grep -qx "MODDIR=$moddir" "$envfile" &&
 		[ -f "$vmlinuz" ] && [ -f "$moddir/modules.dep" ]
 }
 print_paths() {
@@ -109,7 +110,7 @@ fi
 deb=$cache/${pkg}_${ver/:/%3a}_amd64.deb
 if [ ! -f "$deb" ]; then
 	echo "vm-kernels: downloading $pkg $ver" >&2
-	(cd "$cache" && apt-get download -q "$pkg=$ver" \
+	(cd "$cache" && apt-get download -qq "$pkg=$ver" \
 		2> >(grep -v 'unsandboxed as root' >&2)) >&2
 	[ -f "$deb" ] || {
 		echo "vm-kernels: apt-get download left no $deb" >&2

@@ -135,6 +135,23 @@ if [ -n "$stdout_file" ]; then
 fi
 case $log in "" | /*) ;; *) log=$PWD/$log ;; esac
 
+# The guest's /tmp and /run are its own tmpfs.  The checkout and the
+# build directory stay visible even if they are there (rthsvm.keep=).
+keep=
+for d in "$top" "$O"; do
+	d=$(cd "$d" 2>/dev/null && pwd -P) || continue
+	case $d/ in
+	"$rwdir"/*) ;;
+	/tmp/* | /run/*)
+		if [[ $d =~ [[:space:]] ]]; then
+			echo "$prog: warning: $d has white space; the guest will not see it" >&2
+		else
+			keep="$keep rthsvm.keep=$d"
+		fi
+		;;
+	esac
+done
+
 command -v qemu-system-x86_64 >/dev/null || {
 	echo "$prog: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2
 	exit 125
@@ -189,7 +206,7 @@ kernel=${VMLINUX:-$VMLINUZ}
 # loglevel=5 keeps errors and warnings (WARN_ON, "tainting kernel") on
 # the console and drops the info chatter; oops and panic raise it anyway.
 # panic=-1 reboots at once, which -no-reboot turns into QEMU's exit.
-append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname"
+append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname$keep"
 # -nic none: the guest needs no network and must not reach any.
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qemu=(qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem"
