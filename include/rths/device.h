@@ -330,7 +330,9 @@ int rths_clock_parse(const char *s);
 /* ---- units ------------------------------------------------------------------- */
 
 /* SI <-> kernel units; the to_* functions return -ERANGE for values that
- * are not finite or do not fit the kernel's bounds (RTHS_POS_MAX ...). */
+ * are not finite or do not fit the kernel's bounds (RTHS_POS_MAX ...).
+ * They round to the nearest integer, halves away from zero.  A velocity
+ * (limit) is a magnitude: 0 to 2^64 nm/s exclusive. */
 int rths_m_to_nm(double m, int64_t *nm);
 int rths_n_to_un(double n, int64_t *un);
 int rths_mps_to_nmps(double mps, uint64_t *nmps);

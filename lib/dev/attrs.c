@@ -156,8 +156,6 @@ static const struct {
 	  -RTHS_POS_MAX, RTHS_POS_MAX, "m"),
 	F(RTHS_LIM_POS_MAX, RTHS_LIMIT_A_POS_MAX, "pos-max", pos_max, 1e9,
 	  -RTHS_POS_MAX, RTHS_POS_MAX, "m"),
-	F(RTHS_LIM_VEL_MAX, RTHS_LIMIT_A_VEL_MAX, "vel-max", vel_max, 1e9,
-	  0, INT64_C(1) << 62, "m/s"),
 	F(RTHS_LIM_FORCE_MAX, RTHS_LIMIT_A_FORCE_MAX, "force-max", force_max,
 	  1e6, 0, RTHS_FORCE_MAX, "N"),
 #undef F
@@ -186,6 +184,18 @@ static int put_limit(struct rths_msgbuf *mb, unsigned int ch,
 		ret = put_si(mb, limit_fields[i].attr, false, field, v,
 			     limit_fields[i].scale, limit_fields[i].lo,
 			     limit_fields[i].hi, limit_fields[i].unit);
+	}
+	/* The velocity limit is a full u64, beyond put_si()'s s64. */
+	if (!ret && (set & RTHS_LIM_VEL_MAX)) {
+		uint64_t nmps;
+
+		if (rths_mps_to_nmps(l->vel_max, &nmps)) {
+			mb->err->attr = RTHS_LIMIT_A_VEL_MAX;
+			return rths_err_set(mb->err, -ERANGE,
+					    "limit %u vel-max: %g is not a velocity limit (0 to %g m/s)",
+					    ch, l->vel_max, 0x1p64 / 1e9);
+		}
+		ret = put_u64(mb, RTHS_LIMIT_A_VEL_MAX, nmps);
 	}
 	if (ret)
 		return ret;

@@ -132,12 +132,19 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Nothing to read: tell whether the device stopped producing. */
+/* Nothing to read: tell whether the device stopped producing, or is
+ * gone altogether (the kernel then reports POLLHUP on the fd). */
 static int drained(struct rths_dev *dev, struct rths_feedback *fb, int why)
 {
+	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN | POLLPRI };
 	int ret = rths_read_feedback(dev, fb);
 
-	return ret == -EAGAIN ? why : ret;
+	if (ret != -EAGAIN)
+		return ret;
+	if (why == -EPIPE && poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		return -ENODEV;
+	return why;
 }
 
 static int wait_spin(struct rths_dev *dev, struct rths_feedback *fb,

@@ -37,18 +37,18 @@ int rths_n_to_un(double n, int64_t *un)
 	return rths_si_to_int(n, 1e6, -RTHS_FORCE_MAX, RTHS_FORCE_MAX, un);
 }
 
-/* The uapi gives no velocity bound; 2^62 nm/s (4.6e9 m/s) keeps the value
- * far from any overflow in the kernel's comparisons. */
-#define RTHS_VEL_LIMIT_MAX (1LL << 62)
-
+/* A velocity limit is any u64 (the kernel's default, U64_MAX, means none):
+ * everything in [0, 2^64) converts. */
 int rths_mps_to_nmps(double mps, uint64_t *nmps)
 {
-	int64_t v;
-	int ret = rths_si_to_int(mps, 1e9, 0, RTHS_VEL_LIMIT_MAX, &v);
+	double r;
 
-	if (ret)
-		return ret;
-	*nmps = (uint64_t)v;
+	if (!isfinite(mps))
+		return -ERANGE;
+	r = round(mps * 1e9);
+	if (!(r >= 0 && r < 0x1p64))
+		return -ERANGE;
+	*nmps = (uint64_t)r;
 	return 0;
 }
 

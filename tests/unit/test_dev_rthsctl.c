@@ -262,6 +262,78 @@ TEST(dev_set_limits_per_channel)
 	EXPECT_EQ(10e-3, cfg.sim.lag);
 }
 
+TEST(limits_can_be_lifted)
+{
+	struct rths_dev_config cfg;
+	const char *name;
+	struct rc_err e;
+	uint64_t nmps;
+	int64_t k;
+
+	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "limit", "1", "stroke",
+			 "unlimited", "velocity", "unlimited", "force",
+			 "unlimited"));
+	EXPECT_EQ(RTHS_LIM_ALL, cfg.limits[1].set);
+	EXPECT_TRUE(rc_unlimited(cfg.limits[1].pos_min, RC_LENGTH));
+	EXPECT_TRUE(rc_unlimited(cfg.limits[1].pos_max, RC_LENGTH));
+	EXPECT_TRUE(rc_unlimited(cfg.limits[1].vel_max, RC_VELOCITY));
+	EXPECT_TRUE(rc_unlimited(cfg.limits[1].force_max, RC_FORCE));
+	/* and what it sets is what the kernel takes */
+	ASSERT_EQ(0, rths_m_to_nm(cfg.limits[1].pos_min, &k));
+	EXPECT_EQ(-RTHS_POS_MAX, k);
+	ASSERT_EQ(0, rths_m_to_nm(cfg.limits[1].pos_max, &k));
+	EXPECT_EQ(RTHS_POS_MAX, k);
+	ASSERT_EQ(0, rths_n_to_un(cfg.limits[1].force_max, &k));
+	EXPECT_EQ(RTHS_FORCE_MAX, k);
+	ASSERT_EQ(0, rths_mps_to_nmps(cfg.limits[1].vel_max, &nmps));
+	EXPECT_GE(nmps, 1ULL << 63);
+	/* the kernel's own "none" reads back as unlimited */
+	EXPECT_TRUE(rc_unlimited((double)UINT64_MAX / 1e9, RC_VELOCITY));
+	EXPECT_FALSE(rc_unlimited(1e3, RC_VELOCITY));
+	EXPECT_FALSE(rc_unlimited(0.5, RC_LENGTH));
+	EXPECT_FALSE(rc_unlimited(1e6, RC_FORCE));
+}
+
+TEST(human_output)
+{
+	char buf[48];
+
+	EXPECT_STREQ("100mm", rc_fmt(buf, 0.1, RC_LENGTH));
+	EXPECT_STREQ("-0.0015mm", rc_fmt(buf, -0.0000015, RC_LENGTH));
+	EXPECT_STREQ("0.000001mm", rc_fmt(buf, 1e-9, RC_LENGTH));
+	EXPECT_STREQ("0mm", rc_fmt(buf, -1e-13, RC_LENGTH));
+	EXPECT_STREQ("0mm", rc_fmt(buf, 0, RC_LENGTH));
+	EXPECT_STREQ("1.5kN", rc_fmt(buf, 1500, RC_FORCE));
+	EXPECT_STREQ("0.000000001kN", rc_fmt(buf, 1e-6, RC_FORCE));
+	EXPECT_STREQ("200mm/s", rc_fmt(buf, 0.2, RC_VELOCITY));
+	EXPECT_STREQ("5ms", rc_fmt(buf, 0.005, RC_TIME));
+	EXPECT_STREQ("1000000N/m", rc_fmt(buf, 1e6, RC_STIFFNESS));
+	EXPECT_STREQ("50Ns/m", rc_fmt(buf, 50, RC_DAMPING));
+}
+
+/* What "dev show" prints can be typed back, to the nanometre. */
+TEST(output_parses_back)
+{
+	const int64_t nm[] = { 1, -1, 999, 123456789, -50000000,
+			       RTHS_POS_MAX, -RTHS_POS_MAX };
+	char buf[48];
+	struct rc_err e;
+	unsigned int i;
+	double v;
+	int64_t k;
+
+	for (i = 0; i < sizeof(nm) / sizeof(nm[0]); i++) {
+		rc_fmt(buf, rths_nm_to_m(nm[i]), RC_LENGTH);
+		ASSERT_EQ(0, rc_parse_quantity("x", buf, RC_LENGTH, &v, &e));
+		ASSERT_EQ(0, rths_m_to_nm(v, &k));
+		EXPECT_EQ(nm[i], k);
+		rc_fmt(buf, rths_un_to_n(nm[i]), RC_FORCE);
+		ASSERT_EQ(0, rc_parse_quantity("x", buf, RC_FORCE, &v, &e));
+		ASSERT_EQ(0, rths_n_to_un(v, &k));
+		EXPECT_EQ(nm[i], k);
+	}
+}
+
 /* The parser's word lists must say what the library's names say. */
 TEST(enum_words_agree_with_the_library)
 {

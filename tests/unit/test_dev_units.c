@@ -94,6 +94,11 @@ TEST(mps_to_nmps_is_a_magnitude)
 	EXPECT_EQ(0ULL, v);
 	EXPECT_EQ(-ERANGE, rths_mps_to_nmps(-1e-9, &v));
 	EXPECT_EQ(-ERANGE, rths_mps_to_nmps(1e300, &v));
+	/* the whole u64 range, beyond INT64_MAX (the kernel's "none" is
+	 * U64_MAX), and not one past it */
+	ASSERT_EQ(0, rths_mps_to_nmps(1.8e10, &v));
+	EXPECT_EQ(18000000000000000000ULL, v);
+	EXPECT_EQ(-ERANGE, rths_mps_to_nmps(0x1p64 / 1e9, &v));
 }
 
 /* Whatever the kernel reports converts back to the same integer. */

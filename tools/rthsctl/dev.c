@@ -17,7 +17,9 @@ void rc_usage_dev(FILE *f)
 	      "                  [step-ticks D] [late-policy { strict | hold | event-driven }]\n"
 	      "                  [deadline TICKS] [ramp TICKS] [cpu N] [priority P]\n"
 	      "                  [cmd-entries N] [fb-entries N] [trace-entries N]\n"
-	      "                  [limit CH [stroke MIN MAX] [velocity V] [force F]]...\n"
+	      "                  [limit CH [stroke { MIN MAX | unlimited }]\n"
+	      "                            [velocity { V | unlimited }]\n"
+	      "                            [force { F | unlimited }]]...\n"
 	      "                  [SIM_PARAMS]\n"
 	      "SIM_PARAMS := [lag SEC] [delay TICKS] [stiffness N/m] [damping Ns/m]\n"
 	      "              [noise-disp M] [noise-force N] [seed S]\n"
@@ -180,18 +182,28 @@ static void print_dev(const struct rths_dev_info *d)
 			printf(" seed %llu", (unsigned long long)s->seed);
 		putchar('\n');
 	}
+	/* Only the limits that limit something: the kernel's defaults are
+	 * the largest values it takes. */
 	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
 		const struct rths_limits *l = &d->limits[i];
+		bool stroke = (l->set & RTHS_LIM_POS_MIN) &&
+			      (l->set & RTHS_LIM_POS_MAX) &&
+			      !(rc_unlimited(l->pos_min, RC_LENGTH) &&
+				rc_unlimited(l->pos_max, RC_LENGTH));
+		bool vel = (l->set & RTHS_LIM_VEL_MAX) &&
+			   !rc_unlimited(l->vel_max, RC_VELOCITY);
+		bool force = (l->set & RTHS_LIM_FORCE_MAX) &&
+			     !rc_unlimited(l->force_max, RC_FORCE);
 
-		if (!l->set)
+		if (!stroke && !vel && !force)
 			continue;
 		printf("    limit %u", i);
-		if ((l->set & RTHS_LIM_POS_MIN) && (l->set & RTHS_LIM_POS_MAX))
+		if (stroke)
 			printf(" stroke %s %s", rc_fmt(a, l->pos_min, RC_LENGTH),
 			       rc_fmt(b, l->pos_max, RC_LENGTH));
-		if (l->set & RTHS_LIM_VEL_MAX)
+		if (vel)
 			printf(" velocity %s", rc_fmt(a, l->vel_max, RC_VELOCITY));
-		if (l->set & RTHS_LIM_FORCE_MAX)
+		if (force)
 			printf(" force %s", rc_fmt(a, l->force_max, RC_FORCE));
 		putchar('\n');
 	}

@@ -279,6 +279,13 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 	if (w == W_STROKE) {
 		if (l->set & (RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX))
 			return rc_err_set(e, "%s given twice", field);
+		l->set |= RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX;
+		if (*i + 1 < argc && !strcmp(argv[*i + 1], "unlimited")) {
+			l->pos_min = -RC_UNLIMITED_POS;
+			l->pos_max = RC_UNLIMITED_POS;
+			*i += 1;
+			return 0;
+		}
 		if (*i + 2 >= argc)
 			return rc_err_set(e, "%s: needs MIN and MAX", field);
 		ret = rc_parse_quantity(field, argv[*i + 1], RC_LENGTH,
@@ -292,7 +299,6 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 			return rc_err_set(e, "%s: MIN %s is above MAX %s", field,
 				    argv[*i + 1], argv[*i + 2]);
 		*i += 2;
-		l->set |= RTHS_LIM_POS_MIN | RTHS_LIM_POS_MAX;
 		return 0;
 	}
 	ret = value_of(argc, argv, i, &v, "value", e);
@@ -302,11 +308,19 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 		if (l->set & RTHS_LIM_VEL_MAX)
 			return rc_err_set(e, "%s given twice", field);
 		l->set |= RTHS_LIM_VEL_MAX;
+		if (!strcmp(v, "unlimited")) {
+			l->vel_max = RC_UNLIMITED_VEL;
+			return 0;
+		}
 		return rc_parse_quantity(field, v, RC_VELOCITY, &l->vel_max, e);
 	}
 	if (l->set & RTHS_LIM_FORCE_MAX)
 		return rc_err_set(e, "%s given twice", field);
 	l->set |= RTHS_LIM_FORCE_MAX;
+	if (!strcmp(v, "unlimited")) {
+		l->force_max = RC_UNLIMITED_FORCE;
+		return 0;
+	}
 	return rc_parse_quantity(field, v, RC_FORCE, &l->force_max, e);
 }
 

@@ -63,6 +63,14 @@ enum rc_quantity {
  * (units.c). */
 int rc_parse_quantity(const char *field, const char *s, enum rc_quantity q,
 		      double *v, struct rc_err *e);
+/* The kernel's "no limit" values, and what "unlimited" on the command
+ * line sets (velocity: the largest round number below 2^64 nm/s). */
+#define RC_UNLIMITED_POS	((double)RTHS_POS_MAX / 1e9)	/* m */
+#define RC_UNLIMITED_VEL	1.8e10				/* m/s */
+#define RC_UNLIMITED_FORCE	((double)RTHS_FORCE_MAX / 1e6)	/* N */
+/* Is @v (a limit of quantity @q) so large that it limits nothing? */
+bool rc_unlimited(double v, enum rc_quantity q);
+
 /* Human values: "100mm", "1.5kN", "5ms" (fixed point down to the kernel's
  * resolution, no trailing zeros); @buf of at least 48 bytes. */
 const char *rc_fmt(char *buf, double v, enum rc_quantity q);

@@ -98,6 +98,20 @@ static const struct {
 	[RC_DAMPING] = { "Ns/m", 1, 0 },
 };
 
+bool rc_unlimited(double v, enum rc_quantity q)
+{
+	switch (q) {
+	case RC_LENGTH:
+		return fabs(v) >= RC_UNLIMITED_POS;
+	case RC_VELOCITY:	/* at least 2^63 nm/s */
+		return v >= 0x1p63 / 1e9;
+	case RC_FORCE:
+		return v >= RC_UNLIMITED_FORCE;
+	default:
+		return false;
+	}
+}
+
 const char *rc_fmt(char *buf, double v, enum rc_quantity q)
 {
 	char *p;
