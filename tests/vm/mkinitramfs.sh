@@ -72,6 +72,7 @@ done
 
 mkdir -p "$(dirname "$out")"
 (cd "$work" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio -o -H newc -R 0:0 --quiet) | gzip -9n >"$out.new"
-mv "$out.new" "$out"
+	cpio -o -H newc -R 0:0 --quiet) | gzip -9n >"$out.new.$$"
+# Renamed into place: a guest booting at the same time gets a whole one.
+mv "$out.new.$$" "$out"
 echo "initramfs=$out"

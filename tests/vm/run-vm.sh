@@ -26,7 +26,7 @@ Options:
   --mem MB        guest memory (default $mem)
   --stdout FILE   CMD's standard output goes to FILE (inside RWDIR)
                   instead of the console
-  --bzimage      boot vmlinuz (bzImage, self-decompressing) instead of
+  --bzimage       boot vmlinuz (bzImage, self-decompressing) instead of
                   the unpacked vmlinux through its PVH entry (~6 s slower)
   --log FILE      write the guest console to FILE (absolute, or relative
                   to the current directory) instead of standard output;
