@@ -388,7 +388,8 @@ static void rths_publish_trace(struct rths_device *rd, u64 time_ns,
 	struct rths_ring *r = &rd->region->trace;
 	int err;
 
-	if (!r->entries)
+	/* a ring userspace broke stays untouched until the next run */
+	if (!r->entries || rd->fault == RTHS_FAULT_TRACE_INDEX)
 		return;
 	e->tick = lp->tick;
 	e->time_ns = time_ns;

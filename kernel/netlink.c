@@ -124,6 +124,19 @@ static const struct nla_policy rths_tick_policy[RTHS_A_MAX + 1] = {
 						   &rths_run_ticks_range),
 };
 
+/* -EINVAL, saying what is missing, unless the request has @type. */
+#define rths_require(info, type, msg) ({				\
+	struct genl_info *__info = (info);				\
+	int __err = 0;							\
+									\
+	if (!__info->attrs[type]) {					\
+		NL_SET_ERR_MSG(__info->extack, msg);			\
+		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, type);	\
+		__err = -EINVAL;					\
+	}								\
+	__err;								\
+})
+
 /* The device a request names by RTHS_A_DEV_NAME or RTHS_A_DEV_ID. */
 static struct rths_device *rths_nl_device(struct genl_info *info)
 {
@@ -207,11 +220,11 @@ static int rths_put_rings(struct sk_buff *skb, const struct rths_region *rg)
 	if (!nest ||
 	    rths_put_ring(skb, RTHS_RING_CMD, &rg->cmd) ||
 	    rths_put_ring(skb, RTHS_RING_FB, &rg->fb) ||
-	    rths_put_ring(skb, RTHS_RING_TRACE, &rg->trace) ||
-	    nla_put_u64_64bit(skb, RTHS_A_DEV_MMAP_SIZE, rg->size, RTHS_A_PAD))
+	    rths_put_ring(skb, RTHS_RING_TRACE, &rg->trace))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
-	return 0;
+	return nla_put_u64_64bit(skb, RTHS_A_DEV_MMAP_SIZE, rg->size,
+				 RTHS_A_PAD);
 }
 
 static int rths_put_card_params(struct sk_buff *skb, struct rths_device *rd)
@@ -332,10 +345,16 @@ static int rths_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int rths_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_NAME) ||
-	    GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_CARD) ||
-	    GENL_REQ_ATTR_CHECK(info, RTHS_A_DEV_CHANNELS))
-		return -EINVAL;
+	int err;
+
+	err = rths_require(info, RTHS_A_DEV_NAME,
+			   "missing attribute: the device name") ?:
+	      rths_require(info, RTHS_A_DEV_CARD,
+			   "missing attribute: the card type") ?:
+	      rths_require(info, RTHS_A_DEV_CHANNELS,
+			   "missing attribute: the channel count");
+	if (err)
+		return err;
 	return rths_dev_create(nla_data(info->attrs[RTHS_A_DEV_NAME]),
 			       nla_data(info->attrs[RTHS_A_DEV_CARD]),
 			       nla_get_u32(info->attrs[RTHS_A_DEV_CHANNELS]),
@@ -605,8 +624,10 @@ static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 	u32 n, i;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, RTHS_A_RUN_TICKS))
-		return -EINVAL;
+	err = rths_require(info, RTHS_A_RUN_TICKS,
+			   "missing attribute: how many ticks to run");
+	if (err)
+		return err;
 	n = nla_get_u32(info->attrs[RTHS_A_RUN_TICKS]);
 	rd = rths_nl_device(info);
 	if (IS_ERR(rd))

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# Module selftests (kselftest harness), built on the host and run in the
+# QEMU guest on the stock and the -rt kernel by "make vm-check".
+
+DEB_PKGS += libmnl-dev
+
+# In run order: rths_rmmod_test unloads and reloads the modules, so last.
+SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
+	rths_rmmod_test
+SELFTEST_DIR := $(O)/plain/tests/selftests
+SELFTEST_BINS := $(addprefix $(SELFTEST_DIR)/,$(SELFTESTS))
+
+$(SELFTEST_DIR)/%: $(SELFTEST_DIR)/%.o $(SELFTEST_DIR)/common.o \
+		$(O)/plain/librths.a
+	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
+$(addsuffix .o,$(SELFTEST_BINS)) $(SELFTEST_DIR)/common.o: $(HARNESS)
+
+.PHONY: selftests vm-check
+selftests: $(SELFTEST_BINS)
+
+# One boot per flavour; the console goes to results/vm-check-FLAVOUR.log.
+vm-check: module selftests vm-kernels
+	@mkdir -p $(O)/results
+	@rc=0; for f in $(VM_FLAVOURS); do \
+		echo "== vm-check-$$f"; st=0; \
+		$(VM_ENV) $(VM_RUN) --timeout 2400 \
+			--log $(O)/results/vm-check-$$f.log \
+			$$f $(O)/results -- tests/selftests/guest-run.sh $$f \
+			$(O)/results $(O)/kmod-$$f $(SELFTEST_DIR) \
+			$(SELFTESTS) || st=$$?; \
+		if [ $$st -eq 125 ]; then \
+			printf 'TAP version 13\n1..1\nnot ok 1 the %s guest reported no result\n' \
+				$$f > $(O)/results/vm-$$f-guest.tap; \
+		fi; \
+		[ $$st -eq 0 ] || rc=1; \
+	done; exit $$rc
+
+CHECK_PARTS += vm-check

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the test guest: loads the freshly built modules of this
+# kernel's flavour and runs every module selftest, one TAP file each, into
+# RESULTS/vm-FLAVOUR-NAME.tap; then checks the kernel log for oopses and
+# warnings.  Usage: guest-run.sh FLAVOUR RESULTS KMOD_DIR BIN_DIR TEST...
+set -uo pipefail
+
+flavour=$1 results=$2 kmod=$3 bins=$4
+shift 4
+export RTHS_KMOD_DIR=$kmod
+mkdir -p "$results"
+
+tap_one() {	# NAME OK DESCRIPTION
+	{
+		echo "TAP version 13"
+		echo "1..1"
+		if [ "$2" = 1 ]; then
+			echo "ok 1 $3"
+		else
+			echo "not ok 1 $3"
+		fi
+	} >"$results/vm-$flavour-$1.tap"
+}
+
+if insmod "$kmod/kernel/rths.ko" && insmod "$kmod/kernel/cards/rths_sim.ko"
+then
+	tap_one load 1 "insmod rths.ko rths_sim.ko ($(uname -r))"
+else
+	tap_one load 0 "insmod rths.ko rths_sim.ko ($(uname -r))"
+	exit 1
+fi
+
+rc=0
+for t in "$@"; do
+	out=$results/vm-$flavour-$t.tap
+	echo "== vm-$flavour-$t"
+	timeout 1200 "$bins/$t" >"$out" 2>&1
+	st=$?
+	cat "$out"
+	if [ $st -ne 0 ] && ! grep -q '^not ok' "$out"; then
+		echo "not ok - $t exited with status $st" | tee -a "$out"
+	fi
+	[ $st -eq 0 ] || rc=1
+done
+
+# Anything the kernel complained about is a failure, whichever test hit it.
+if dmesg | grep -E -q 'BUG:|WARNING:|Oops|general protection|Call Trace'
+then
+	dmesg | tail -n 80
+	tap_one dmesg 0 "kernel log free of oopses and warnings"
+	rc=1
+else
+	tap_one dmesg 1 "kernel log free of oopses and warnings"
+fi
+exit $rc

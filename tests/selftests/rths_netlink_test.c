@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control plane: device lifecycle, strict validation with extack
+ * messages that point at the bad attribute, nothing changed by a rejected
+ * request, CAP_NET_ADMIN for every change, and the device node's rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "common.h"
+
+/* ---- a raw generic netlink client, to send what librths never would ---- */
+
+struct raw_nl {
+	struct mnl_socket *sk;
+	uint16_t family;
+	uint32_t seq;
+	char buf[8192];
+};
+
+struct raw_reply {
+	int err;
+	char msg[256];
+	int has_offs;
+	uint32_t offs;
+	int miss_type;
+};
+
+static int family_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+		*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr, data);
+	return MNL_CB_OK;
+}
+
+static int raw_open(struct raw_nl *nl)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	int one = 1, n;
+
+	nl->sk = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sk || mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RTHS_GENL_NAME);
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	nl->family = 0;
+	while ((n = mnl_socket_recvfrom(nl->sk, nl->buf, sizeof(nl->buf))) > 0)
+		if (mnl_cb_run(nl->buf, n, 0, 0, family_cb, &nl->family) <=
+		    MNL_CB_STOP)
+			break;
+	return nl->family ? 0 : -ENOENT;
+}
+
+static struct nlmsghdr *raw_msg(struct raw_nl *nl, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = nl->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = RTHS_GENL_VERSION;
+	return nlh;
+}
+
+/* Sends @nlh and decodes the ack with its extack attributes. */
+static void raw_send(struct raw_nl *nl, struct nlmsghdr *nlh,
+		     struct raw_reply *r)
+{
+	char rx[8192];
+	const struct nlmsgerr *e;
+	const struct nlattr *a;
+	struct nlmsghdr *ack;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	r->err = 1;
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0) {
+		r->err = -errno;
+		return;
+	}
+	n = mnl_socket_recvfrom(nl->sk, rx, sizeof(rx));
+	if (n <= 0)
+		return;
+	ack = (struct nlmsghdr *)rx;
+	if (ack->nlmsg_type != NLMSG_ERROR)
+		return;
+	e = mnl_nlmsg_get_payload(ack);
+	r->err = e->error;
+	if (!(ack->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	/* the request is echoed back unless capped; skip it either way */
+	mnl_attr_for_each(a, ack, (ack->nlmsg_flags & NLM_F_CAPPED ?
+				   sizeof(*e) : sizeof(*e) - sizeof(e->msg) +
+				   e->msg.nlmsg_len)) {
+		switch (mnl_attr_get_type(a)) {
+		case NLMSGERR_ATTR_MSG:
+			snprintf(r->msg, sizeof(r->msg), "%s",
+				 mnl_attr_get_str(a));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			r->has_offs = 1;
+			r->offs = mnl_attr_get_u32(a);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			r->miss_type = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+}
+
+static uint32_t offset_of(const struct nlmsghdr *nlh, const void *attr)
+{
+	return (uint32_t)((const char *)attr - (const char *)nlh);
+}
+
+/* ---- fixture ------------------------------------------------------------ */
+
+FIXTURE(nl) {
+	struct rt t;
+	struct raw_nl nl;
+	struct rths_dev_info before;
+};
+
+FIXTURE_SETUP(nl)
+{
+	struct rths_sim_params sim;
+
+	rt_sim_default(&sim);
+	ASSERT_EQ(0, rt_create(&self->t, "nl", 2, &sim, NULL));
+	ASSERT_EQ(0, raw_open(&self->nl));
+	memset(&self->before, 0, sizeof(self->before));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->before));
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	if (self->nl.sk)
+		mnl_socket_close(self->nl.sk);
+	rt_destroy(&self->t);
+}
+
+/* A rejected request leaves everything as it was. */
+static void expect_unchanged(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(nl) *self)
+{
+	struct rths_dev_info now, *b = &self->before;
+	unsigned int ch;
+
+	memset(&now, 0, sizeof(now));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &now));
+	EXPECT_EQ(b->state, now.state);
+	EXPECT_EQ(b->clock, now.clock);
+	EXPECT_EQ(b->rate_hz, now.rate_hz);
+	EXPECT_EQ(b->step_ticks, now.step_ticks);
+	EXPECT_EQ(b->late_policy, now.late_policy);
+	EXPECT_EQ(b->late_deadline, now.late_deadline);
+	EXPECT_EQ(b->ramp_ticks, now.ramp_ticks);
+	EXPECT_EQ(b->cmd_entries, now.cmd_entries);
+	EXPECT_EQ(b->fb_entries, now.fb_entries);
+	EXPECT_EQ(b->trace_entries, now.trace_entries);
+	EXPECT_EQ(b->mmap_size, now.mmap_size);
+	for (ch = 0; ch < b->channels; ch++)
+		EXPECT_EQ(0, memcmp(&b->limits[ch], &now.limits[ch],
+				    sizeof(now.limits[ch])));
+	EXPECT_EQ(0, memcmp(&b->sim, &now.sim, sizeof(now.sim)));
+}
+
+static struct nlmsghdr *set_msg(FIXTURE_DATA(nl) *self)
+{
+	struct nlmsghdr *nlh = raw_msg(&self->nl, RTHS_CMD_DEV_SET);
+
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, self->t.name);
+	return nlh;
+}
+
+#define EXPECT_EXTACK(r, e, at) do {					\
+	EXPECT_EQ((e), (r).err);					\
+	EXPECT_NE('\0', (r).msg[0]);					\
+	EXPECT_TRUE((r).has_offs);					\
+	EXPECT_EQ((at), (r).offs) {					\
+		TH_LOG("extack \"%s\" points elsewhere", (r).msg);	\
+	}								\
+} while (0)
+
+TEST_F(nl, unknown_attribute)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *bad;
+	struct raw_reply r;
+
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_RATE, 2048);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, 200, 1);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, attribute_of_another_operation)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *bad = mnl_nlmsg_get_payload_tail(nlh);
+	struct raw_reply r;
+
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_STATE, RTHS_STATE_RUNNING);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, wrong_type)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *bad;
+	struct raw_reply r;
+
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_STEP_TICKS, 16);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u16(nlh, RTHS_A_DEV_RATE, 2048);	/* a u32 attribute */
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, out_of_range)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *bad;
+	struct raw_reply r;
+
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_STEP_TICKS, 16);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_RATE, 50);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -ERANGE, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, out_of_range_card_parameter)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *nest, *bad;
+	struct raw_reply r;
+
+	nest = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
+	mnl_attr_put_u32(nlh, RTHS_SIM_A_LAG_US, 1000);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, RTHS_SIM_A_DELAY_TICKS, RTHS_SIM_DELAY_MAX + 1);
+	mnl_attr_nest_end(nlh, nest);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -ERANGE, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, missing_required_attribute)
+{
+	struct nlmsghdr *nlh = raw_msg(&self->nl, RTHS_CMD_DEV_NEW);
+	struct raw_reply r;
+
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "nlmissing");
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EQ(-EINVAL, r.err);
+	EXPECT_NE('\0', r.msg[0]) {
+		TH_LOG("err %d miss %d msg '%s'", r.err, r.miss_type, r.msg);
+	}
+	EXPECT_EQ(RTHS_A_DEV_CHANNELS, r.miss_type);
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, "nlmissing",
+					&self->before));
+}
+
+TEST_F(nl, limit_without_channel_index)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *all, *one;
+	struct raw_reply r;
+
+	all = mnl_attr_nest_start(nlh, RTHS_A_DEV_LIMITS);
+	one = mnl_attr_nest_start(nlh, RTHS_A_LIMIT_CHANNEL);
+	mnl_attr_put_u64(nlh, RTHS_LIMIT_A_VEL_MAX, 1000);
+	mnl_attr_nest_end(nlh, one);
+	mnl_attr_nest_end(nlh, all);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EQ(-EINVAL, r.err);
+	EXPECT_NE('\0', r.msg[0]);
+	EXPECT_EQ(RTHS_LIMIT_A_INDEX, r.miss_type);
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, limit_beyond_channels)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *all, *one, *bad;
+	struct raw_reply r;
+
+	all = mnl_attr_nest_start(nlh, RTHS_A_DEV_LIMITS);
+	one = mnl_attr_nest_start(nlh, RTHS_A_LIMIT_CHANNEL);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, RTHS_LIMIT_A_INDEX, 5);	/* 2 channels */
+	mnl_attr_nest_end(nlh, one);
+	mnl_attr_nest_end(nlh, all);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, semantic_errors_change_nothing)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *bad;
+	struct raw_reply r;
+
+	/* rate is valid, but the ring size is not: neither applies */
+	nlh = set_msg(self);
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_RATE, 2048);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_FB_ENTRIES, 100);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+
+	nlh = set_msg(self);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_LATE_DEADLINE, 9);	/* d = 8 */
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, busy_while_running)
+{
+	struct rths_dev_config cfg = { .set = RTHS_CFG_RATE, .rate_hz = 2048 };
+
+	ASSERT_EQ(0, rt_start(&self->t));
+	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "running"));
+	EXPECT_EQ(-EBUSY, rths_run_start(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	self->before.state = RTHS_STATE_STOPPED;
+	expect_unchanged(_metadata, self);
+}
+
+TEST_F(nl, tick_needs_the_manual_clock)
+{
+	struct rths_dev_config cfg = { .set = RTHS_CFG_CLOCK,
+				       .clock = RTHS_CLOCK_HRTIMER };
+
+	EXPECT_EQ(-EINVAL, rt_tick(&self->t, 1));	/* stopped */
+	EXPECT_NE('\0', rths_ctl_error(self->t.ctl)[0]);
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	ASSERT_EQ(0, rt_start(&self->t));
+	EXPECT_EQ(-EINVAL, rt_tick(&self->t, 1));
+	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "manual"));
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+}
+
+TEST_F(nl, lifecycle)
+{
+	struct rths_dev_info info;
+	char path[64];
+	struct stat stt;
+
+	EXPECT_EQ(-EEXIST, rths_dev_new(self->t.ctl, self->t.name, "sim", 1,
+					NULL));
+	EXPECT_NE('\0', rths_ctl_error(self->t.ctl)[0]);
+	EXPECT_EQ(-ENOENT, rths_dev_new(self->t.ctl, "nlnocard", "nosuch", 1,
+					NULL));
+	EXPECT_EQ(-EINVAL, rths_dev_new(self->t.ctl, "a b", "sim", 1, NULL));
+	EXPECT_GT(0, rths_dev_new(self->t.ctl, "nlwide", "sim",
+				  RTHS_MAX_CHANNELS + 1, NULL));
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, "nlwide", &info));
+
+	snprintf(path, sizeof(path), "/dev/rths/%s", self->t.name);
+	ASSERT_EQ(0, stat(path, &stt));
+	EXPECT_TRUE(S_ISCHR(stt.st_mode));
+	EXPECT_EQ(0660u, stt.st_mode & 0777);
+	EXPECT_EQ(self->before.chrdev_major, major(stt.st_rdev));
+	EXPECT_EQ(self->before.chrdev_minor, minor(stt.st_rdev));
+	EXPECT_EQ(self->before.id, self->before.chrdev_minor);
+	EXPECT_STREQ("sim", self->before.card);
+	EXPECT_EQ(2u, self->before.channels);
+	EXPECT_EQ(RTHS_STATE_STOPPED, self->before.state);
+
+	ASSERT_EQ(0, rths_dev_del(self->t.ctl, self->t.name));
+	EXPECT_EQ(-1, stat(path, &stt));
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info));
+	EXPECT_EQ(-ENODEV, rths_dev_del(self->t.ctl, self->t.name));
+}
+
+static int count_dev(const struct rths_dev_info *info, void *arg)
+{
+	struct { const char *name; int n; } *c = arg;
+
+	if (!strcmp(info->name, c->name))
+		c->n++;
+	return 0;
+}
+
+static int find_sim(const char *card, void *arg)
+{
+	if (!strcmp(card, "sim"))
+		*(int *)arg = 1;
+	return 0;
+}
+
+TEST_F(nl, dumps)
+{
+	struct { const char *name; int n; } c = { self->t.name, 0 };
+	int sim = 0;
+
+	ASSERT_EQ(0, rths_dev_list(self->t.ctl, count_dev, &c));
+	EXPECT_EQ(1, c.n);
+	ASSERT_EQ(0, rths_card_list(self->t.ctl, find_sim, &sim));
+	EXPECT_EQ(1, sim);
+}
+
+TEST_F(nl, one_owner_observers_read_only)
+{
+	struct rt_raw a, b;
+	void *p;
+
+	ASSERT_EQ(0, rt_raw_map(&self->t, &a, true));
+	EXPECT_EQ(-EBUSY, rt_raw_map(&self->t, &b, true));
+	ASSERT_EQ(0, rt_raw_map(&self->t, &b, false));
+	p = mmap(NULL, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(RTHS_MMAP_MAGIC,
+		  ((struct rths_mmap_header *)b.base)->magic);
+	EXPECT_EQ(2u, ((struct rths_mmap_header *)b.base)->channels);
+	rt_raw_unmap(&b);
+	rt_raw_unmap(&a);
+}
+
+TEST_F(nl, resize_while_mapped_is_busy)
+{
+	struct rths_dev_config cfg = { .set = RTHS_CFG_FB_ENTRIES,
+				       .fb_entries = 64 };
+	struct rt_raw a;
+
+	ASSERT_EQ(0, rt_raw_map(&self->t, &a, false));
+	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	expect_unchanged(_metadata, self);
+	rt_raw_unmap(&a);
+	EXPECT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+}
+
+/* Without CAP_NET_ADMIN every change is refused; reading is allowed. */
+TEST_F(nl, unprivileged_gets_eperm)
+{
+	char path[64];
+	pid_t pid;
+	int st;
+
+	snprintf(path, sizeof(path), "/dev/rths/%s", self->t.name);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct rths_dev_config cfg = { .set = RTHS_CFG_RATE,
+					       .rate_hz = 2048 };
+		struct rths_dev_info info;
+		struct rths_ctl *ctl;
+		const char *n = self->t.name;
+		int ok[9], i;
+
+		if (setgid(65534) || setuid(65534) || rths_ctl_open(&ctl))
+			_exit(100);
+		ok[0] = rths_dev_new(ctl, "nlnobody", "sim", 1, NULL) == -EPERM;
+		ok[1] = rths_dev_set(ctl, n, &cfg) == -EPERM;
+		ok[2] = rths_run_start(ctl, n) == -EPERM;
+		ok[3] = rths_run_stop(ctl, n) == -EPERM;
+		ok[4] = rths_run_tick(ctl, n, 1) == -EPERM;
+		ok[5] = rths_stats_reset(ctl, n) == -EPERM;
+		ok[6] = rths_dev_del(ctl, n) == -EPERM;
+		ok[7] = rths_dev_get(ctl, n, &info) == 0;
+		ok[8] = open(path, O_RDWR) < 0 && errno == EACCES;
+		for (i = 0; i < 9; i++)
+			if (!ok[i])
+				_exit(i + 1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st)) {
+		TH_LOG("check %d failed (1: new ... 9: open)",
+		       WEXITSTATUS(st));
+	}
+	expect_unchanged(_metadata, self);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rmmod during a run: removing the card module stops and deletes its
+ * running devices; the owner sees the device go; the core module then
+ * unloads once the last file is closed.  Reloads the modules at the end
+ * from $RTHS_KMOD_DIR (the build tree of the running kernel's flavour).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "common.h"
+
+static int sh(const char *fmt, const char *arg)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, arg ? arg : "");
+	return system(cmd);
+}
+
+static int module_loaded(const char *name)
+{
+	char line[256];
+	size_t n = strlen(name);
+	FILE *f = fopen("/proc/modules", "r");
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+TEST(rmmod_during_a_run)
+{
+	const char *kdir = getenv("RTHS_KMOD_DIR");
+	struct rths_dev_config cfg = {
+		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS,
+		.clock = RTHS_CLOCK_HRTIMER,
+		.step_ticks = 8,
+	};
+	struct rths_feedback fb;
+	struct rths_dev_info info;
+	struct rt t;
+	uint64_t n;
+	int err;
+
+	ASSERT_NE(NULL, kdir) TH_LOG("RTHS_KMOD_DIR is not set");
+	ASSERT_EQ(0, rt_create(&t, "rm", 2, NULL, &cfg));
+	ASSERT_EQ(0, rt_open(&t));
+	ASSERT_EQ(0, rt_start(&t));
+	for (n = 1; n <= 20; n++)
+		ASSERT_EQ(0, rt_post1(&t, n, n * 1000));
+	ASSERT_EQ(0, rths_wait_feedback(t.dev, &fb, 10000, 0));
+
+	/* running, owned and mapped: the card module still goes */
+	ASSERT_EQ(0, sh("rmmod rths_sim", NULL));
+	EXPECT_EQ(0, module_loaded("rths_sim"));
+	EXPECT_EQ(-ENODEV, rths_dev_get(t.ctl, t.name, &info));
+	do {
+		err = rths_wait_feedback(t.dev, &fb, 10000, 0);
+	} while (err == 0);
+	EXPECT_EQ(-ENODEV, err);
+
+	/* the core stays while a file is open, then goes */
+	EXPECT_NE(0, sh("rmmod rths 2>/dev/null", NULL));
+	EXPECT_EQ(1, module_loaded("rths"));
+	rths_dev_close(t.dev);
+	rths_ctl_close(t.ctl);
+	EXPECT_EQ(0, sh("rmmod rths", NULL));
+	EXPECT_EQ(0, module_loaded("rths"));
+
+	ASSERT_EQ(0, sh("insmod %s/kernel/rths.ko", kdir));
+	ASSERT_EQ(0, sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
+}
+
+TEST_HARNESS_MAIN
