@@ -50,6 +50,8 @@ TOOLS :=
 UNIT_TESTS :=
 BENCHES :=
 MAN_PAGES :=
+# Targets "make check" runs, each writing TAP into $(O)/results/.
+CHECK_PARTS := unit-check
 
 include $(sort $(wildcard mk/*.mk))
 
@@ -136,7 +138,6 @@ unit-check: unit-tests
 	@mkdir -p $(O)/results
 	tests/run-unit.sh $(O)/results $(UNIT_BINS)
 
-CHECK_PARTS := unit-check
 check: deps
 	@rm -rf $(O)/results
 	@rc=0; for p in $(CHECK_PARTS); do \

@@ -28,6 +28,7 @@ vm-check: module selftests vm-kernels
 			$$f $(O)/results -- tests/selftests/guest-run.sh $$f \
 			$(O)/results $(O)/kmod-$$f $(SELFTEST_DIR) \
 			$(SELFTESTS) || st=$$?; \
+		cat $(O)/results/vm-$$f-*.tap 2>/dev/null; \
 		if [ $$st -eq 125 ]; then \
 			printf 'TAP version 13\n1..1\nnot ok 1 the %s guest reported no result\n' \
 				$$f > $(O)/results/vm-$$f-guest.tap; \
