@@ -243,9 +243,10 @@ struct rths_dev {
 	uint32_t channels;
 	struct rths_ring cmd, fb, trace;
 	const volatile struct rths_mmap_header *hdr;
-	/* scratch for one entry of each ring (no allocation per call) */
-	unsigned char *scratch;
-	size_t scratch_size;
+	/* one entry of each kernel-produced ring, copied out before it is
+	 * decoded (no allocation per call; one per ring so that the two
+	 * may be read from different threads) */
+	unsigned char *fb_copy, *trace_copy;
 };
 
 /* Build a struct rths_dev on a mapping described by @info (rths_dev_open

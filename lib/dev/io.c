@@ -66,11 +66,11 @@ static void samples_to_si(uint32_t n, const struct rths_channel_sample *raw,
 
 int rths_read_feedback(struct rths_dev *dev, struct rths_feedback *fb)
 {
-	const struct rths_fb_entry *e = (const void *)dev->scratch;
+	const struct rths_fb_entry *e = (const void *)dev->fb_copy;
 	bool gap;
 	int ret;
 
-	ret = rths_ring_consume(&dev->fb, dev->scratch, dev->owner, &gap);
+	ret = rths_ring_consume(&dev->fb, dev->fb_copy, dev->owner, &gap);
 	if (ret)
 		return ret;
 	memset(fb, 0, sizeof(*fb));
@@ -87,11 +87,12 @@ int rths_read_feedback(struct rths_dev *dev, struct rths_feedback *fb)
 
 int rths_read_trace(struct rths_dev *dev, struct rths_trace *tr)
 {
-	const struct rths_trace_entry *e = (const void *)dev->scratch;
+	const struct rths_trace_entry *e = (const void *)dev->trace_copy;
 	bool gap;
 	int ret;
 
-	ret = rths_ring_consume(&dev->trace, dev->scratch, dev->owner, &gap);
+	ret = rths_ring_consume(&dev->trace, dev->trace_copy, dev->owner,
+				&gap);
 	if (ret)
 		return ret;
 	memset(tr, 0, sizeof(*tr));

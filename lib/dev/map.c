@@ -23,7 +23,6 @@ int rths_dev_attach(void *base, size_t size, int fd, bool owner,
 	const struct rths_mmap_header *hdr = base;
 	uint32_t n = info->channels;
 	struct rths_dev *dev;
-	size_t scratch;
 	int ret;
 
 	*devp = NULL;
@@ -57,16 +56,14 @@ int rths_dev_attach(void *base, size_t size, int fd, bool owner,
 		free(dev);
 		return ret;
 	}
-	/* One entry of the largest ring, copied out before decoding. */
-	scratch = dev->fb.entry_size;
-	if (dev->trace.entry_size > scratch)
-		scratch = dev->trace.entry_size;
-	dev->scratch = malloc(scratch);
-	if (!dev->scratch) {
+	dev->fb_copy = malloc(dev->fb.entry_size);
+	dev->trace_copy = malloc(dev->trace.entry_size ? dev->trace.entry_size : 1);
+	if (!dev->fb_copy || !dev->trace_copy) {
+		free(dev->fb_copy);
+		free(dev->trace_copy);
 		free(dev);
 		return -ENOMEM;
 	}
-	dev->scratch_size = scratch;
 	dev->fd = fd;
 	dev->owner = owner;
 	dev->base = base;
@@ -143,7 +140,8 @@ void rths_dev_close(struct rths_dev *dev)
 	munmap(dev->base, dev->size);
 	if (dev->fd >= 0)
 		close(dev->fd);
-	free(dev->scratch);
+	free(dev->fb_copy);
+	free(dev->trace_copy);
 	free(dev);
 }
 
