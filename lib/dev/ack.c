@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dev/internal.h"
 
@@ -127,6 +128,8 @@ static int tlv_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+#define MISSING "missing attribute"
+
 /* Explain error @code given the TLVs at @tlv_off of @ack's payload. */
 static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 		    size_t tlv_off, int code, struct rths_err *err)
@@ -159,6 +162,14 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 		}
 		path_add(path, sizeof(path), ".", sp, type, NULL, NULL);
 		err->attr = (int)type;
+		/* "missing attribute: name (missing attribute: the device
+		 * name)" says it twice */
+		if (kmsg && !strncasecmp(kmsg, MISSING, strlen(MISSING))) {
+			kmsg += strlen(MISSING);
+			kmsg += strspn(kmsg, ": ");
+			if (!*kmsg)
+				kmsg = NULL;
+		}
 		if (kmsg)
 			rths_err_set(err, 0, "missing attribute: %s (%s)", path,
 				     kmsg);

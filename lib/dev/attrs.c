@@ -51,7 +51,8 @@ static struct nlattr *nest_start(struct rths_msgbuf *mb, uint16_t type)
 {
 	struct nlattr *n = mnl_attr_nest_start_check(mb->nlh, mb->size, type);
 
-	/* Strict kernel validation insists on the flag. */
+	/* Strict kernel validation insists on the flag; libmnl 1.0.4 sets
+	 * it, older versions do not. */
 	if (n)
 		n->nla_type |= NLA_F_NESTED;
 	return n;

@@ -444,6 +444,21 @@ TEST_F(ack, missing_attribute_inside_a_nest)
 	EXPECT_EQ(RTHS_LIMIT_A_FORCE_MAX, self->err.attr);
 }
 
+TEST_F(ack, missing_attribute_is_not_said_twice)
+{
+	struct ack_spec s = { -EINVAL, false, "Missing attribute: the device name",
+			      NO_TLV };
+
+	s.miss_type = RTHS_A_DEV_NAME;
+	rths_ack_decode(self->nlh, make_ack(self->ack, self->nlh, &s),
+			&self->err);
+	EXPECT_STREQ("missing attribute: name (the device name)", self->err.msg);
+	s.msg = "missing attribute";
+	rths_ack_decode(self->nlh, make_ack(self->ack, self->nlh, &s),
+			&self->err);
+	EXPECT_STREQ("missing attribute: name", self->err.msg);
+}
+
 TEST_F(ack, plain_errors_speak_errno)
 {
 	struct ack_spec s = { -EBUSY, false, NULL, NO_TLV };

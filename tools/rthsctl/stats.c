@@ -108,12 +108,14 @@ static void print_stats(uint32_t id, const char *name,
 		printf("\n    latency: no samples\n");
 		return;
 	}
-	printf("\n    latency (us)       min        avg        max\n");
-	printf("      irq     %10.3f %10.3f %10.3f\n", st->irq_lat_min / 1e3,
-	       st->irq_lat_avg / 1e3, st->irq_lat_max / 1e3);
-	printf("      thread  %10.3f %10.3f %10.3f\n", st->thread_lat_min / 1e3,
-	       st->thread_lat_avg / 1e3, st->thread_lat_max / 1e3);
-	printf("    histogram (us)          irq       thread\n");
+	printf("\n    %-18s %12s %12s %12s\n", "latency (us)", "min", "avg", "max");
+	printf("      %-16s %12.3f %12.3f %12.3f\n", "irq",
+	       st->irq_lat_min / 1e3, st->irq_lat_avg / 1e3,
+	       st->irq_lat_max / 1e3);
+	printf("      %-16s %12.3f %12.3f %12.3f\n", "thread",
+	       st->thread_lat_min / 1e3, st->thread_lat_avg / 1e3,
+	       st->thread_lat_max / 1e3);
+	printf("    %-18s %12s %12s\n", "histogram (us)", "irq", "thread");
 	for (b = 0; b < RTHS_LAT_HIST_BUCKETS; b++) {
 		char range[32];
 
