@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths hybrid simulation: experiment files.
+ *
+ * One JSON file describes a whole test: model, substructure, setup,
+ * specimen, device, ground motion, integrator, compensation and outputs
+ * (Documentation/experiment-file.rst).  Loading checks everything that can
+ * be checked before the test; each kind of mistake has its own error code
+ * (enum rths_hs_err) and every error names the file and the JSON path.
+ */
+#ifndef RTHS_HS_EXPERIMENT_H
+#define RTHS_HS_EXPERIMENT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/rths.h>
+#include <rths/hs_backend.h>
+#include <rths/hs_compensation.h>
+#include <rths/hs_groundmotion.h>
+#include <rths/hs_integrator.h>
+#include <rths/hs_model.h>
+#include <rths/hs_setup.h>
+#include <rths/hs_sim.h>
+
+#define RTHS_HS_NCH RTHS_HS_MAX_CHANNELS
+
+enum rths_hs_backend_kind {
+	RTHS_HS_BACKEND_OFFLINE = 1,
+	RTHS_HS_BACKEND_DEVICE,
+};
+
+/* Which fields of struct rths_hs_device_config the file set. */
+enum rths_hs_device_field {
+	RTHS_HS_DEV_CLOCK = 1u << 0,
+	RTHS_HS_DEV_LATE_POLICY = 1u << 1,
+	RTHS_HS_DEV_LATE_DEADLINE = 1u << 2,
+	RTHS_HS_DEV_RAMP_TICKS = 1u << 3,
+	RTHS_HS_DEV_CPU = 1u << 4,
+	RTHS_HS_DEV_PRIORITY = 1u << 5,
+	RTHS_HS_DEV_CMD_ENTRIES = 1u << 6,
+	RTHS_HS_DEV_FB_ENTRIES = 1u << 7,
+	RTHS_HS_DEV_TRACE_ENTRIES = 1u << 8,
+};
+
+/* Which fields of a channel's limits are set. */
+enum rths_hs_limit_field {
+	RTHS_HS_LIM_STROKE_MIN = 1u << 0,
+	RTHS_HS_LIM_STROKE_MAX = 1u << 1,
+	RTHS_HS_LIM_VELOCITY_MAX = 1u << 2,
+	RTHS_HS_LIM_FORCE_MAX = 1u << 3,
+};
+
+struct rths_hs_channel_limits {
+	unsigned int set;	/* RTHS_HS_LIM_* */
+	double stroke_min, stroke_max;	/* m */
+	double velocity_max;		/* m/s */
+	double force_max;		/* N */
+};
+
+/*
+ * The actuator model: the sim card's parameters on a device, the offline
+ * backend's actuator offline.  The sim card's stiffness and damping come
+ * from the specimen section.
+ */
+struct rths_hs_actuator_model {
+	double lag;		/* s */
+	uint32_t delay_ticks;
+	double noise_disp;	/* m */
+	double noise_force;	/* N */
+	uint64_t seed;
+};
+
+struct rths_hs_device_config {
+	enum rths_hs_backend_kind backend;
+	char name[RTHS_NAME_LEN];
+	char card[RTHS_NAME_LEN];
+	uint32_t rate;			/* Hz */
+	uint32_t step_ticks;		/* d; 0: choose by preview */
+	unsigned int set;		/* RTHS_HS_DEV_*: fields below */
+	enum rths_clock clock;
+	enum rths_late_policy late_policy;
+	uint32_t late_deadline;		/* ticks */
+	uint32_t ramp_ticks;
+	uint32_t cpu;
+	uint32_t priority;
+	uint32_t cmd_entries, fb_entries, trace_entries;
+	struct rths_hs_channel_limits limits[RTHS_HS_NCH];
+	struct rths_hs_actuator_model actuator;
+};
+
+/* The specimen at the interface (n_if coordinates). */
+struct rths_hs_specimen {
+	size_t n_if;
+	double k[RTHS_HS_NCH * RTHS_HS_NCH];	/* N/m, column-major */
+	double c[RTHS_HS_NCH * RTHS_HS_NCH];	/* N*s/m */
+	bool has_springs;
+	struct rths_hs_element_params springs[RTHS_HS_NCH];	/* kind 0: none */
+};
+
+struct rths_hs_output_config {
+	char directory[PATH_MAX];
+	bool csv, summary, plots, reference;
+	unsigned int every;	/* CSV: one row every this many steps */
+};
+
+struct rths_hs_experiment {
+	char path[PATH_MAX];
+	char name[128];
+	struct rths_hs_model model;		/* numerical substructure */
+	bool has_specimen;
+	struct rths_hs_substructure sub;
+	struct rths_hs_specimen specimen;	/* what the offline backend tests */
+	double k_est[RTHS_HS_NCH * RTHS_HS_NCH];	/* the integrator's */
+	double c_est[RTHS_HS_NCH * RTHS_HS_NCH];	/* estimate */
+	struct rths_hs_setup setup;
+	struct rths_hs_device_config device;
+	struct rths_hs_gm gm;
+	double duration;			/* s */
+	struct rths_hs_stepper_params integrator;	/* dt 0 until known */
+	struct rths_hs_comp_params comp;
+	double comp_window;			/* s, ATS window */
+	struct rths_hs_output_config out;
+};
+
+/* Reads, checks, and loads the ground motion; relative paths inside are
+ * taken from the file's directory. */
+int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
+			    struct rths_hs_error *err);
+/* The same from text; @name labels errors, @base_dir resolves paths. */
+int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
+			     const char *name, const char *base_dir,
+			     struct rths_hs_error *err);
+void rths_hs_experiment_free(struct rths_hs_experiment *x);
+
+/* Fixes d (after a preview or from the command line): dt = d / rate,
+ * then checks what depends on dt (explicit stability limits, deadlines). */
+int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
+				uint32_t step_ticks, struct rths_hs_error *err);
+
+/* The loop's configuration (backend NULL, to be set by the caller). */
+void rths_hs_experiment_sim_config(const struct rths_hs_experiment *x,
+				   struct rths_hs_sim_config *cfg);
+/* The offline backend for this experiment's specimen and actuator. */
+void rths_hs_experiment_offline_params(const struct rths_hs_experiment *x,
+				       struct rths_hs_offline_params *op);
+/*
+ * The all-numerical structure: the specimen's model inside.  Hysteretic
+ * springs on story drifts (a command row e_a or e_a - e_b) become
+ * elements; others enter with their initial stiffness, and *linearized
+ * (may be NULL) says so.
+ */
+int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
+				       struct rths_hs_model *full,
+				       bool *linearized,
+				       struct rths_hs_error *err);
+
+#endif /* RTHS_HS_EXPERIMENT_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The experiment parser's sections, private. */
+#ifndef RTHS_HS_EXPERIMENT_IMPL_H
+#define RTHS_HS_EXPERIMENT_IMPL_H
+
+#include <rths/hs_experiment.h>
+
+#include "hs/json_read.h"
+
+/* Common bounds. */
+extern const struct rths_hs_jrange rths_hs_jr_positive;	/* (0, inf) */
+extern const struct rths_hs_jrange rths_hs_jr_nonneg;	/* [0, inf) */
+extern const struct rths_hs_jrange rths_hs_jr_ratio;	/* [0, 1) */
+
+/* "model": fills x->model; also the stories' stiffnesses for the
+ * shorthand substructure (x->specimen.k gets the tested ones). */
+int rths_hs_exp_model(const struct rths_hs_jctx *c, json_t *root,
+		      struct rths_hs_experiment *x);
+/* "model.damping", once the specimen's DOF-space stiffness @k_extra
+ * (may be NULL) is known: frequencies are those of the whole structure. */
+int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
+			struct rths_hs_experiment *x, const double *k_extra);
+/* "substructure", "specimen", "setup" (after the model). */
+int rths_hs_exp_specimen(const struct rths_hs_jctx *c, json_t *root,
+			 struct rths_hs_experiment *x);
+/* "device". */
+int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
+		       struct rths_hs_experiment *x);
+/* One hysteretic element's parameters (type, stiffness, ...). */
+int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,
+			const char *path, double default_k,
+			struct rths_hs_element_params *p);
+
+#endif /* RTHS_HS_EXPERIMENT_IMPL_H */

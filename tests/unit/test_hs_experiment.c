@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Experiment files: the bundled examples load; each kind of bad file
+ * (tests/data/hs/bad-*.json) fails with its own error, naming the file
+ * and the JSON path of the field.
+ */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <math.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include <rths/hs.h>
+#include <rths/hs_experiment.h>
+
+static const struct {
+	const char *file;
+	enum rths_hs_err code;
+	const char *path;	/* JSON path in the error, NULL: none */
+	unsigned int line;	/* line in the error, 0: none */
+} bad[] = {
+	{ "bad-syntax.json", RTHS_HS_E_JSON_SYNTAX, NULL, 3 },
+	{ "bad-missing-field.json", RTHS_HS_E_MISSING_FIELD, "model", 0 },
+	{ "bad-unknown-field.json", RTHS_HS_E_UNKNOWN_FIELD,
+	  "model.stories[0].stifness", 0 },
+	{ "bad-wrong-type.json", RTHS_HS_E_WRONG_TYPE,
+	  "model.stories[1].stiffness", 0 },
+	{ "bad-out-of-range.json", RTHS_HS_E_OUT_OF_RANGE,
+	  "model.stories[2].stiffness", 0 },
+	{ "bad-choice.json", RTHS_HS_E_BAD_CHOICE, "integrator.method", 0 },
+	{ "bad-shape.json", RTHS_HS_E_BAD_SHAPE, "model.stiffness[0]", 0 },
+	{ "bad-not-symmetric.json", RTHS_HS_E_NOT_SYMMETRIC,
+	  "model.stiffness", 0 },
+	{ "bad-not-positive-definite.json", RTHS_HS_E_NOT_POSITIVE_DEFINITE,
+	  "model.mass", 0 },
+	{ "bad-dof.json", RTHS_HS_E_BAD_DOF,
+	  "substructure.experimental_stories[0]", 0 },
+	{ "bad-duplicate.json", RTHS_HS_E_DUPLICATE,
+	  "substructure.experimental_stories[1]", 0 },
+	{ "bad-conflict.json", RTHS_HS_E_CONFLICT, "ground_motion", 0 },
+	{ "bad-geometry.json", RTHS_HS_E_BAD_GEOMETRY, "setup.actuators", 0 },
+	{ "bad-unstable-step.json", RTHS_HS_E_UNSTABLE_STEP,
+	  "integrator.method", 0 },
+	{ "bad-unsupported.json", RTHS_HS_E_UNSUPPORTED, "integrator.method",
+	  0 },
+	{ "bad-io.json", RTHS_HS_E_IO, "ground_motion.file", 0 },
+	{ "bad-ground-motion-value.json", RTHS_HS_E_GM_VALUE,
+	  "ground_motion.file", 6 },
+	{ "bad-setup-shape.json", RTHS_HS_E_BAD_SHAPE, "setup.type", 0 },
+	{ "bad-late-deadline.json", RTHS_HS_E_OUT_OF_RANGE,
+	  "device.late_deadline", 0 },
+};
+#define N_BAD (sizeof(bad) / sizeof(bad[0]))
+
+TEST(each_bad_file_has_its_error)
+{
+	for (size_t i = 0; i < N_BAD; i++) {
+		struct rths_hs_experiment x;
+		struct rths_hs_error err;
+		char path[512], msg[1024];
+		int r;
+
+		snprintf(path, sizeof(path), "%s/%s", RTHS_HS_TESTDATA,
+			 bad[i].file);
+		memset(&err, 0, sizeof(err));
+		r = rths_hs_experiment_load(&x, path, &err);
+		rths_hs_error_str(&err, msg, sizeof(msg));
+		TH_LOG("%s", msg);
+		EXPECT_EQ(-(int)bad[i].code, r);
+		EXPECT_EQ(bad[i].code, err.code);
+		if (bad[i].path)
+			EXPECT_STREQ(bad[i].path, err.path);
+		EXPECT_EQ(bad[i].line, err.line);
+		/* The file in question: the experiment, or for a record
+		 * error the record itself (and the message names the
+		 * experiment). */
+		if (bad[i].code == RTHS_HS_E_GM_VALUE ||
+		    bad[i].code == RTHS_HS_E_IO) {
+			EXPECT_NE(NULL, strstr(err.file, ".AT2"));
+			EXPECT_NE(NULL, strstr(err.msg, bad[i].file));
+		} else {
+			EXPECT_NE(NULL, strstr(err.file, bad[i].file));
+		}
+		EXPECT_NE(0, strlen(err.msg));
+	}
+}
+
+/* Every kind of mistake an experiment file can hold has a bad file. */
+TEST(every_file_error_kind_is_covered)
+{
+	for (int code = RTHS_HS_E_IO; code <= RTHS_HS_E_UNSUPPORTED; code++) {
+		bool seen = false;
+
+		if (code == RTHS_HS_E_GM_HEADER || code == RTHS_HS_E_GM_COUNT ||
+		    code == RTHS_HS_E_GM_TIME_STEP || code == RTHS_HS_E_SINGULAR ||
+		    code == RTHS_HS_E_NO_CONVERGENCE)
+			continue;	/* record readers and numerics: other tests */
+		for (size_t i = 0; i < N_BAD; i++)
+			seen |= bad[i].code == (enum rths_hs_err)code;
+		EXPECT_TRUE(seen) TH_LOG("no bad file for %s",
+					 rths_hs_err_name(code));
+	}
+	EXPECT_STREQ("out-of-range", rths_hs_err_name(RTHS_HS_E_OUT_OF_RANGE));
+	EXPECT_STREQ("unknown-error", rths_hs_err_name(1000));
+}
+
+TEST(two_story_example)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+	struct rths_hs_model full;
+	bool lin;
+
+	ASSERT_EQ(0, rths_hs_experiment_load(&x, RTHS_HS_EXAMPLES
+					     "/two-story-frame.json", &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_STREQ("two-story-frame", x.name);
+	EXPECT_EQ(2, x.model.n);
+	EXPECT_TRUE(x.has_specimen);
+	EXPECT_EQ(1, x.sub.n_if);
+	EXPECT_EQ(1, x.setup.n_act);
+	/* The tested story is not in the numerical K; it is the estimate. */
+	EXPECT_EQ(1.0e6, x.model.k[0]);
+	EXPECT_EQ(1.19e6, x.k_est[0]);
+	EXPECT_EQ(300, x.specimen.c[0]);
+	EXPECT_EQ(RTHS_HS_BACKEND_OFFLINE, x.device.backend);
+	EXPECT_EQ(0, x.device.step_ticks);	/* "auto": the preview */
+	EXPECT_EQ(RTHS_HS_COMP_ATS, x.comp.kind);
+	EXPECT_EQ(8, x.device.actuator.delay_ticks);
+	EXPECT_TRUE(x.device.limits[0].set & RTHS_HS_LIM_FORCE_MAX);
+	EXPECT_LT(fabs(rths_hs_gm_pga(&x.gm) - 0.3 * RTHS_HS_G), 1e-9);
+	EXPECT_LT(fabs(x.duration - 15), 1e-9);
+	ASSERT_EQ(0, rths_hs_experiment_set_step(&x, 2, NULL));
+	EXPECT_EQ(2.0 / 1024, x.integrator.dt);
+	EXPECT_EQ(512, x.comp.window);	/* 1 s of 2-tick steps */
+	/* Rayleigh 5 % on the whole structure's modes. */
+	ASSERT_EQ(0, rths_hs_experiment_reference_model(&x, &full, &lin, NULL));
+	EXPECT_FALSE(lin);
+	EXPECT_EQ(2.19e6, full.k[0]);
+	rths_hs_model_free(&full);
+	rths_hs_experiment_free(&x);
+}
+
+TEST(patent_column_example)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+	struct rths_hs_model full;
+	bool lin;
+
+	ASSERT_EQ(0, rths_hs_experiment_load(&x, RTHS_HS_EXAMPLES
+					     "/patent-column.json", &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(3, x.model.n);
+	EXPECT_EQ(RTHS_HS_SETUP_ACTUATORS, x.setup.kind);
+	EXPECT_EQ(3, x.setup.n_act);
+	EXPECT_EQ(2.5, x.setup.length[2]);
+	EXPECT_TRUE(x.specimen.has_springs);
+	EXPECT_EQ(RTHS_HS_ELEMENT_BOUC_WEN, x.specimen.springs[0].kind);
+	EXPECT_EQ(1.5e6, x.k_est[0]);
+	EXPECT_EQ(2, x.device.step_ticks);
+	EXPECT_EQ(2.0 / 1024, x.integrator.dt);
+	EXPECT_EQ(RTHS_HS_KR_ALPHA, x.integrator.method);
+	EXPECT_LT(fabs(x.model.r[1] - 0.5), 1e-12);
+	/* The Bouc-Wen spring on DOF 0 goes into the reference as an
+	 * element (command row e_0). */
+	ASSERT_EQ(0, rths_hs_experiment_reference_model(&x, &full, &lin, NULL));
+	EXPECT_FALSE(lin);
+	EXPECT_EQ(1, full.n_elements);
+	rths_hs_model_free(&full);
+	rths_hs_experiment_free(&x);
+}
+
+/* Text parsing, defaults and a nonlinear tested story. */
+TEST(defaults_and_nonlinear_story)
+{
+	static const char text[] =
+		"{ \"model\": { \"type\": \"shear_building\", \"stories\": ["
+		" { \"mass\": 500, \"stiffness\": 8e5, \"nonlinear\":"
+		"   { \"type\": \"bilinear\", \"yield_force\": 4000 } },"
+		" { \"mass\": 500, \"stiffness\": 6e5, \"nonlinear\":"
+		"   { \"type\": \"bouc_wen\", \"yield_force\": 3000 } } ] },"
+		"  \"substructure\": { \"experimental_stories\": [1] } }";
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	ASSERT_EQ(0, rths_hs_experiment_parse(&x, text, "inline", ".", &err))
+		TH_LOG("%s", err.msg);
+	/* Story 0 stays numerical as an element, story 1 is tested. */
+	EXPECT_EQ(1, x.model.n_elements);
+	EXPECT_EQ(RTHS_HS_ELEMENT_BILINEAR, x.model.elements[0].p.kind);
+	EXPECT_EQ(0, x.model.k[0]);
+	EXPECT_EQ(RTHS_HS_ELEMENT_BOUC_WEN, x.specimen.springs[0].kind);
+	EXPECT_EQ(6e5, x.k_est[0]);
+	EXPECT_EQ(-1, x.sub.cmd_map[0]);	/* drift u_1 - u_0 */
+	EXPECT_EQ(1, x.sub.cmd_map[1]);
+	/* Defaults: offline, 1024 Hz, CR, synthetic motion, no compensation. */
+	EXPECT_EQ(RTHS_HS_BACKEND_OFFLINE, x.device.backend);
+	EXPECT_EQ(1024, x.device.rate);
+	EXPECT_EQ(RTHS_HS_CR, x.integrator.method);
+	EXPECT_EQ(RTHS_HS_COMP_NONE, x.comp.kind);
+	EXPECT_STREQ("inline", x.name);
+	EXPECT_STREQ("rths-run-inline", x.out.directory);
+	EXPECT_LT(fabs(x.duration - 20), 1e-9);
+	rths_hs_experiment_free(&x);
+}
+
+/* The error text carries everything: file, path, expectation, name. */
+TEST(error_text_names_file_path_and_kind)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+	char msg[1024];
+
+	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_load(&x, RTHS_HS_TESTDATA
+					  "/bad-out-of-range.json", &err));
+	rths_hs_error_str(&err, msg, sizeof(msg));
+	EXPECT_NE(NULL, strstr(msg, "bad-out-of-range.json: "
+			       "model.stories[2].stiffness: expected a number > 0"));
+	EXPECT_NE(NULL, strstr(msg, "[out-of-range]"));
+}
+
+TEST_HARNESS_MAIN
