@@ -217,7 +217,7 @@ static int resolve_family(struct rths_nl *nl)
 	return 0;
 }
 
-int rths_nl_open(struct rths_nl *nl)
+int rths_nl_socket(struct rths_nl *nl)
 {
 	int one = 1, ret;
 
@@ -239,6 +239,15 @@ int rths_nl_open(struct rths_nl *nl)
 				    strerror(-ret));
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
+	return 0;
+}
+
+int rths_nl_open(struct rths_nl *nl)
+{
+	int ret = rths_nl_socket(nl);
+
+	if (ret)
+		return ret;
 	ret = resolve_family(nl);
 	if (ret) {
 		rths_nl_close(nl);

@@ -144,8 +144,9 @@ struct rths_nl {
 	char rx[RTHS_RX_SIZE];
 };
 
-/* Open a socket with extended acks and resolve the family; -ENOENT if the
- * family does not exist. */
+/* Open a bound generic netlink socket with extended acks. */
+RTHS_HIDDEN int rths_nl_socket(struct rths_nl *nl);
+/* The same, and resolve the family; -ENOENT if it does not exist. */
 RTHS_HIDDEN int rths_nl_open(struct rths_nl *nl);
 RTHS_HIDDEN void rths_nl_close(struct rths_nl *nl);
 
