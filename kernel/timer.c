@@ -124,10 +124,13 @@ static int rths_thread_fn(void *data)
 		}
 		__set_current_state(TASK_RUNNING);
 		n = atomic_xchg(&rt->pending, 0);
-		now = ktime_to_ns(ktime_get());
 		expiry = READ_ONCE(rt->expiry);
 		irq_lat = READ_ONCE(rt->irq_lat);
-		thread_lat = now - expiry;
+		/* read after the expiry, so that a timer firing in between
+		 * cannot make the latency negative
+		 */
+		now = ktime_to_ns(ktime_get());
+		thread_lat = (s64)(now - expiry) > 0 ? now - expiry : 0;
 		/* periods that fired while we were still busy are missed */
 		rt->coalesced += n - 1;
 		rd->stats.missed = READ_ONCE(rt->skipped) + rt->coalesced;

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths_bench: what one step's exchange with the kernel costs through the
+ * mmap rings, against one netlink request per step, measured in the same
+ * run; and the loop's timer and thread latency over a real-time run, to be
+ * printed beside cyclictest's figures from the same machine.
+ *
+ * Usage: rths_bench [-n STEPS] [-t TICKS]
+ * Run it as root with rths.ko and rths_sim.ko loaded.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rths/device.h>
+
+#define BATCH 64	/* the command ring's default size */
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void die(struct rths_ctl *ctl, const char *what, int err)
+{
+	fprintf(stderr, "rths_bench: %s: %s%s%s\n", what, strerror(-err),
+		ctl ? ": " : "", ctl ? rths_ctl_error(ctl) : "");
+	exit(1);
+}
+
+static void make_dev(struct rths_ctl *ctl, const char *name, uint32_t d,
+		     enum rths_clock clock)
+{
+	struct rths_dev_config cfg = {
+		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS |
+		       RTHS_CFG_TRACE_ENTRIES,
+		.clock = clock,
+		.step_ticks = d,
+		.trace_entries = 0,
+	};
+	int err;
+
+	rths_dev_del(ctl, name);
+	err = rths_dev_new(ctl, name, "sim", 1, NULL);
+	if (err)
+		die(ctl, "dev new", err);
+	err = rths_dev_set(ctl, name, &cfg);
+	if (err)
+		die(ctl, "dev set", err);
+}
+
+/*
+ * Per step through the rings: post the command, read the feedback.  The
+ * kernel's own work (the ticks) is not timed; commands go in batches so
+ * that the clock is read once per batch, not per step.
+ */
+static double bench_rings(struct rths_ctl *ctl, uint64_t steps)
+{
+	struct rths_feedback fb;
+	struct rths_dev *dev;
+	uint64_t n = 0;
+	double t = 0, t0;
+	int64_t v;
+	int err, i;
+
+	make_dev(ctl, "bench0", 1, RTHS_CLOCK_MANUAL);
+	err = rths_dev_open(ctl, "bench0", RTHS_OPEN_OWNER, &dev);
+	if (err)
+		die(ctl, "open", err);
+	err = rths_run_start(ctl, "bench0");
+	if (err)
+		die(ctl, "start", err);
+	rths_dev_sync(dev);
+	while (n < steps) {
+		t0 = now_ns();
+		for (i = 0; i < BATCH; i++) {
+			v = (int64_t)((n + i) % 1000) * 1000;
+			err = rths_post_raw(dev, n + i + 1, &v);
+			if (err)
+				die(NULL, "post", err);
+		}
+		t += now_ns() - t0;
+		err = rths_run_tick(ctl, "bench0", BATCH);
+		if (err)
+			die(ctl, "tick", err);
+		t0 = now_ns();
+		for (i = 0; i < BATCH; i++) {
+			err = rths_read_feedback(dev, &fb);
+			if (err || fb.step != n + i + 1)
+				die(NULL, "feedback", err ? err : -EPROTO);
+		}
+		t += now_ns() - t0;
+		n += BATCH;
+	}
+	rths_run_stop(ctl, "bench0");
+	rths_dev_close(dev);
+	rths_dev_del(ctl, "bench0");
+	return t / n;
+}
+
+/* Per step with one netlink request: @tick, a RUN_TICK of one tick (what
+ * a netlink-driven loop would send); otherwise a STATS_GET, a request
+ * whose reply is as large as a few channels' feedback. */
+static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
+{
+	struct rths_stats st;
+	double t0;
+	uint64_t n;
+	int err;
+
+	make_dev(ctl, "bench1", 1, RTHS_CLOCK_MANUAL);
+	err = rths_run_start(ctl, "bench1");
+	if (err)
+		die(ctl, "start", err);
+	t0 = now_ns();
+	for (n = 0; n < steps; n++) {
+		err = tick ? rths_run_tick(ctl, "bench1", 1) :
+			     rths_stats_get(ctl, "bench1", &st);
+		if (err)
+			die(ctl, tick ? "tick" : "stats", err);
+	}
+	t0 = (now_ns() - t0) / steps;
+	rths_run_stop(ctl, "bench1");
+	rths_dev_del(ctl, "bench1");
+	return t0;
+}
+
+/* A real-time run: a producer keeps one step ahead for @ticks ticks. */
+static void bench_latency(struct rths_ctl *ctl, uint64_t ticks)
+{
+	struct rths_feedback fb;
+	struct rths_stats st;
+	struct rths_dev *dev;
+	uint64_t posted = 0;
+	int64_t v = 0;
+	int err;
+
+	make_dev(ctl, "bench2", 8, RTHS_CLOCK_HRTIMER);
+	err = rths_dev_open(ctl, "bench2", RTHS_OPEN_OWNER, &dev);
+	if (err)
+		die(ctl, "open", err);
+	err = rths_run_start(ctl, "bench2");
+	if (err)
+		die(ctl, "start", err);
+	rths_dev_sync(dev);
+	while (posted < 2)
+		rths_post_raw(dev, ++posted, &v);
+	while ((posted - 2) * 8 < ticks) {
+		err = rths_wait_feedback(dev, &fb, 10000, 0);
+		if (err)
+			die(NULL, "wait", err);
+		rths_post_raw(dev, ++posted, &v);
+	}
+	rths_run_stop(ctl, "bench2");
+	err = rths_stats_get(ctl, "bench2", &st);
+	if (err)
+		die(ctl, "stats", err);
+	rths_dev_close(dev);
+	rths_dev_del(ctl, "bench2");
+	printf("latency ticks=%llu missed=%llu late_steps=%llu\n",
+	       (unsigned long long)st.ticks, (unsigned long long)st.missed,
+	       (unsigned long long)st.late_steps);
+	printf("latency rths-irq    min %8.1f avg %8.1f max %8.1f us\n",
+	       st.irq_lat_min / 1e3, st.irq_lat_avg / 1e3,
+	       st.irq_lat_max / 1e3);
+	printf("latency rths-thread min %8.1f avg %8.1f max %8.1f us\n",
+	       st.thread_lat_min / 1e3, st.thread_lat_avg / 1e3,
+	       st.thread_lat_max / 1e3);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rths_bench [-n STEPS] [-t TICKS]\n"
+		"  -n STEPS  steps per exchange measurement (default 20480)\n"
+		"  -t TICKS  ticks of the real-time latency run (default 10240;\n"
+		"            0 skips it)\n"
+		"Prints the per-step exchange cost through the rings and by\n"
+		"netlink, their ratios, and the loop's latency figures.\n");
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t steps = 20480, ticks = 10240;
+	struct rths_ctl *ctl;
+	double ring, nl_tick, nl_get;
+	int c, err;
+
+	while ((c = getopt(argc, argv, "n:t:h")) != -1) {
+		switch (c) {
+		case 'n':
+			steps = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			ticks = strtoull(optarg, NULL, 0);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (steps < BATCH) {
+		fprintf(stderr, "rths_bench: -n must be at least %d\n", BATCH);
+		return 2;
+	}
+	err = rths_ctl_open(&ctl);
+	if (err)
+		die(NULL, "netlink (is rths.ko loaded?)", err);
+	ring = bench_rings(ctl, steps);
+	nl_tick = bench_netlink(ctl, steps, 1);
+	nl_get = bench_netlink(ctl, steps, 0);
+	printf("exchange steps=%llu\n", (unsigned long long)steps);
+	printf("exchange rings (post + read)       %10.0f ns/step  1.0\n",
+	       ring);
+	printf("exchange netlink RUN_TICK request  %10.0f ns/step  %.1f\n",
+	       nl_tick, nl_tick / ring);
+	printf("exchange netlink STATS_GET request %10.0f ns/step  %.1f\n",
+	       nl_get, nl_get / ring);
+	if (ticks)
+		bench_latency(ctl, ticks);
+	rths_ctl_close(ctl);
+	return 0;
+}
