@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Delay compensation: polynomial extrapolation and adaptive ATS. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,17 @@ struct rths_hs_comp {
 	double hist[HIST];	/* targets, newest first */
 	double lagrange[HIST];	/* polynomial weights */
 	double a[3];		/* ATS coefficients */
-	/* ATS window: commands and measurements, ring of window + 3 */
-	double *cmd, *meas;
-	size_t cap, count, head;
+	/*
+	 * ATS: the window's least-squares problem as sliding normal
+	 * equations, O(1) a step.  rows holds each sample's regressors
+	 * [x, x', x''] and the command (4 numbers), so the sample leaving
+	 * the window can be taken out again; every window samples the sums
+	 * are rebuilt from the rows to drop accumulated rounding.
+	 */
+	double meas_hist[HIST];	/* measured, newest first */
+	double *rows;
+	size_t window, count, head, seen;
+	double S[3][3], g[3], xx;
 	unsigned int since;
 	unsigned long updates;
 };
@@ -134,10 +143,9 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 	if (p->kind == RTHS_HS_COMP_ATS) {
 		c->a[1] = p->delay;
 		c->a[2] = p->delay * p->delay / 2;
-		c->cap = p->window + 3;
-		c->cmd = rths_hs_zalloc(c->cap, err);
-		c->meas = rths_hs_zalloc(c->cap, err);
-		if (!c->cmd || !c->meas) {
+		c->window = p->window;
+		c->rows = rths_hs_zalloc(4 * c->window, err);
+		if (!c->rows) {
 			rths_hs_comp_free(c);
 			return -RTHS_HS_E_NOMEM;
 		}
@@ -150,8 +158,7 @@ void rths_hs_comp_free(struct rths_hs_comp *c)
 {
 	if (!c)
 		return;
-	free(c->cmd);
-	free(c->meas);
+	free(c->rows);
 	free(c);
 }
 
@@ -232,45 +239,92 @@ int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
 	return fit(cmd, meas, n, dt, a, err);
 }
 
+/* Adds (sign 1) or removes (sign -1) one sample from the sums. */
+static void accumulate(struct rths_hs_comp *c, const double *row, double sign)
+{
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 3; j++)
+			c->S[i][j] += sign * row[i] * row[j];
+		c->g[i] += sign * row[i] * row[3];
+	}
+	c->xx += sign * row[0] * row[0];
+}
+
+static void rebuild(struct rths_hs_comp *c)
+{
+	memset(c->S, 0, sizeof(c->S));
+	memset(c->g, 0, sizeof(c->g));
+	c->xx = 0;
+	for (size_t k = 0; k < c->count; k++)
+		accumulate(c, c->rows + 4 * k, 1);
+}
+
+/* S a = g, equilibrated, by Cholesky; -1 if ill-conditioned. */
+static int solve3(const struct rths_hs_comp *c, double a[3])
+{
+	double A[9], d[3], rcond = 0, anorm = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (!(c->S[i][i] > 0))
+			return -1;
+		d[i] = 1 / sqrt(c->S[i][i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		double rs = 0;
+
+		for (int j = 0; j < 3; j++) {
+			A[j * 3 + i] = d[i] * c->S[i][j] * d[j];
+			rs += fabs(A[j * 3 + i]);
+		}
+		anorm = fmax(anorm, rs);
+		a[i] = d[i] * c->g[i];
+	}
+	if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', 3, A, 3) != 0 ||
+	    LAPACKE_dpocon(LAPACK_COL_MAJOR, 'U', 3, A, 3, anorm, &rcond) != 0 ||
+	    rcond < 1e-12)
+		return -1;
+	LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', 3, 1, A, 3, a, 3);
+	for (int i = 0; i < 3; i++)
+		a[i] *= d[i];
+	return 0;
+}
+
 void rths_hs_comp_observe(struct rths_hs_comp *c, double command,
 			  double measured)
 {
-	double *cmd, *meas, a[3], ms = 0;
-	size_t n;
+	double *row, a[3];
 
 	if (c->p.kind != RTHS_HS_COMP_ATS)
 		return;
-	c->cmd[c->head] = command;
-	c->meas[c->head] = measured;
-	c->head = (c->head + 1) % c->cap;
-	if (c->count < c->cap)
+	memmove(c->meas_hist + 1, c->meas_hist, (HIST - 1) * sizeof(double));
+	c->meas_hist[0] = measured;
+	/* The first samples only seed the differences, as in the fit. */
+	if (++c->seen <= 3)
+		return;
+	row = c->rows + 4 * c->head;
+	if (c->count == c->window)
+		accumulate(c, row, -1);
+	else
 		c->count++;
-	if (c->count < c->cap || ++c->since < c->p.update_every)
+	row[0] = measured;
+	row[1] = d1(c->meas_hist, c->p.dt);
+	row[2] = d2(c->meas_hist, c->p.dt);
+	row[3] = command;
+	accumulate(c, row, 1);
+	c->head = (c->head + 1) % c->window;
+	if (c->head == 0)
+		rebuild(c);
+	if (c->count < c->window || ++c->since < c->p.update_every)
 		return;
 	c->since = 0;
-	/* Unroll the ring oldest-first into one scratch block. */
-	n = c->cap;
-	cmd = malloc(2 * n * sizeof(double));
-	if (!cmd)
-		return;
-	meas = cmd + n;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = (c->head + i) % n;
-
-		cmd[i] = c->cmd[k];
-		meas[i] = c->meas[k];
-		ms += meas[i] * meas[i];
-	}
 	/* Near rest the fit would chase sensor noise: keep what we have. */
-	if (sqrt(ms / n) >= c->p.min_motion &&
-	    fit(cmd, meas, n, c->p.dt, a, NULL) == 0 && isfinite(a[0]) &&
-	    isfinite(a[1]) && isfinite(a[2])) {
-		c->a[0] = clamp(a[0], c->p.a0_min, c->p.a0_max);
-		c->a[1] = clamp(a[1], c->p.a1_min, c->p.a1_max);
-		c->a[2] = clamp(a[2], c->p.a2_min, c->p.a2_max);
-		c->updates++;
-	}
-	free(cmd);
+	if (sqrt(fmax(c->xx, 0) / (double)c->count) < c->p.min_motion ||
+	    solve3(c, a) < 0)
+		return;
+	c->a[0] = clamp(a[0], c->p.a0_min, c->p.a0_max);
+	c->a[1] = clamp(a[1], c->p.a1_min, c->p.a1_max);
+	c->a[2] = clamp(a[2], c->p.a2_min, c->p.a2_max);
+	c->updates++;
 }
 
 void rths_hs_comp_coefficients(const struct rths_hs_comp *c, double a[3])

@@ -37,6 +37,9 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 				    "cannot allocate the history of %zu steps",
 				    rows);
 	}
+	/* Touch every page now, not during the real-time loop. */
+	memset(p, 0, rows * per * sizeof(*p));
+	memset(h->flags, 0, rows * sizeof(*h->flags));
 	h->n_dof = n;
 	h->n_if = q;
 	h->n_act = m;
@@ -190,9 +193,13 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	return r;
 }
 
-/* The experimental half of step n: out to the backend and back. */
+/*
+ * The experimental half of step n: out to the backend and back.  The
+ * compute time of a step runs from the previous step's feedback
+ * (*t_fb) to this step's command: the real-time critical path.
+ */
 static int exchange(struct loop *L, uint64_t n, const double *u1,
-		    struct rths_hs_history *h, double t_ready,
+		    struct rths_hs_history *h, double *t_fb,
 		    struct rths_hs_error *err)
 {
 	const struct rths_hs_sim_config *cfg = L->cfg;
@@ -208,12 +215,13 @@ static int exchange(struct loop *L, uint64_t n, const double *u1,
 		return r;
 	for (size_t i = 0; i < m; i++)
 		cmd[i] = rths_hs_comp_command(L->comp[i], tgt[i]);
-	h->compute[n] = L->now(cfg->clock_ctx) - t_ready;
+	h->compute[n] = L->now(cfg->clock_ctx) - *t_fb;
 	r = rths_hs_backend_post(cfg->backend, n, cmd, err);
 	if (r == 0)
 		r = rths_hs_backend_wait(cfg->backend, n, &fb, err);
 	if (r < 0)
 		return r;
+	*t_fb = L->now(cfg->clock_ctx);
 	h->flags[n] = fb.flags;
 	for (size_t i = 0; i < m; i++) {
 		h->disp[n * m + i] = fb.disp[i];
@@ -248,7 +256,7 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    struct rths_hs_error *err)
 {
 	struct rths_hs_error run_err = { 0 };
-	double dt = cfg->integrator.dt, duration, t0, t_ready, t_prev;
+	double dt = cfg->integrator.dt, duration, t0, t_mark;
 	uint64_t steps;
 	struct loop L;
 	int r;
@@ -278,7 +286,10 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 	}
 	res->steps_planned = steps;
 	record_state(&L, h, 0, 0, rths_hs_gm_at(cfg->gm, 0));
-	t0 = t_ready = L.now(cfg->clock_ctx);
+	/* One clock reading a step all-numerical, two with a backend (at
+	 * the command and at the feedback), so that an injected clock
+	 * sees exactly the compute path. */
+	t0 = t_mark = L.now(cfg->clock_ctx);
 	for (uint64_t n = 1; n <= steps; n++) {
 		double t = (double)n * dt, ag = rths_hs_gm_at(cfg->gm, t);
 		const double *u1;
@@ -290,18 +301,19 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		rths_hs_model_ground_force(&L.model, ag, L.f);
 		r = rths_hs_stepper_command(L.st, L.f, &u1, &run_err);
 		if (r == 0 && cfg->sub)
-			r = exchange(&L, n, u1, h, t_ready, &run_err);
+			r = exchange(&L, n, u1, h, &t_mark, &run_err);
 		if (r == 0)
 			r = rths_hs_stepper_accept(L.st, cfg->sub ? L.r_exp : NULL,
 						   &run_err);
 		if (r < 0)
 			break;
-		t_prev = t_ready;
-		t_ready = L.now(cfg->clock_ctx);
-		/* All-numerical: the whole step is compute. */
-		if (!cfg->sub)
-			h->compute[n] = t_ready - t_prev;
-		res->wall = t_ready - t0;
+		if (!cfg->sub) {
+			/* All-numerical: the whole step is compute. */
+			double t_now = L.now(cfg->clock_ctx);
+
+			h->compute[n] = t_now - t_mark;
+			t_mark = t_now;
+		}
 		record_state(&L, h, n, t, ag);
 		res->steps_done = n;
 		if (h->flags[n] & (RTHS_FB_F_EXTRAPOLATED | RTHS_FB_F_HELD |
@@ -311,6 +323,7 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    (n % cfg->progress_every == 0 || n == steps))
 			cfg->progress(cfg->progress_ctx, n, steps);
 	}
+	res->wall = L.now(cfg->clock_ctx) - t0;
 	if (r < 0) {
 		res->error = r;
 		res->err = run_err;

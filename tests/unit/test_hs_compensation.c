@@ -71,6 +71,47 @@ TEST(ats_estimate_recovers_delay_and_gain)
 }
 
 /*
+ * The online estimator keeps the window's normal equations as running
+ * sums; after any number of samples it agrees with a batch fit of the
+ * same window (the sums are rebuilt every window, so rounding does not
+ * pile up).
+ */
+TEST(ats_online_equals_batch_fit)
+{
+	struct rths_hs_comp_params cp;
+	struct rths_hs_comp *c;
+	size_t n = 5000, w = 700;
+	double *cmd = malloc(n * sizeof(double));
+	double *x = malloc(n * sizeof(double)), a[3], b[3];
+
+	ASSERT_NE(NULL, cmd);
+	ASSERT_NE(NULL, x);
+	rths_hs_comp_defaults(&cp, RTHS_HS_COMP_ATS, DT);
+	cp.window = (unsigned int)w;
+	cp.a0_min = 0.01;
+	cp.a0_max = 100;
+	cp.a1_min = cp.a2_min = -1;
+	cp.a1_max = cp.a2_max = 1;
+	ASSERT_EQ(0, rths_hs_comp_new(&c, &cp, NULL));
+	for (size_t k = 0; k < n; k++) {
+		cmd[k] = multisine(k * DT) + 1e-4 * sin(0.37 * k * k);
+		x[k] = 0.8 * multisine(k * DT - 0.02);
+		rths_hs_comp_observe(c, cmd[k], x[k]);
+	}
+	rths_hs_comp_coefficients(c, a);
+	ASSERT_EQ(0, rths_hs_ats_estimate(cmd + n - w - 3, x + n - w - 3,
+					  w + 3, DT, b, NULL));
+	for (int i = 0; i < 3; i++) {
+		EXPECT_LT(fabs(a[i] - b[i]), 1e-6 * fabs(b[i]))
+			TH_LOG("a%d: online %.9g, batch %.9g", i, a[i], b[i]);
+	}
+	EXPECT_EQ(n - w - 3 + 1, rths_hs_comp_updates(c));
+	rths_hs_comp_free(c);
+	free(cmd);
+	free(x);
+}
+
+/*
  * Closed loop: an actuator that lags by d samples with gain g.  ATS
  * learns it online and the measured displacement follows the target;
  * without compensation the tracking error is the delay's.  Three terms

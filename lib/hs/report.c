@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The run summary: peaks, tracking criteria, reference errors, timing. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <linux/rths.h>
+#include <rths/hs_criteria.h>
+#include <rths/hs_output.h>
+
+#define NCH RTHS_HS_MAX_CHANNELS
+#define MAX_LISTED 16	/* DOFs shown in the text summary */
+
+struct peak {
+	double value, time;
+};
+
+/* Everything the report shows, computed once for text and JSON. */
+struct report {
+	size_t n, m, n_listed;
+	struct peak u[MAX_LISTED], a_abs[MAX_LISTED];
+	struct peak stroke[NCH], force[NCH];
+	struct rths_hs_tracking track[NCH];
+	bool has_ref;
+	double ref_rms[MAX_LISTED], ref_peak[MAX_LISTED];
+	uint64_t over_budget;
+};
+
+static struct peak peak_of(const double *a, size_t rows, size_t stride,
+			   const double *t)
+{
+	size_t at;
+	struct peak p;
+
+	p.value = rths_hs_peak(a, rows, stride, &at);
+	p.time = rows ? t[at] : 0;
+	return p;
+}
+
+static void compute(const struct rths_hs_report_input *in, struct report *R)
+{
+	const struct rths_hs_history *h = in->h;
+	size_t rows = h->rows;
+
+	memset(R, 0, sizeof(*R));
+	R->n = h->n_dof;
+	R->m = h->n_act;
+	R->n_listed = R->n < MAX_LISTED ? R->n : MAX_LISTED;
+	for (size_t i = 0; i < R->n_listed; i++) {
+		double best = 0, when = 0;
+
+		R->u[i] = peak_of(h->u + i, rows, R->n, h->t);
+		/* Absolute acceleration: relative plus the ground's (the
+		 * influence vector is 1 for the floors of a building). */
+		for (size_t k = 0; k < rows; k++) {
+			double aa = fabs(h->a[k * R->n + i] + h->ag[k]);
+
+			if (aa > best) {
+				best = aa;
+				when = h->t[k];
+			}
+		}
+		R->a_abs[i].value = best;
+		R->a_abs[i].time = when;
+	}
+	for (size_t j = 0; j < R->m; j++) {
+		R->stroke[j] = peak_of(h->disp + j, rows, R->m, h->t);
+		R->force[j] = peak_of(h->force + j, rows, R->m, h->t);
+		/* Benchmark: commanded = the decoupled target, measured =
+		 * the actuator's displacement; from step 1 on. */
+		if (rows > 2)
+			rths_hs_tracking(h->target + R->m + j,
+					 h->disp + R->m + j, rows - 1, R->m,
+					 h->dt, 50, &R->track[j]);
+	}
+	if (in->ref && in->ref->rows >= rows && in->ref->n_dof == R->n) {
+		R->has_ref = true;
+		for (size_t i = 0; i < R->n_listed; i++)
+			rths_hs_error_ratios(h->u + i, in->ref->u + i, rows, R->n,
+					     &R->ref_rms[i], &R->ref_peak[i]);
+	}
+	for (size_t k = 1; k < rows; k++)
+		if (h->compute[k] > h->dt)
+			R->over_budget++;
+}
+
+void rths_hs_report_text(FILE *f, const struct rths_hs_report_input *in)
+{
+	const struct rths_hs_run_result *res = in->res;
+	const struct rths_hs_history *h = in->h;
+	double dt = h->dt, dur = res->steps_done * dt;
+	struct report R;
+
+	compute(in, &R);
+	fprintf(f, "rths-run: %s\n", in->name);
+	fprintf(f, "  backend       %s%s%s%s\n", in->backend,
+		in->actuator ? " (" : "", in->actuator ? in->actuator : "",
+		in->actuator ? ")" : "");
+	fprintf(f, "  integrator    %s, dt = %u/%u s = %.4g ms",
+		rths_hs_method_name(in->integrator->method), in->step_ticks,
+		in->rate, dt * 1e3);
+	if (in->integrator->method == RTHS_HS_KR_ALPHA)
+		fprintf(f, ", rho_inf %.3g", in->integrator->rho_inf);
+	if (in->integrator->method == RTHS_HS_ALPHA_OS)
+		fprintf(f, ", alpha %.3g", in->integrator->alpha);
+	fprintf(f, "\n  steps         %llu of %llu (%.3f s of %.3f s)%s\n",
+		(unsigned long long)res->steps_done,
+		(unsigned long long)res->steps_planned, dur,
+		res->steps_planned * dt,
+		res->interrupted ? ", interrupted" : "");
+	if (in->preview && in->preview->chosen) {
+		const struct rths_hs_preview_row *row =
+			&in->preview->rows[in->preview->n_rows - 1];
+
+		fprintf(f, "  step preview  d = %u: compute %.3f s < record %.3f s (tried d = 1..%u)\n",
+			in->preview->chosen, row->compute,
+			in->preview->duration, in->preview->chosen);
+	}
+	if (R.m) {
+		fprintf(f, "  compensation  %s", in->compensation);
+		if (in->compensation && !strcmp(in->compensation, "ats"))
+			for (size_t j = 0; j < R.m; j++)
+				fprintf(f, "%s a0 %.4f a1 %.3f ms a2 %.3g ms^2 (%lu fits)",
+					j ? ";" : ":", res->comp_coeffs[j][0],
+					res->comp_coeffs[j][1] * 1e3,
+					res->comp_coeffs[j][2] * 1e6,
+					res->comp_updates[j]);
+		fputc('\n', f);
+	}
+	fprintf(f, "peaks                          value        at\n");
+	for (size_t i = 0; i < R.n_listed; i++) {
+		fprintf(f, "  DOF %-3zu displacement     %9.3f mm   %7.3f s\n",
+			i + 1, R.u[i].value * 1e3, R.u[i].time);
+		fprintf(f, "  DOF %-3zu abs. acceleration %8.3f m/s^2 %6.3f s\n",
+			i + 1, R.a_abs[i].value, R.a_abs[i].time);
+	}
+	for (size_t j = 0; j < R.m; j++) {
+		fprintf(f, "  actuator %-2zu stroke         %9.3f mm   %7.3f s\n",
+			j + 1, R.stroke[j].value * 1e3, R.stroke[j].time);
+		fprintf(f, "  actuator %-2zu force          %9.3f kN   %7.3f s\n",
+			j + 1, R.force[j].value * 1e-3, R.force[j].time);
+	}
+	if (R.m) {
+		fprintf(f, "tracking (RTHS benchmark)   J1 delay    J2 RMS     J3 peak\n");
+		for (size_t j = 0; j < R.m; j++)
+			fprintf(f, "  actuator %-2zu              %6.2f ms  %7.3f %%  %7.3f %%\n",
+				j + 1, R.track[j].j1_ms, R.track[j].j2_pct,
+				R.track[j].j3_pct);
+	}
+	if (R.has_ref) {
+		fprintf(f, "against the all-numerical structure (same integrator and step)\n");
+		for (size_t i = 0; i < R.n_listed; i++)
+			fprintf(f, "  DOF %-3zu displacement   RMS %7.3f %%  peak %7.3f %%\n",
+				i + 1, R.ref_rms[i], R.ref_peak[i]);
+	}
+	fprintf(f, "timing (%s)\n", R.m ? "compute from feedback to the next command" :
+		"compute per step");
+	fprintf(f, "  per step      min %.1f  mean %.1f  p99 %.1f  max %.1f us (budget %.1f us, %llu over)\n",
+		res->compute_min * 1e6, res->compute_mean * 1e6,
+		res->compute_p99 * 1e6, res->compute_max * 1e6, dt * 1e6,
+		(unsigned long long)R.over_budget);
+	fprintf(f, "  wall          %.3f s for %.3f s of test (%.1fx real time)\n",
+		res->wall, dur, res->wall > 0 ? dur / res->wall : 0);
+	fprintf(f, "events\n");
+	if (res->has_stats)
+		fprintf(f, "  backend       %llu steps, %llu ticks, %llu late (%llu extrapolated, %llu held, %llu decelerated), %llu limit trips, %llu lost records\n",
+			(unsigned long long)res->stats.steps,
+			(unsigned long long)res->stats.ticks,
+			(unsigned long long)res->stats.late_steps,
+			(unsigned long long)res->stats.late_extrapolated,
+			(unsigned long long)res->stats.late_held,
+			(unsigned long long)res->stats.late_decelerated,
+			(unsigned long long)res->stats.limit_trips,
+			(unsigned long long)res->stats.fb_overflows);
+	if (res->has_stats && res->stats.has_latency)
+		fprintf(f, "  latency       irq max %.1f us, thread avg %.1f max %.1f us\n",
+			res->stats.irq_lat_max_ns * 1e-3,
+			res->stats.thread_lat_avg_ns * 1e-3,
+			res->stats.thread_lat_max_ns * 1e-3);
+	fprintf(f, "  late feedback %llu step%s flagged late\n",
+		(unsigned long long)res->late_steps,
+		res->late_steps == 1 ? "" : "s");
+	if (res->interrupted)
+		fprintf(f, "  interrupted   at step %llu; backend %s\n",
+			(unsigned long long)res->steps_done,
+			res->held ? "held" : "not held");
+	if (res->error) {
+		char buf[768];
+
+		fprintf(f, "  failed        at step %llu: %s\n",
+			(unsigned long long)res->steps_done + 1,
+			rths_hs_error_str(&res->err, buf, sizeof(buf)));
+	}
+}
+
+static json_t *peak_json(const struct peak *p, double scale)
+{
+	return json_pack("{s:f,s:f}", "value", p->value * scale, "time_s",
+			 p->time);
+}
+
+int rths_hs_report_json(const char *path, const struct rths_hs_report_input *in,
+			struct rths_hs_error *err)
+{
+	const struct rths_hs_run_result *res = in->res;
+	json_t *root, *dofs = json_array(), *acts = json_array();
+	struct report R;
+	int r = 0;
+
+	compute(in, &R);
+	for (size_t i = 0; i < R.n_listed; i++) {
+		json_t *d = json_pack("{s:o,s:o}", "displacement_m",
+				      peak_json(&R.u[i], 1), "abs_acceleration_mps2",
+				      peak_json(&R.a_abs[i], 1));
+
+		if (R.has_ref)
+			json_object_set_new(d, "reference", json_pack(
+				"{s:f,s:f}", "rms_pct", R.ref_rms[i],
+				"peak_pct", R.ref_peak[i]));
+		json_array_append_new(dofs, d);
+	}
+	for (size_t j = 0; j < R.m; j++)
+		json_array_append_new(acts, json_pack(
+			"{s:o,s:o,s:f,s:f,s:f,s:[f,f,f],s:I}",
+			"stroke_m", peak_json(&R.stroke[j], 1),
+			"force_N", peak_json(&R.force[j], 1),
+			"J1_ms", R.track[j].j1_ms, "J2_pct", R.track[j].j2_pct,
+			"J3_pct", R.track[j].j3_pct, "compensation",
+			res->comp_coeffs[j][0], res->comp_coeffs[j][1],
+			res->comp_coeffs[j][2], "compensation_fits",
+			(json_int_t)res->comp_updates[j]));
+	root = json_pack("{s:s,s:s,s:s,s:f,s:i,s:i,s:I,s:I,s:b,s:b,s:o,s:o,"
+			 "s:{s:f,s:f,s:f,s:f,s:I},s:f,s:I}",
+			 "name", in->name, "backend", in->backend,
+			 "integrator", rths_hs_method_name(in->integrator->method),
+			 "dt_s", in->h->dt, "rate_hz", (int)in->rate,
+			 "step_ticks", (int)in->step_ticks,
+			 "steps", (json_int_t)res->steps_done,
+			 "steps_planned", (json_int_t)res->steps_planned,
+			 "interrupted", res->interrupted, "failed", res->error != 0,
+			 "dofs", dofs, "actuators", acts,
+			 "compute_us", "min", res->compute_min * 1e6,
+			 "mean", res->compute_mean * 1e6,
+			 "p99", res->compute_p99 * 1e6,
+			 "max", res->compute_max * 1e6,
+			 "over_budget", (json_int_t)R.over_budget,
+			 "wall_s", res->wall,
+			 "late_steps", (json_int_t)res->late_steps);
+	if (!root)
+		return rths_hs_fail(err, RTHS_HS_E_NOMEM, path, 0, NULL,
+				    "cannot build the JSON summary");
+	if (in->preview && in->preview->chosen)
+		json_object_set_new(root, "preview_step_ticks",
+				    json_integer(in->preview->chosen));
+	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0)
+		r = rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
+				 "cannot write: %s", strerror(errno));
+	json_decref(root);
+	return r;
+}

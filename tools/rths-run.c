@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-run: run a real-time hybrid simulation described by an experiment
+ * file, on a device or offline, and write its history, summary and plots.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rths-run/rths-run.h"
+
+/* The only global: set by SIGINT, read by the step loop. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	/* A second Ctrl-C ends the program the usual way. */
+	signal(SIGINT, SIG_DFL);
+}
+
+struct options {
+	const char *file, *output;
+	bool offline, quiet, preview_only, plots, reference;
+	int progress;		/* -1: auto */
+	uint32_t step_ticks;
+	double duration;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rths-run [OPTIONS] EXPERIMENT.json\n"
+		"Run the real-time hybrid simulation an experiment file describes and\n"
+		"write the step history (CSV), a summary and PNG plots.\n"
+		"\n"
+		"  -o, --output DIR      output directory (default: outputs.directory)\n"
+		"      --offline         model the specimen and actuator in userspace,\n"
+		"                        whatever the device section says\n"
+		"  -d, --step-ticks D    integration step of D controller ticks (no preview)\n"
+		"      --preview         only run the step-size preview and print it\n"
+		"  -t, --duration S      stop after S seconds of the record\n"
+		"      --no-plots        do not run gnuplot\n"
+		"      --no-reference    skip the all-numerical reference run\n"
+		"      --progress        progress bar even if stderr is not a terminal\n"
+		"      --no-progress     no progress bar\n"
+		"  -q, --quiet           no progress bar, no summary on stdout\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Ctrl-C holds the actuators and still writes everything collected.\n"
+		"Exit status: 0 done, 1 bad file or options, 3 the run failed,\n"
+		"130 interrupted.  See rths-run(1) and Documentation/experiment-file.rst.\n");
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "offline", no_argument, NULL, 'O' },
+		{ "step-ticks", required_argument, NULL, 'd' },
+		{ "preview", no_argument, NULL, 'P' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "no-plots", no_argument, NULL, 'N' },
+		{ "no-reference", no_argument, NULL, 'R' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "no-progress", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->plots = o->reference = true;
+	o->progress = -1;
+	while ((c = getopt_long(argc, argv, "o:d:t:qh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'O': o->offline = true; break;
+		case 'P': o->preview_only = true; break;
+		case 'N': o->plots = false; break;
+		case 'R': o->reference = false; break;
+		case 'p': o->progress = 1; break;
+		case 'n': o->progress = 0; break;
+		case 'q': o->quiet = true; break;
+		case 'h': usage(stdout); exit(0);
+		case 'd':
+			errno = 0;
+			o->step_ticks = (uint32_t)strtoul(optarg, &end, 10);
+			if (errno || *end || o->step_ticks < 1 ||
+			    o->step_ticks > RTHS_STEP_TICKS_MAX) {
+				fprintf(stderr, "rths-run: --step-ticks: expected 1 to %d\n",
+					RTHS_STEP_TICKS_MAX);
+				return -1;
+			}
+			break;
+		case 't':
+			o->duration = strtod(optarg, &end);
+			if (*end || !(o->duration > 0)) {
+				fprintf(stderr, "rths-run: --duration: expected seconds > 0\n");
+				return -1;
+			}
+			break;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return -1;
+	}
+	o->file = argv[optind];
+	return 0;
+}
+
+static int fail(const struct rths_hs_error *err)
+{
+	char buf[1024];
+
+	fprintf(stderr, "rths-run: %s\n", rths_hs_error_str(err, buf, sizeof(buf)));
+	return 1;
+}
+
+static void print_preview(const struct rths_hs_preview_result *pr)
+{
+	printf("step preview (patent claim 2): the whole test with a numerical specimen\n");
+	printf("      d    dt (ms)    steps   compute (s)   worst step (us)   < %.3f s record\n",
+	       pr->duration);
+	for (size_t i = 0; i < pr->n_rows; i++) {
+		const struct rths_hs_preview_row *r = &pr->rows[i];
+
+		printf("  %5u  %9.4f  %7llu  %12.4f  %16.1f   %s\n", r->d,
+		       r->dt * 1e3, (unsigned long long)r->steps, r->compute,
+		       r->compute_max * 1e6, r->fits ? "yes" : "no");
+	}
+	if (pr->chosen)
+		printf("  chosen: d = %u, dt = %u/%u s\n", pr->chosen, pr->chosen,
+		       (unsigned int)(pr->chosen / pr->dt + 0.5));
+}
+
+/* The step: given, from the file, or by the preview. */
+static int choose_step(struct rths_hs_experiment *x, const struct options *o,
+		       struct rths_hs_preview_result *pr, bool *previewed,
+		       struct rths_hs_error *err)
+{
+	struct rths_hs_preview_params pp;
+	struct rths_hs_sim_config cfg;
+	int r;
+
+	*previewed = false;
+	if (o->step_ticks)
+		return rths_hs_experiment_set_step(x, o->step_ticks, err);
+	if (x->device.step_ticks && !o->preview_only)
+		return 0;
+	rths_hs_experiment_sim_config(x, &cfg);
+	cfg.stop = &interrupted;
+	rths_hs_preview_defaults(&pp);
+	pp.rate = x->device.rate;
+	r = rths_hs_preview(&cfg, &pp, pr, err);
+	if (r < 0)
+		return r;
+	*previewed = true;
+	return rths_hs_experiment_set_step(x, pr->chosen, err);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The all-numerical structure with the same integrator and step. */
+static int reference_run(const struct rths_hs_experiment *x,
+			 struct rths_hs_history *ref, struct rths_hs_error *err)
+{
+	struct rths_hs_run_result res;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_model full;
+	int r = rths_hs_experiment_reference_model(x, &full, NULL, err);
+
+	if (r < 0)
+		return r;
+	rths_hs_experiment_sim_config(x, &cfg);
+	cfg.model = &full;
+	cfg.sub = NULL;
+	cfg.setup = NULL;
+	cfg.comp = NULL;
+	cfg.k_if = cfg.c_if = NULL;
+	r = rths_hs_sim_run(&cfg, ref, &res, err);
+	rths_hs_model_free(&full);
+	return r;
+}
+
+static int write_outputs(const struct rths_hs_experiment *x,
+			 const struct options *o, const char *dir,
+			 const struct rths_hs_report_input *in)
+{
+	char path[PATH_MAX + 32];
+	struct rths_hs_error err;
+	int bad = 0;
+	FILE *f;
+
+	if (x->out.csv) {
+		snprintf(path, sizeof(path), "%s/history.csv", dir);
+		if (rths_hs_write_csv(path, in->h, in->ref, x->out.every, &err) < 0)
+			bad |= fail(&err);
+	}
+	if (x->out.summary) {
+		snprintf(path, sizeof(path), "%s/summary.txt", dir);
+		f = fopen(path, "w");
+		if (f) {
+			rths_hs_report_text(f, in);
+			fclose(f);
+		} else {
+			fprintf(stderr, "rths-run: %s: %s\n", path, strerror(errno));
+			bad = 1;
+		}
+		snprintf(path, sizeof(path), "%s/summary.json", dir);
+		if (rths_hs_report_json(path, in, &err) < 0)
+			bad |= fail(&err);
+	}
+	if (!o->quiet)
+		rths_hs_report_text(stdout, in);
+	if (x->out.csv && x->out.plots && o->plots) {
+		int r = rths_hs_plot(dir, "history.csv", in->h, in->ref != NULL,
+				     true, &err);
+
+		if (r < 0)
+			bad |= fail(&err);
+		else if (!o->quiet)
+			printf("plots: %s/response.png%s\n", dir,
+			       in->h->n_act ? ", tracking.png, hysteresis.png" : "");
+	}
+	if (!o->quiet)
+		printf("outputs: %s/ (history.csv, summary.txt, summary.json%s)\n",
+		       dir, x->out.plots && o->plots ? ", plots.gp" : "");
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	struct rths_hs_history h = { 0 }, ref = { 0 };
+	struct rths_hs_report_input in = { 0 };
+	struct rths_hs_preview_result pr;
+	struct rths_hs_backend b = { 0 };
+	struct rths_hs_run_result res;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+	char desc[64], act[192];
+	struct progress prog;
+	struct sigaction sa;
+	struct options o;
+	bool previewed, has_ref = false;
+	const char *dir;
+	int r, status = 0;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, NULL);
+	if (rths_hs_experiment_load(&x, o.file, &err) < 0)
+		return fail(&err);
+	if (o.duration > 0 && o.duration < x.duration)
+		x.duration = o.duration;
+	if (choose_step(&x, &o, &pr, &previewed, &err) < 0) {
+		rths_hs_experiment_free(&x);
+		return fail(&err);
+	}
+	if (previewed && !o.quiet)
+		print_preview(&pr);
+	if (o.preview_only) {
+		rths_hs_experiment_free(&x);
+		return 0;
+	}
+	dir = o.output ? o.output : x.out.directory;
+	if (mkdir_p(dir) < 0) {
+		fprintf(stderr, "rths-run: %s: %s\n", dir, strerror(errno));
+		rths_hs_experiment_free(&x);
+		return 1;
+	}
+	rths_hs_experiment_sim_config(&x, &cfg);
+	if (x.has_specimen) {
+		r = backend_open(&x, o.offline, &b, desc, sizeof(desc), act,
+				 sizeof(act), &err);
+		if (r < 0) {
+			rths_hs_experiment_free(&x);
+			return fail(&err);
+		}
+		cfg.backend = &b;
+	} else {
+		snprintf(desc, sizeof(desc), "none (all-numerical)");
+		act[0] = '\0';
+	}
+	progress_init(&prog, !o.quiet && o.progress != 0, x.integrator.dt);
+	if (o.progress == 1 && !o.quiet)
+		prog.on = true;
+	cfg.stop = &interrupted;
+	cfg.progress = progress_update;
+	cfg.progress_ctx = &prog;
+	cfg.progress_every = 1;
+	r = rths_hs_sim_run(&cfg, &h, &res, &err);
+	progress_done(&prog);
+	if (x.has_specimen)
+		rths_hs_backend_close(&b);
+	if (r < 0 && h.rows == 0) {
+		rths_hs_experiment_free(&x);
+		return fail(&err);
+	}
+	if (x.has_specimen && x.out.reference && o.reference) {
+		if (reference_run(&x, &ref, &err) < 0)
+			fail(&err);
+		else
+			has_ref = true;
+	}
+	in.name = x.name;
+	in.backend = desc;
+	in.actuator = act[0] ? act : NULL;
+	in.integrator = &x.integrator;
+	in.rate = x.device.rate;
+	in.step_ticks = x.device.step_ticks;
+	in.compensation = rths_hs_comp_name(x.comp.kind);
+	in.h = &h;
+	in.res = &res;
+	in.ref = has_ref ? &ref : NULL;
+	in.preview = previewed ? &pr : NULL;
+	if (write_outputs(&x, &o, dir, &in))
+		status = 1;
+	if (res.error) {
+		fail(&res.err);
+		status = 3;
+	} else if (res.interrupted) {
+		fprintf(stderr, "rths-run: interrupted at step %llu of %llu; outputs written\n",
+			(unsigned long long)res.steps_done,
+			(unsigned long long)res.steps_planned);
+		status = 130;
+	}
+	rths_hs_history_free(&h);
+	rths_hs_history_free(&ref);
+	rths_hs_experiment_free(&x);
+	return status;
+}
