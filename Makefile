@@ -89,10 +89,18 @@ $(O)/plain/rths.pc: lib/rths.pc.in
 PREFIX ?= /usr/local
 
 # A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
-# against the plain librths.
+# against the plain librths into $(O)/plain/tools/NAME; the objects of
+# tools/NAME/*.c go to tools/NAME.parts/ so that they do not collide with
+# the binary's name.
 define tool_rule
+$(O)/plain/tools/$(1).parts/%.o: tools/$(1)/%.c | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_plain) \
+		-fPIC -MMD -MP -c $$< -o $$@
+
 $(O)/plain/tools/$(1): $(O)/plain/tools/$(1).o \
-		$$(patsubst %.c,$(O)/plain/%.o,$$(wildcard tools/$(1)/*.c)) \
+		$$(patsubst tools/$(1)/%.c,$(O)/plain/tools/$(1).parts/%.o,\
+			$$(wildcard tools/$(1)/*.c)) \
 		$(O)/plain/librths.a
 	$$(CC) -o $$@ $$^ $$(LIBRTHS_LIBS)
 endef
@@ -100,9 +108,11 @@ $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 # A unit test is tests/unit/NAME.c, built in every variant, linked against
 # that variant's librths.a.  It prints TAP (kselftest harness).
+# Extra prerequisites a fragment adds (objects) go before the archive.
 define unit_rule
 $(O)/$(2)/tests/unit/$(1): $(O)/$(2)/tests/unit/$(1).o $(O)/$(2)/librths.a
-	$$(CC) $$(LDFLAGS_$(2)) -o $$@ $$^ $$(LIBRTHS_LIBS)
+	$$(CC) $$(LDFLAGS_$(2)) -o $$@ $$(filter-out %.a,$$^) \
+		$$(filter %.a,$$^) $$(LIBRTHS_LIBS)
 endef
 $(foreach v,$(VARIANTS),$(foreach t,$(UNIT_TESTS),\
 	$(eval $(call unit_rule,$(t),$(v)))))
@@ -121,8 +131,15 @@ $(foreach v,$(VARIANTS),$(O)/$(v)/tests/%.o): CPPFLAGS_COMMON += $(HARNESS_FLAGS
 $(foreach v,$(VARIANTS),$(O)/$(v)/tests/%.o): WARN += -Wno-missing-prototypes
 $(foreach t,$(UNIT_TESTS),$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/$(t).o)): $(HARNESS)
 
+# "make build/plain/..." names the same files as "make $(O)/plain/...".
+O_REL := $(patsubst $(TOP)/%,%,$(O))
+ifneq ($(O_REL),$(O))
+$(O_REL)/%: $(O)/% ;
+endif
+
 # ---------------------------------------------------------------------------
-.PHONY: all deps lib tools unit-tests unit-check check bench demo clean
+.PHONY: all deps lib tools unit-tests unit-check check bench demo clean \
+	install
 
 deps: $(DEPS_STAMP)
 
@@ -148,3 +165,25 @@ bench: deps $(BENCHES)
 
 clean:
 	rm -rf $(O)
+
+# Userspace only; the modules install with DKMS (dkms.conf,
+# Documentation/admin-guide.rst).  DESTDIR for staging.
+install: lib tools
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/rths \
+		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)/etc/udev/rules.d
+	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf librths.so.1 $(DESTDIR)$(PREFIX)/lib/librths.so
+	install -m 644 $(O)/plain/librths.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(O)/plain/rths.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 include/rths/*.h $(DESTDIR)$(PREFIX)/include/rths/
+	install -m 644 include/uapi/linux/rths.h \
+		$(DESTDIR)$(PREFIX)/include/linux/
+	install -m 755 $(addprefix $(O)/plain/tools/,$(TOOLS)) \
+		$(DESTDIR)$(PREFIX)/bin/
+	for m in $(MAN_PAGES); do \
+		sec=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec; \
+		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$sec/; \
+	done
+	install -m 644 udev/60-rths.rules $(DESTDIR)/etc/udev/rules.d/

@@ -11,31 +11,14 @@ UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
 
 MAN_PAGES += Documentation/man/rthsctl.8
 
-# rthsctl is tools/rthsctl.c plus tools/rthsctl/*.c.  It is not in TOOLS:
-# the generic rule would link $(O)/plain/tools/rthsctl while the pattern
-# rule puts the objects of tools/rthsctl/*.c into a directory of that very
-# name.  So its parts are compiled into tools/rthsctl.parts/ instead, in
-# every variant (the unit test links the parser from there).
-RTHSCTL_SRCS := $(sort $(wildcard tools/rthsctl/*.c))
-rthsctl_parts = $(patsubst tools/rthsctl/%.c,$(O)/$(1)/tools/rthsctl.parts/%.o,\
-	$(RTHSCTL_SRCS))
+TOOLS += rthsctl
 
-define rthsctl_variant
-$(O)/$(1)/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(O)/.deps-ok
-	@mkdir -p $$(@D)
-	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_$(1)) \
-		-fPIC -MMD -MP -c $$< -o $$@
-
-# The parser and units need nothing from librths, so their place after
-# librths.a on the test's link line does not matter.
-$(O)/$(1)/tests/unit/test_dev_rthsctl: \
-		$(O)/$(1)/tools/rthsctl.parts/parse.o \
-		$(O)/$(1)/tools/rthsctl.parts/units.o
-endef
-$(foreach v,$(VARIANTS),$(eval $(call rthsctl_variant,$(v))))
-
-$(O)/plain/tools/rthsctl: $(O)/plain/tools/rthsctl.o \
-		$(call rthsctl_parts,plain) $(O)/plain/librths.a
-	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
-
-tools: $(O)/plain/tools/rthsctl
+# The parser test links two of rthsctl's parts; the tool rule builds them
+# for the plain variant, this one for the sanitized variant.
+$(O)/asan/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_asan) \
+		-fPIC -MMD -MP -c $< -o $@
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_rthsctl: \
+	$(O)/$(v)/tools/rthsctl.parts/parse.o \
+	$(O)/$(v)/tools/rthsctl.parts/units.o))
