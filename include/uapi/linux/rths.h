@@ -12,7 +12,8 @@
  *   force                            __s64 micronewtons (uN)
  *   time                             __u64 nanoseconds, CLOCK_MONOTONIC
  *
- * Every enum starts at 1; 0 is never a valid value.
+ * Every enum starts at 1; 0 is never a valid value.  Device ids (and so
+ * char device minors) are plain numbers from 0.
  */
 #ifndef _UAPI_LINUX_RTHS_H
 #define _UAPI_LINUX_RTHS_H
@@ -261,8 +262,11 @@ enum rths_event_attr {
 	RTHS_EVENT_A_UNSPEC,
 	RTHS_EVENT_A_PAD,
 	RTHS_EVENT_A_TYPE,		/* u32 enum rths_event_type */
-	RTHS_EVENT_A_TICK,		/* u64 */
-	RTHS_EVENT_A_STEP,		/* u64 */
+	RTHS_EVENT_A_TICK,		/* u64 tick of the event */
+	/* u64: STATE and OVERFLOW events give the steps completed; FAULT,
+	 * LIMIT and LATE events the step in progress (completed + 1)
+	 */
+	RTHS_EVENT_A_STEP,
 	RTHS_EVENT_A_STATE,		/* u32 enum rths_state */
 	RTHS_EVENT_A_REASON,		/* u32 enum rths_reason */
 	RTHS_EVENT_A_FAULT,		/* u32 enum rths_fault */
