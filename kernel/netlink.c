@@ -284,7 +284,11 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	return 0;
 }
 
-static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
+typedef int (*rths_fill_fn)(struct sk_buff *skb, struct rths_device *rd,
+			    u32 portid, u32 seq, int flags, u8 cmd);
+
+/* Replies to a doit with what @fill puts for the device it names. */
+static int rths_reply_dev(struct genl_info *info, rths_fill_fn fill, u8 cmd)
 {
 	struct rths_device *rd;
 	struct sk_buff *msg;
@@ -298,8 +302,7 @@ static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		goto put;
 	mutex_lock(&rd->lock);
-	err = rths_fill_dev(msg, rd, info->snd_portid, info->snd_seq, 0,
-			    RTHS_CMD_DEV_GET);
+	err = fill(msg, rd, info->snd_portid, info->snd_seq, 0, cmd);
 	mutex_unlock(&rd->lock);
 	if (err) {
 		nlmsg_free(msg);
@@ -311,8 +314,10 @@ put:
 	return err;
 }
 
-typedef int (*rths_fill_fn)(struct sk_buff *skb, struct rths_device *rd,
-			    u32 portid, u32 seq, int flags, u8 cmd);
+static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return rths_reply_dev(info, rths_fill_dev, RTHS_CMD_DEV_GET);
+}
 
 /* Dumps every device, resuming at the id kept in cb->args[0]. */
 static int rths_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
@@ -739,29 +744,7 @@ static int rths_fill_stats(struct sk_buff *skb, struct rths_device *rd,
 
 static int rths_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
-	struct sk_buff *msg;
-	int err;
-
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto put;
-	mutex_lock(&rd->lock);
-	err = rths_fill_stats(msg, rd, info->snd_portid, info->snd_seq, 0,
-			      RTHS_CMD_STATS_GET);
-	mutex_unlock(&rd->lock);
-	if (err) {
-		nlmsg_free(msg);
-		goto put;
-	}
-	err = genlmsg_reply(msg, info);
-put:
-	rths_dev_put(rd);
-	return err;
+	return rths_reply_dev(info, rths_fill_stats, RTHS_CMD_STATS_GET);
 }
 
 static int rths_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
