@@ -14,10 +14,17 @@ UNIT_TESTS += $(ODE_UNIT_TESTS)
 BENCHES += bench-ode
 
 # The test problems (tests/ode/*.c) are linked into every ode unit test.
+# They come after librths.a on the link line and call into it, so the
+# archive is named once more at the end (through LIBRTHS_LIBS, which the
+# link rule places last).
 ODE_PROBLEM_SRCS := $(sort $(wildcard tests/ode/*.c))
+define ode_test_rule
+$(O)/$(1)/tests/unit/$(2): $(patsubst %.c,$(O)/$(1)/%.o,$(ODE_PROBLEM_SRCS))
+$(O)/$(1)/tests/unit/$(2): LIBRTHS_LIBS += $(O)/$(1)/librths.a \
+	-llapacke -llapack -lblas -lm
+endef
 $(foreach v,$(VARIANTS),$(foreach t,$(ODE_UNIT_TESTS),\
-	$(eval $(O)/$(v)/tests/unit/$(t): \
-		$(patsubst %.c,$(O)/$(v)/%.o,$(ODE_PROBLEM_SRCS)))))
+	$(eval $(call ode_test_rule,$(v),$(t)))))
 
 # The benchmark links SUNDIALS and GSL; only "make bench-ode" builds it.
 ODE_BENCH := $(O)/plain/bench/ode/bench-ode

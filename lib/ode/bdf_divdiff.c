@@ -250,6 +250,9 @@ static int dd_step(struct rths_ode *s, double tlim)
 	rc = ode_set_weights(s, s->y);
 	if (rc)
 		return rc;
+	/* The step the error control asks for, before tlim cuts it. */
+	if (ode_min(p->h, s->h_max) < ode_hmin(s, s->t))
+		return RTHS_ODE_EHMIN;
 	p->h = ode_limit_step(s, p->h, tlim);
 	ode_newton_begin_step(s);
 	for (;;) {

@@ -21,7 +21,14 @@
  * CONSTANT_BDF uses the same machinery at the fixed step control.h_init:
  * the error estimates only choose the order and nothing is rejected by
  * them.  Only a corrector that fails to converge shrinks a step; the
- * next one returns to the fixed size.
+ * next one returns to the fixed size.  An order-1 first step of the full
+ * size would leave an O(h^2) error for good, so the method warms up:
+ * from the starting step estimated for the tolerances it takes q+1 steps
+ * at each size (so that the history is that of order q), then raises the
+ * order and doubles the step, until it reaches the fixed step.  Doubling
+ * a Nordsieck history that has not settled, or at every step, would
+ * amplify its error by 2^q each time.  The tolerances matter for nothing
+ * else.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +39,7 @@
 
 struct nord {
 	int constant;
+	int warmup;		/* CONSTANT_BDF still approaching its step */
 	int q;
 	double h;		/* step the history is scaled to */
 	double *z[NORD_QMAX + 2];
@@ -165,10 +173,13 @@ static int nord_start(struct rths_ode *s, double thint)
 	struct nord *p = s->priv;
 	int rc = 0;
 
-	if (p->constant)
-		p->h = s->ctl.h_init;
-	else
+	if (p->constant) {
+		rc = ode_estimate_step(s, thint, 1, &p->h);
+		p->h = ode_min(p->h, s->ctl.h_init);
+		p->warmup = p->h < s->ctl.h_init;
+	} else {
 		rc = ode_initial_step(s, thint, 1, &p->h);
+	}
 	if (rc)
 		return rc;
 	p->q = 1;
@@ -203,12 +214,45 @@ static double ratio(double bias, double est, int order)
 	return 1.0 / (bias * pow(est, 1.0 / (order + 1)) + bias * 1e-6);
 }
 
+/* Add the column z_{q+1} estimated from this step's correction. */
+static void raise_order(struct nord *p, size_t n)
+{
+	int q = p->q;
+	double c = kappa(p, q) / p->fact[q + 1];
+
+	for (size_t i = 0; i < n; i++)
+		p->z[q + 1][i] = c * p->e[i];
+	p->q++;
+}
+
+/* CONSTANT_BDF's start: raise the order, double the step. */
+static void warm_up(struct rths_ode *s, struct nord *p)
+{
+	double hfix = s->ctl.h_init;
+
+	if (p->q < s->max_order)
+		raise_order(p, s->n);
+	if (2 * p->h >= hfix * (1 - 1e-12)) {
+		rescale(p, s->n, hfix / p->h);
+		p->h = hfix;
+		p->warmup = 0;
+	} else {
+		rescale(p, s->n, 2.0);
+	}
+	p->qwait = p->q + 1;
+}
+
 /* After an accepted step: pick order and step for the next one. */
 static void select_next(struct rths_ode *s, struct nord *p)
 {
 	size_t n = s->n;
 	int q = p->q, dq = 0;
 	double rh = ratio(1.2, p->err, q), r;
+
+	if (p->warmup) {
+		warm_up(s, p);
+		return;
+	}
 
 	if (q > 1) {
 		r = ratio(1.3, est_down(s, p), q - 1);
@@ -229,13 +273,10 @@ static void select_next(struct rths_ode *s, struct nord *p)
 		p->qwait = 3;
 		return;
 	}
-	if (dq == 1) {
-		double c = kappa(p, q) / p->fact[q + 1];
-
-		for (size_t i = 0; i < n; i++)
-			p->z[q + 1][i] = c * p->e[i];
-	}
-	p->q += dq;
+	if (dq == 1)
+		raise_order(p, n);
+	else
+		p->q += dq;
 	p->qwait = p->q + 1;
 	if (p->constant)
 		return;
@@ -284,12 +325,15 @@ static int nord_step(struct rths_ode *s, double tlim)
 	struct nord *p = s->priv;
 	size_t n = s->n;
 	int ncf = 0, nef = 0, nsf = 0, rc;
-	double want = p->constant ? s->ctl.h_init : p->h;
+	double want = p->constant && !p->warmup ? s->ctl.h_init : p->h;
 	double h = ode_limit_step(s, want, tlim);
 
 	rc = ode_set_weights(s, s->y);
 	if (rc)
 		return rc;
+	/* The step the error control asks for, before tlim cuts it. */
+	if (ode_min(want, s->h_max) < ode_hmin(s, s->t))
+		return RTHS_ODE_EHMIN;
 	if (h != p->h) {
 		rescale(p, n, h / p->h);
 		if (!p->constant)

@@ -102,13 +102,19 @@ double ode_snap_time(double t, double tlim)
 int ode_initial_step(struct rths_ode *s, double thint, int order,
 		     double *hout)
 {
-	double span = thint - s->t;
-	double h;
-
 	if (s->ctl.h_init > 0) {
 		*hout = ode_limit_step(s, s->ctl.h_init, thint);
 		return 0;
 	}
+	return ode_estimate_step(s, thint, order, hout);
+}
+
+int ode_estimate_step(struct rths_ode *s, double thint, int order,
+		      double *hout)
+{
+	double span = thint - s->t;
+	double h;
+
 	if (s->dae) {
 		double ypn = ode_wrms(s, s->yp);
 

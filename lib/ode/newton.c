@@ -108,15 +108,20 @@ static int factor(struct rths_ode *s, double cj)
 	return 0;
 }
 
-/* Residual evaluation inside the iteration: a non-finite value means the
- * iterate ran away, which a smaller step may cure. */
+/*
+ * Residual evaluation inside the iteration.  A non-finite value is a
+ * convergence failure, which a smaller step may cure.  At the predicted
+ * point (first) it is the function's doing, and reported as such if the
+ * step cannot be completed; later it only means the iterate ran away.
+ */
 static int iter_res(struct rths_ode *s, double t, const double *y,
-		    const double *yp, double *r)
+		    const double *yp, double *r, int first)
 {
 	int rc = ode_res(s, t, y, yp, r);
 
 	if (rc == RTHS_ODE_ENONFINITE) {
-		s->nonfinite_seen = 1;
+		if (first)
+			s->nonfinite_seen = 1;
 		return ODE_NEWTON_NOCONV;
 	}
 	return rc;
@@ -139,7 +144,7 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 	ode_copy(yp, yppred, n);
 	for (size_t i = 0; i < n; i++)
 		e[i] = 0;
-	rc = iter_res(s, t, y, yp, nw->r);
+	rc = iter_res(s, t, y, yp, nw->r, 1);
 	if (rc)
 		return rc;
 	for (int m = 0;; m++) {
@@ -150,10 +155,8 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 		LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)n, 1, nw->lu,
 			       (lapack_int)n, nw->ipiv, nw->r, (lapack_int)n);
 		s->st.newton_iters++;
-		if (!ode_all_finite(nw->r, n)) {
-			s->nonfinite_seen = 1;
+		if (!ode_all_finite(nw->r, n))
 			return ODE_NEWTON_NOCONV;
-		}
 		for (size_t i = 0; i < n; i++) {
 			y[i] -= nw->r[i];
 			e[i] -= nw->r[i];
@@ -175,7 +178,7 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 			return ODE_NEWTON_OK;
 		if (m + 1 >= maxit)
 			return ODE_NEWTON_NOCONV;
-		rc = iter_res(s, t, y, yp, nw->r);
+		rc = iter_res(s, t, y, yp, nw->r, 0);
 		if (rc)
 			return rc;
 	}

@@ -91,9 +91,12 @@ int ode_set_weights(struct rths_ode *s, const double *y);
 double ode_wrms(const struct rths_ode *s, const double *v);
 /* Smallest step allowed at time t (user h_min or rounding limit). */
 double ode_hmin(const struct rths_ode *s, double t);
-/* Initial step estimate for a method of the given order. */
+/* First step: control.h_init, else ode_estimate_step(). */
 int ode_initial_step(struct rths_ode *s, double thint, int order,
 		     double *h);
+/* Starting step estimated from the problem, for a method of an order. */
+int ode_estimate_step(struct rths_ode *s, double thint, int order,
+		      double *h);
 /* Largest step that keeps t + h within tlim and h_max. */
 double ode_limit_step(const struct rths_ode *s, double h, double tlim);
 int ode_control_check(const struct rths_ode_control *c, size_t n);

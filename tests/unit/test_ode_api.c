@@ -38,16 +38,18 @@ TEST(messages_are_distinct)
 
 		ASSERT_NE(NULL, m);
 		ASSERT_STRNE("unknown error", m);
-		for (size_t j = 0; j < i; j++)
+		for (size_t j = 0; j < i; j++) {
 			ASSERT_STRNE(rths_ode_strerror(codes[j]), m);
+		}
 	}
 	ASSERT_STREQ("unknown error", rths_ode_strerror(-1000));
 }
 
 TEST(method_names_round_trip)
 {
-	for (int m = 0; m < RTHS_ODE_METHOD_COUNT; m++)
+	for (int m = 0; m < RTHS_ODE_METHOD_COUNT; m++) {
 		ASSERT_EQ(m, rths_ode_method_from_name(rths_ode_method_name(m)));
+	}
 	ASSERT_EQ(-1, rths_ode_method_from_name("euler"));
 	ASSERT_EQ(-1, rths_ode_method_from_name(NULL));
 	ASSERT_FALSE(rths_ode_method_is_implicit(RTHS_ODE_RKF45));
@@ -185,8 +187,9 @@ TEST(steps_stop_at_tlim_and_t_stop)
 			ASSERT_LE(t, 0.5);
 		} while (t < 0.5);
 		ASSERT_EQ(0.5, t);
-		while (t < 0.75)
+		while (t < 0.75) {
 			ASSERT_EQ(0, rths_ode_step(s, 10, &t, &y));
+		}
 		ASSERT_EQ(0.75, t) TH_LOG("%s", rths_ode_method_name(m));
 		ASSERT_TRUE(fabs(y - exp(-0.75)) < 1e-4)
 			TH_LOG("%s: y %g", rths_ode_method_name(m), y);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stiff problems: the 2-DOF chain of the multibody notes (eigen-
+ * frequencies, closed-form response, why explicit methods lose),
+ * Robertson's kinetics and Van der Pol mu = 1000 against references
+ * computed at tight tolerance by two different BDF implementations.
+ */
+/* the harness's own definitions trip these */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <lapacke.h>
+#include <math.h>
+
+#include "kselftest_harness.h"
+#include "../ode/problems.h"
+
+static const enum rths_ode_method adaptive_bdf[] = {
+	RTHS_ODE_GSTIFF, RTHS_ODE_WSTIFF, RTHS_ODE_DSTIFF,
+};
+#define N_BDF (sizeof(adaptive_bdf) / sizeof(adaptive_bdf[0]))
+
+TEST(chain_natural_frequencies)
+{
+	double f[2];
+
+	ASSERT_EQ(0, ode_chain_frequencies(f));
+	/* the notes quote 11.25 Hz and 7117.6 Hz */
+	ASSERT_TRUE(fabs(f[0] - 11.25) < 0.005) TH_LOG("f1 = %.4f Hz", f[0]);
+	ASSERT_TRUE(fabs(f[1] - 7117.6) < 0.05) TH_LOG("f2 = %.4f Hz", f[1]);
+}
+
+/* The closed form starts at y0 and satisfies y' = f(t, y). */
+TEST(chain_closed_form_solves_the_ode)
+{
+	const struct ode_problem *p = &ode_prob_chain;
+	double y[4], yph[4], ymh[4], f[4];
+
+	ASSERT_EQ(0, p->exact(0, y));
+	for (int i = 0; i < 4; i++) {
+		ASSERT_TRUE(fabs(y[i] - p->y0[i]) < 1e-12 * (1 + fabs(p->y0[i])));
+	}
+	for (double t = 0.05; t < 1; t += 0.2) {
+		double h = 1e-5;
+
+		ASSERT_EQ(0, p->exact(t + h, yph));
+		ASSERT_EQ(0, p->exact(t - h, ymh));
+		ASSERT_EQ(0, p->exact(t, y));
+		ASSERT_EQ(0, p->rhs(t, y, f, NULL));
+		for (int i = 0; i < 4; i++) {
+			double d = (yph[i] - ymh[i]) / (2 * h);
+
+			ASSERT_TRUE(fabs(d - f[i]) <= 1e-5 * (fabs(f[i]) + 1e-2))
+				TH_LOG("t %g comp %d: %g vs %g", t, i, d, f[i]);
+		}
+	}
+}
+
+TEST(chain_bdf_against_closed_form)
+{
+	const struct ode_problem *p = &ode_prob_chain;
+	const double tol = 1e-6;
+	double ref[4], y[4];
+
+	ASSERT_EQ(0, p->exact(p->tend, ref));
+	for (size_t i = 0; i < N_BDF; i++) {
+		struct rths_ode_stats st;
+
+		ASSERT_EQ(0, ode_prob_solve(p, adaptive_bdf[i], tol, 0, 0, y, &st));
+		double err = ode_prob_error(p, y, ref);
+
+		ASSERT_TRUE(err <= 30 * tol)
+			TH_LOG("%s: error %g", rths_ode_method_name(adaptive_bdf[i]), err);
+		/* linear problem: the one Jacobian never goes stale */
+		ASSERT_EQ(1UL, st.jac_evals);
+		ASSERT_LT(st.steps, 2000UL);
+	}
+	ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_CONSTANT_BDF, tol,
+				    (p->tend - p->t0) / 2000, 0, y, NULL));
+	ASSERT_TRUE(ode_prob_error(p, y, ref) <= 1e-4)
+		TH_LOG("constant_bdf: error %g", ode_prob_error(p, y, ref));
+}
+
+/*
+ * The explicit methods are held back by stability, not accuracy: over a
+ * short span their step count is at least span |lambda_max| / 4 (RKF45's
+ * real stability interval is shorter than 4), whatever the tolerance,
+ * while BDF needs a few dozen steps.
+ */
+TEST(chain_explicit_methods_pay_for_stiffness)
+{
+	struct ode_problem p = ode_prob_chain;
+	double A[16], wr[4], wi[4], y[4], lmax = 0;
+	struct rths_ode_stats rk, bdf;
+
+	ASSERT_EQ(0, p.jac(0, p.y0, A, NULL));
+	ASSERT_EQ(0, LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', 4, A, 4, wr, wi,
+				   NULL, 4, NULL, 4));
+	for (int i = 0; i < 4; i++)
+		lmax = fmax(lmax, fabs(wr[i]));
+	ASSERT_TRUE(lmax > 1e8) TH_LOG("lambda_max %g", lmax);
+	p.tend = 1e-4;
+	ASSERT_EQ(0, ode_prob_solve(&p, RTHS_ODE_RKF45, 1e-3, 0, 0, y, &rk));
+	ASSERT_EQ(0, ode_prob_solve(&p, RTHS_ODE_DSTIFF, 1e-3, 0, 0, y, &bdf));
+	ASSERT_GE((double)rk.steps, p.tend * lmax / 4);
+	ASSERT_LT(bdf.steps * 50, rk.steps)
+		TH_LOG("rkf45 %lu steps, dstiff %lu", rk.steps, bdf.steps);
+}
+
+/*
+ * A reference from two different implementations at tight tolerance
+ * (Nordsieck GSTIFF and divided-difference DSTIFF) that must agree.
+ */
+static void reference(const struct ode_problem *p, double agree,
+		      double *ref, struct __test_metadata *_metadata)
+{
+	double other[ODE_PROB_MAXDIM];
+
+	ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_DSTIFF, 1e-10, 0, 0, ref, NULL));
+	ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_GSTIFF, 1e-10, 0, 0, other, NULL));
+	ASSERT_TRUE(ode_prob_error(p, other, ref) <= agree)
+		TH_LOG("%s: references differ by %g", p->name,
+		       ode_prob_error(p, other, ref));
+}
+
+static void check_bdf(const struct ode_problem *p, const double *ref,
+		      double tol, double bound,
+		      struct __test_metadata *_metadata)
+{
+	for (size_t i = 0; i < N_BDF; i++) {
+		struct rths_ode_stats st;
+		double y[ODE_PROB_MAXDIM];
+
+		ASSERT_EQ(0, ode_prob_solve(p, adaptive_bdf[i], tol, 0, 0, y, &st));
+		ASSERT_TRUE(ode_prob_error(p, y, ref) <= bound)
+			TH_LOG("%s %s: error %g", p->name,
+			       rths_ode_method_name(adaptive_bdf[i]),
+			       ode_prob_error(p, y, ref));
+		/* Jacobians are reused across many steps */
+		ASSERT_LE(st.jac_evals * 5, st.steps);
+		ASSERT_GE(st.lu_decomps, st.jac_evals);
+	}
+}
+
+TEST(robertson)
+{
+	const struct ode_problem *p = &ode_prob_robertson;
+	double ref[3], y[3];
+
+	reference(p, 1e-7, ref, _metadata);
+	check_bdf(p, ref, 1e-6, 30e-6, _metadata);
+	/* the total concentration is a linear invariant */
+	ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_DSTIFF, 1e-6, 0, 0, y, NULL));
+	ASSERT_TRUE(fabs(y[0] + y[1] + y[2] - 1) < 1e-9)
+		TH_LOG("sum %.15g", y[0] + y[1] + y[2]);
+	ASSERT_TRUE(y[1] > 0 && y[1] < 4e-5);
+}
+
+/* The relaxation jumps amplify local errors; 300 tol bounds it here. */
+TEST(van_der_pol_mu_1000)
+{
+	const struct ode_problem *p = &ode_prob_vdp;
+	double ref[2];
+
+	reference(p, 1e-6, ref, _metadata);
+	check_bdf(p, ref, 1e-6, 300e-6, _metadata);
+}
+
+TEST_HARNESS_MAIN
