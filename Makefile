@@ -25,7 +25,7 @@ CC := gcc
 endif
 
 # Debian packages the build and the tests need; fragments append to this.
-DEB_PKGS := build-essential pkg-config libmnl-dev liblapacke-dev \
+DEB_PKGS := build-essential pkg-config linux-source-6.1 libmnl-dev liblapacke-dev \
 	libjansson-dev
 
 # ---------------------------------------------------------------------------
