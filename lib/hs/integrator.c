@@ -255,8 +255,8 @@ int rths_hs_stepper_accept(struct rths_hs_stepper *st,
 	memcpy(st->f, st->f1, st->n * sizeof(double));
 	st->step++;
 	st->commanded = false;
-	if (!isfinite(rths_hs_la_norm_inf(st->n, st->u)) ||
-	    !isfinite(rths_hs_la_norm_inf(st->n, st->a)))
+	if (!rths_hs_la_all_finite(st->n, st->u) ||
+	    !rths_hs_la_all_finite(st->n, st->a))
 		return rths_hs_fail(err, RTHS_HS_E_DIVERGED, NULL, 0, NULL,
 				    "the response is no longer finite at step %llu (t = %g s)",
 				    (unsigned long long)st->step,

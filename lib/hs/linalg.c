@@ -60,6 +60,25 @@ double *rths_hs_zalloc(size_t count, struct rths_hs_error *err)
 	return p;
 }
 
+bool rths_hs_la_all_finite(size_t n, const double *x)
+{
+	double s = 0;
+
+	/* x - x is 0 for finite x and NaN otherwise; NaN sticks. */
+	for (size_t i = 0; i < n; i++)
+		s += x[i] - x[i];
+	return s == 0;
+}
+
+static bool is_diagonal(size_t n, const double *A)
+{
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++)
+			if (i != j && A[j * n + i] != 0)
+				return false;
+	return true;
+}
+
 int rths_hs_lu_factor(struct rths_hs_lu *lu, size_t n, const double *A,
 		      const char *what, struct rths_hs_error *err)
 {
@@ -67,9 +86,12 @@ int rths_hs_lu_factor(struct rths_hs_lu *lu, size_t n, const double *A,
 
 	memset(lu, 0, sizeof(*lu));
 	lu->n = n;
+	lu->diagonal = is_diagonal(n, A);
 	lu->lu = malloc(n * n * sizeof(*lu->lu));
 	lu->ipiv = malloc(n * sizeof(*lu->ipiv));
-	if (!lu->lu || !lu->ipiv) {
+	lu->inv = malloc((lu->diagonal ? n : n * n) * sizeof(*lu->inv));
+	lu->tmp = malloc(n * sizeof(*lu->tmp));
+	if (!lu->lu || !lu->ipiv || !lu->inv || !lu->tmp) {
 		rths_hs_lu_free(lu);
 		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
 				    "cannot allocate the factors of %s", what);
@@ -83,22 +105,52 @@ int rths_hs_lu_factor(struct rths_hs_lu *lu, size_t n, const double *A,
 				    "%s is singular (dgetrf info %d)", what,
 				    (int)info);
 	}
+	if (lu->diagonal) {
+		for (size_t i = 0; i < n; i++)
+			lu->inv[i] = 1.0 / A[i * n + i];
+		return 0;
+	}
+	memcpy(lu->inv, lu->lu, n * n * sizeof(*A));
+	info = LAPACKE_dgetri(LAPACK_COL_MAJOR, (lapack_int)n, lu->inv,
+			      (lapack_int)n, lu->ipiv);
+	if (info != 0) {
+		rths_hs_lu_free(lu);
+		return rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
+				    "%s cannot be inverted (dgetri info %d)",
+				    what, (int)info);
+	}
 	return 0;
 }
 
 void rths_hs_lu_solve(const struct rths_hs_lu *lu, double *b, size_t nrhs)
 {
-	LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)lu->n,
-		       (lapack_int)nrhs, lu->lu, (lapack_int)lu->n, lu->ipiv, b,
-		       (lapack_int)lu->n);
+	size_t n = lu->n;
+
+	if (nrhs != 1) {
+		LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)n,
+			       (lapack_int)nrhs, lu->lu, (lapack_int)n,
+			       lu->ipiv, b, (lapack_int)n);
+		return;
+	}
+	if (lu->diagonal) {
+		for (size_t i = 0; i < n; i++)
+			b[i] *= lu->inv[i];
+		return;
+	}
+	memcpy(lu->tmp, b, n * sizeof(*b));
+	rths_hs_la_gemv(n, n, 1.0, lu->inv, lu->tmp, 0.0, b);
 }
 
 void rths_hs_lu_free(struct rths_hs_lu *lu)
 {
 	free(lu->lu);
 	free(lu->ipiv);
+	free(lu->inv);
+	free(lu->tmp);
 	lu->lu = NULL;
 	lu->ipiv = NULL;
+	lu->inv = NULL;
+	lu->tmp = NULL;
 }
 
 int rths_hs_la_solve(size_t n, const double *A, double *B, size_t nrhs,

@@ -8,6 +8,7 @@
 #ifndef RTHS_HS_LINALG_H
 #define RTHS_HS_LINALG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <rths/hs_error.h>
@@ -30,11 +31,23 @@ void rths_hs_la_axpy(size_t n, double alpha, const double *x, double *y);
 double rths_hs_la_dot(size_t n, const double *x, const double *y);
 double rths_hs_la_norm_inf(size_t n, const double *x);
 
-/* LU factorization of an n x n matrix, kept for repeated solves. */
+/* True if no entry is NaN or infinite (cheap: no branches per entry). */
+bool rths_hs_la_all_finite(size_t n, const double *x);
+
+/*
+ * A factored n x n matrix, kept for the solves of every step.  A step
+ * solves with one right-hand side: a diagonal matrix (lumped masses) is
+ * solved by scaling, any other by one dgemv with the inverse (computed
+ * from the LU, dgetri), which beats the two triangular solves in time;
+ * several right-hand sides go through the LU (dgetrs).
+ */
 struct rths_hs_lu {
 	size_t n;
 	double *lu;
 	int *ipiv;
+	double *inv;		/* A^-1 (n x n), or 1/a_ii if diagonal */
+	double *tmp;		/* n */
+	bool diagonal;
 };
 
 /* Factor a copy of @A. */

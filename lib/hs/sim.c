@@ -106,6 +106,7 @@ struct loop {
 	struct rths_hs_comp *comp[NCH];
 	size_t n, q, m;
 	double *f, *r_exp;
+	double *mr;		/* M r: the ground force is -ag M r */
 	double (*now)(void *ctx);
 };
 
@@ -158,10 +159,12 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	r = rths_hs_model_copy(&L->model, cfg->model, err);
 	if (r < 0)
 		return r;
-	L->f = rths_hs_zalloc(2 * L->n, err);
+	L->f = rths_hs_zalloc(3 * L->n, err);
 	if (!L->f)
 		return -RTHS_HS_E_NOMEM;
 	L->r_exp = L->f + L->n;
+	L->mr = L->r_exp + L->n;
+	rths_hs_model_ground_force(&L->model, -1.0, L->mr);
 	if (sub && (cfg->k_if || cfg->c_if)) {
 		kd = rths_hs_zalloc(2 * L->n * L->n, err);
 		if (!kd)
@@ -298,7 +301,8 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 			res->interrupted = true;
 			break;
 		}
-		rths_hs_model_ground_force(&L.model, ag, L.f);
+		for (size_t i = 0; i < L.n; i++)
+			L.f[i] = -ag * L.mr[i];
 		r = rths_hs_stepper_command(L.st, L.f, &u1, &run_err);
 		if (r == 0 && cfg->sub)
 			r = exchange(&L, n, u1, h, &t_mark, &run_err);

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-hs: the cost of one hybrid step of CR and KR-alpha against the
+ * problem size, next to the cost of one BLAS dgemv of the same size
+ * measured in the same run.  A step needs a few matrix-vector products
+ * (CR: A a, K u, C v and the mass solve; KR-alpha one more), so the
+ * ratio says how close the step is to what the BLAS allows.  Timings
+ * are medians of batches; only the ratios mean anything on a shared
+ * machine.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rths/hs.h>
+
+#define BATCHES 7
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	return v[n / 2];
+}
+
+/* Repetitions for about 20 ms a batch at 1 ns a multiply-add. */
+static long reps_for(size_t n)
+{
+	long r = (long)(2e7 / ((double)n * (double)n));
+
+	return r < 20 ? 20 : r;
+}
+
+/*
+ * One dgemv, taken in turn over as many different matrices as a step
+ * reads (five), so that the bound sees the same caches as the step.
+ */
+#define SET 5
+
+static double time_dgemv(size_t n, double *const *A, const double *x,
+			 double *y)
+{
+	double t[BATCHES];
+	long reps = reps_for(n);
+
+	for (int b = 0; b < BATCHES; b++) {
+		double t0 = now();
+
+		for (long i = 0; i < reps; i++)
+			cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, (int)n,
+				    1.0, A[i % SET], (int)n, x, 1, 0.5, y, 1);
+		t[b] = (now() - t0) / (double)reps;
+	}
+	return median(t, BATCHES);
+}
+
+static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
+			 double *f, const double *mr)
+{
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *st;
+	struct rths_hs_error err;
+	double t[BATCHES], ag;
+	long reps = reps_for(mo->n), k = 0;
+	char buf[512];
+
+	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
+	if (rths_hs_stepper_new(&st, mo, NULL, &p, &err) < 0 ||
+	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
+		fprintf(stderr, "bench-hs: %s\n",
+			rths_hs_error_str(&err, buf, sizeof(buf)));
+		exit(1);
+	}
+	for (int b = 0; b < BATCHES; b++) {
+		double t0 = now();
+
+		for (long i = 0; i < reps; i++, k++) {
+			const double *u;
+
+			/* As the loop does: f = -ag M r, M r computed once. */
+			ag = sin(0.01 * (double)k);
+			for (size_t j = 0; j < mo->n; j++)
+				f[j] = -ag * mr[j];
+			rths_hs_stepper_command(st, f, &u, NULL);
+			rths_hs_stepper_accept(st, NULL, NULL);
+		}
+		t[b] = (now() - t0) / (double)reps;
+	}
+	rths_hs_stepper_free(st);
+	return median(t, BATCHES);
+}
+
+int main(void)
+{
+	static const size_t sizes[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
+
+	printf("bench-hs: one hybrid step (command + accept) against one dgemv of the same size\n");
+	printf("  n DOF   dgemv (us)   CR (us)   KR-alpha (us)   CR/dgemv   KR/dgemv\n");
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		double *mass = malloc(n * sizeof(double));
+		double *stiff = malloc(n * sizeof(double));
+		double *x, *y, *f, *mr, *set[SET], tg, tcr, tkr;
+		struct rths_hs_model mo;
+
+		if (!mass || !stiff)
+			return 1;
+		for (size_t i = 0; i < n; i++) {
+			mass[i] = 1000;
+			stiff[i] = 2e6 - 1e6 * (double)i / (double)n;
+		}
+		if (rths_hs_model_shear_building(&mo, n, mass, stiff, NULL) < 0)
+			return 1;
+		/* Dense C: the step's products are dense whatever K is. */
+		rths_hs_model_set_rayleigh(&mo, 0.3, 1e-3);
+		x = calloc(4 * n, sizeof(double));
+		if (!x)
+			return 1;
+		y = x + n;
+		f = y + n;
+		mr = f + n;
+		for (size_t i = 0; i < n; i++)
+			x[i] = sin((double)i);
+		for (int i = 0; i < SET; i++) {
+			set[i] = malloc(n * n * sizeof(double));
+			if (!set[i])
+				return 1;
+			memcpy(set[i], i % 2 ? mo.c : mo.k, n * n * sizeof(double));
+		}
+		tg = time_dgemv(n, set, x, y);
+		for (int i = 0; i < SET; i++)
+			free(set[i]);
+		rths_hs_model_ground_force(&mo, -1.0, mr);
+		tcr = time_steps(&mo, RTHS_HS_CR, f, mr);
+		tkr = time_steps(&mo, RTHS_HS_KR_ALPHA, f, mr);
+		printf("  %5zu   %10.3f   %7.3f   %13.3f   %8.2f   %8.2f\n", n,
+		       tg * 1e6, tcr * 1e6, tkr * 1e6, tcr / tg, tkr / tg);
+		fflush(stdout);
+		rths_hs_model_free(&mo);
+		free(x);
+		free(mass);
+		free(stiff);
+	}
+	printf("  dgemv: one product, cycling over %d matrices of the size (a step's working set)\n"
+	       "  a step's products: CR  A a, K u, C v (lumped M: solve by scaling)   3 dgemv\n"
+	       "                     KR  alpha1 a, K u, C v, M alpha3 a, Mhat^-1 r    5 dgemv\n",
+	       SET);
+	return 0;
+}
