@@ -61,6 +61,7 @@ struct rths_hs_history {
 	size_t rows, cap;
 	double dt;
 	double *t, *ag;			/* rows */
+	double *influence;		/* n_dof: the model's r */
 	double *u, *v, *a;		/* rows x n_dof */
 	double *x_if;			/* rows x n_if, commanded interface */
 	double *x_meas, *f_meas;	/* rows x n_if, measured interface */

@@ -25,6 +25,7 @@ struct offline {
 	double k[NCH * NCH], c[NCH * NCH];
 	bool has_k, has_c, has_springs;
 	bool spring_on[NCH];
+	struct rths_hs_element_params spring_p[NCH];
 	struct rths_hs_element springs[NCH];
 	struct rths_hs_rng rng;
 	enum offline_state state;
@@ -64,7 +65,7 @@ static int off_start(void *priv, struct rths_hs_error *err)
 	o->line_pos = 0;
 	for (size_t i = 0; i < o->setup.dim; i++)
 		if (o->spring_on[i])
-			rths_hs_element_init(&o->springs[i], &o->springs[i].p,
+			rths_hs_element_init(&o->springs[i], &o->spring_p[i],
 					     0, -1);
 	rths_hs_rng_seed(&o->rng, o->p.seed);
 	memset(&o->stats, 0, sizeof(o->stats));
@@ -310,7 +311,7 @@ int rths_hs_offline_open(struct rths_hs_backend *b,
 			free(o);
 			return r;
 		}
-		o->springs[i].p = p->springs[i];
+		o->spring_p[i] = p->springs[i];
 		o->spring_on[i] = true;
 		o->has_springs = true;
 	}

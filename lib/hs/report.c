@@ -25,6 +25,7 @@ struct report {
 	struct rths_hs_tracking track[NCH];
 	bool has_ref;
 	double ref_rms[MAX_LISTED], ref_peak[MAX_LISTED];
+	bool ref_still[MAX_LISTED];	/* the reference does not move */
 	uint64_t over_budget;
 };
 
@@ -52,10 +53,11 @@ static void compute(const struct rths_hs_report_input *in, struct report *R)
 		double best = 0, when = 0;
 
 		R->u[i] = peak_of(h->u + i, rows, R->n, h->t);
-		/* Absolute acceleration: relative plus the ground's (the
-		 * influence vector is 1 for the floors of a building). */
+		/* Absolute acceleration: relative plus the ground's along
+		 * the DOF (r_i ag). */
 		for (size_t k = 0; k < rows; k++) {
-			double aa = fabs(h->a[k * R->n + i] + h->ag[k]);
+			double aa = fabs(h->a[k * R->n + i] +
+					 h->influence[i] * h->ag[k]);
 
 			if (aa > best) {
 				best = aa;
@@ -77,9 +79,12 @@ static void compute(const struct rths_hs_report_input *in, struct report *R)
 	}
 	if (in->ref && in->ref->rows >= rows && in->ref->n_dof == R->n) {
 		R->has_ref = true;
-		for (size_t i = 0; i < R->n_listed; i++)
+		for (size_t i = 0; i < R->n_listed; i++) {
 			rths_hs_error_ratios(h->u + i, in->ref->u + i, rows, R->n,
 					     &R->ref_rms[i], &R->ref_peak[i]);
+			R->ref_still[i] = rths_hs_peak(in->ref->u + i, rows,
+						       R->n, NULL) == 0;
+		}
 	}
 	for (size_t k = 1; k < rows; k++)
 		if (h->compute[k] > h->dt)
@@ -152,8 +157,12 @@ void rths_hs_report_text(FILE *f, const struct rths_hs_report_input *in)
 	if (R.has_ref) {
 		fprintf(f, "against the all-numerical structure (same integrator and step)\n");
 		for (size_t i = 0; i < R.n_listed; i++)
-			fprintf(f, "  DOF %-3zu displacement   RMS %7.3f %%  peak %7.3f %%\n",
-				i + 1, R.ref_rms[i], R.ref_peak[i]);
+			if (R.ref_still[i])
+				fprintf(f, "  DOF %-3zu displacement   (does not move in the reference)\n",
+					i + 1);
+			else
+				fprintf(f, "  DOF %-3zu displacement   RMS %7.3f %%  peak %7.3f %%\n",
+					i + 1, R.ref_rms[i], R.ref_peak[i]);
 	}
 	fprintf(f, "timing (%s)\n", R.m ? "compute from feedback to the next command" :
 		"compute per step");
@@ -215,7 +224,7 @@ int rths_hs_report_json(const char *path, const struct rths_hs_report_input *in,
 				      peak_json(&R.u[i], 1), "abs_acceleration_mps2",
 				      peak_json(&R.a_abs[i], 1));
 
-		if (R.has_ref)
+		if (R.has_ref && !R.ref_still[i])
 			json_object_set_new(d, "reference", json_pack(
 				"{s:f,s:f}", "rms_pct", R.ref_rms[i],
 				"peak_pct", R.ref_peak[i]));

@@ -27,8 +27,10 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 	size_t per = 3 + 3 * n + 3 * q + 4 * m;
 	double *p;
 
+	/* One block; the influence vector (n) goes at its end. */
+
 	memset(h, 0, sizeof(*h));
-	p = rths_hs_zalloc(rows * per, err);
+	p = rths_hs_zalloc(rows * per + n, err);
 	h->flags = calloc(rows, sizeof(*h->flags));
 	if (!p || !h->flags) {
 		free(p);
@@ -38,7 +40,7 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 				    rows);
 	}
 	/* Touch every page now, not during the real-time loop. */
-	memset(p, 0, rows * per * sizeof(*p));
+	memset(p, 0, (rows * per + n) * sizeof(*p));
 	memset(h->flags, 0, rows * sizeof(*h->flags));
 	h->n_dof = n;
 	h->n_if = q;
@@ -58,6 +60,7 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 	h->command = h->target + rows * m;
 	h->disp = h->command + rows * m;
 	h->force = h->disp + rows * m;
+	h->influence = h->force + rows * m;
 	return 0;
 }
 
@@ -288,6 +291,7 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		return r;
 	}
 	res->steps_planned = steps;
+	memcpy(h->influence, L.model.r, L.n * sizeof(double));
 	record_state(&L, h, 0, 0, rths_hs_gm_at(cfg->gm, 0));
 	/* One clock reading a step all-numerical, two with a backend (at
 	 * the command and at the feedback), so that an injected clock

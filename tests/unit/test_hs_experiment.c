@@ -13,6 +13,7 @@
 
 #include <rths/hs.h>
 #include <rths/hs_experiment.h>
+#include <rths/hs_criteria.h>
 
 static const struct {
 	const char *file;
@@ -203,6 +204,62 @@ TEST(defaults_and_nonlinear_story)
 	EXPECT_STREQ("inline", x.name);
 	EXPECT_STREQ("rths-run-inline", x.out.directory);
 	EXPECT_LT(fabs(x.duration - 20), 1e-9);
+	rths_hs_experiment_free(&x);
+}
+
+/*
+ * A hysteretic tested story offline (perfect actuator, one tick a step)
+ * against the reference that puts the same Bouc-Wen spring into the
+ * model: the spring sees the same deformations in the same order, so
+ * the two differ by rounding only.
+ */
+TEST(nonlinear_specimen_matches_reference)
+{
+	static const char text[] =
+		"{ \"model\": { \"type\": \"shear_building\", \"stories\": ["
+		" { \"mass\": 800, \"stiffness\": 9e5, \"nonlinear\":"
+		"   { \"type\": \"bouc_wen\", \"yield_force\": 2500 } },"
+		" { \"mass\": 800, \"stiffness\": 7e5 } ],"
+		"  \"damping\": { \"type\": \"rayleigh\", \"ratio\": 0.03 } },"
+		"  \"substructure\": { \"experimental_stories\": [0] },"
+		"  \"device\": { \"backend\": \"offline\", \"step_ticks\": 1 },"
+		"  \"ground_motion\": { \"synthetic\": { \"duration\": 4,"
+		"     \"pga_g\": 0.5, \"rise\": 0.5, \"strong\": 2 } } }";
+	struct rths_hs_offline_params op;
+	struct rths_hs_experiment x;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_history h, hr;
+	struct rths_hs_run_result res;
+	struct rths_hs_backend b;
+	struct rths_hs_model full;
+	double worst = 0, peak = 0;
+
+	ASSERT_EQ(0, rths_hs_experiment_parse(&x, text, "inline", ".", NULL));
+	ASSERT_TRUE(x.specimen.has_springs);
+	rths_hs_experiment_offline_params(&x, &op);
+	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, NULL));
+	rths_hs_experiment_sim_config(&x, &cfg);
+	cfg.backend = &b;
+	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &h, &res, NULL));
+	rths_hs_backend_close(&b);
+	ASSERT_EQ(0, rths_hs_experiment_reference_model(&x, &full, NULL, NULL));
+	EXPECT_EQ(1, full.n_elements);
+	rths_hs_experiment_sim_config(&x, &cfg);
+	cfg.model = &full;
+	cfg.sub = NULL;
+	cfg.setup = NULL;
+	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &hr, &res, NULL));
+	for (size_t i = 0; i < h.rows * 2; i++) {
+		worst = fmax(worst, fabs(h.u[i] - hr.u[i]));
+		peak = fmax(peak, fabs(hr.u[i]));
+	}
+	TH_LOG("peak %.4g m, worst difference %.3g m", peak, worst);
+	/* It yielded: the story drift passed twice the yield drift. */
+	EXPECT_GT(rths_hs_peak(h.disp, h.rows, 1, NULL), 2 * 2500 / 9e5);
+	EXPECT_LT(worst, 1e-9 * peak);
+	rths_hs_history_free(&h);
+	rths_hs_history_free(&hr);
+	rths_hs_model_free(&full);
 	rths_hs_experiment_free(&x);
 }
 

@@ -8,6 +8,7 @@
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 
@@ -30,36 +31,35 @@ static int frame_init(struct frame *fr, double cs, double duration)
 	double m[2] = { 1000, 1000 }, k[2] = { 0, 1.0e6 }, kfull[2];
 	struct rths_hs_synth_params sp;
 	double w[2], a0, a1;
-	int r;
 
+	memset(fr, 0, sizeof(*fr));
 	fr->ks = 1.19e6;
 	fr->cs = cs;
 	kfull[0] = fr->ks;
 	kfull[1] = k[1];
-	r = rths_hs_model_shear_building(&fr->num, 2, m, k, NULL);
 	/* Rayleigh 5 % on the whole structure's first two modes. */
-	r = r ?: rths_hs_model_shear_building(&fr->full, 2, m, kfull, NULL);
-	r = r ?: rths_hs_model_frequencies(&fr->full, NULL, w, NULL, NULL);
-	if (r)
-		return r;
+	if (rths_hs_model_shear_building(&fr->num, 2, m, k, NULL) ||
+	    rths_hs_model_shear_building(&fr->full, 2, m, kfull, NULL) ||
+	    rths_hs_model_frequencies(&fr->full, NULL, w, NULL, NULL))
+		return -1;
 	rths_hs_rayleigh_coefficients(w[0], w[1], 0.05, 0.05, &a0, &a1);
 	rths_hs_model_set_rayleigh(&fr->num, a0, a1);
-	r = rths_hs_substructure_init(&fr->sub, 2, 1, NULL);
-	if (r)
-		return r;
+	if (rths_hs_substructure_init(&fr->sub, 2, 1, NULL))
+		return -1;
 	fr->sub.cmd_map[0] = 1;	/* first-story drift = u_1 */
 	rths_hs_substructure_force_map_transpose(&fr->sub);
 	/* Same numerical damping; the specimen brings its own. */
 	rths_hs_model_free(&fr->full);
-	r = rths_hs_model_with_specimen(&fr->full, &fr->num, &fr->sub,
-					&fr->ks, &fr->cs, NULL);
-	r = r ?: rths_hs_setup_direct(&fr->setup, 1, NULL);
+	if (rths_hs_model_with_specimen(&fr->full, &fr->num, &fr->sub,
+					&fr->ks, &fr->cs, NULL) ||
+	    rths_hs_setup_direct(&fr->setup, 1, NULL))
+		return -1;
 	rths_hs_synth_defaults(&sp);
 	sp.duration = duration;
 	sp.t_rise = 0.5;
 	sp.t_strong = 1.5;
 	sp.dt = 0.01;
-	return r ?: rths_hs_gm_synthetic(&fr->gm, &sp, NULL);
+	return rths_hs_gm_synthetic(&fr->gm, &sp, NULL);
 }
 
 static void frame_free(struct frame *fr)

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Outputs of a run: CSV layout, summary text and JSON, the plot script. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include <rths/hs.h>
+#include <rths/hs_experiment.h>
+#include <rths/hs_output.h>
+
+/* The two-story example, offline, 2 s; a fresh temp directory. */
+FIXTURE(run) {
+	struct rths_hs_experiment x;
+	struct rths_hs_history h, ref;
+	struct rths_hs_run_result res;
+	struct rths_hs_report_input in;
+	char dir[64];
+};
+
+FIXTURE_SETUP(run)
+{
+	struct rths_hs_offline_params op;
+	struct rths_hs_run_result rr;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_backend b;
+	struct rths_hs_model full;
+
+	ASSERT_EQ(0, rths_hs_experiment_load(&self->x, RTHS_HS_EXAMPLES
+					     "/two-story-frame.json", NULL));
+	self->x.duration = 2.0;
+	ASSERT_EQ(0, rths_hs_experiment_set_step(&self->x, 2, NULL));
+	rths_hs_experiment_offline_params(&self->x, &op);
+	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, NULL));
+	rths_hs_experiment_sim_config(&self->x, &cfg);
+	cfg.backend = &b;
+	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &self->h, &self->res, NULL));
+	rths_hs_backend_close(&b);
+	ASSERT_EQ(0, rths_hs_experiment_reference_model(&self->x, &full, NULL,
+							NULL));
+	rths_hs_experiment_sim_config(&self->x, &cfg);
+	cfg.model = &full;
+	cfg.sub = NULL;
+	cfg.setup = NULL;
+	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &self->ref, &rr, NULL));
+	rths_hs_model_free(&full);
+	memset(&self->in, 0, sizeof(self->in));
+	self->in.name = self->x.name;
+	self->in.backend = "offline";
+	self->in.integrator = &self->x.integrator;
+	self->in.rate = self->x.device.rate;
+	self->in.step_ticks = self->x.device.step_ticks;
+	self->in.compensation = "ats";
+	self->in.h = &self->h;
+	self->in.res = &self->res;
+	self->in.ref = &self->ref;
+	snprintf(self->dir, sizeof(self->dir), "/tmp/rths-hs-out-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+}
+
+FIXTURE_TEARDOWN(run)
+{
+	static const char *const files[] = { "history.csv", "summary.json",
+					     "plots.gp", NULL };
+	char p[128];
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", self->dir, *f);
+		unlink(p);
+	}
+	rmdir(self->dir);
+	rths_hs_history_free(&self->h);
+	rths_hs_history_free(&self->ref);
+	rths_hs_experiment_free(&self->x);
+}
+
+/* Columns are where rths_hs_csv_column says, values as in the history. */
+TEST_F(run, csv_layout)
+{
+	char path[128], line[4096];
+	size_t rows = 0;
+	int col_f, col_ur;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/history.csv", self->dir);
+	ASSERT_EQ(0, rths_hs_write_csv(path, &self->h, &self->ref, 4, NULL));
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	EXPECT_EQ(0, strncmp(line, "step,time_s,ag_mps2,u1_m,u2_m,v1_mps", 36));
+	col_f = rths_hs_csv_column(&self->h, true, RTHS_HS_CSV_FORCE, 0);
+	col_ur = rths_hs_csv_column(&self->h, true, RTHS_HS_CSV_UREF, 1);
+	while (fgets(line, sizeof(line), f)) {
+		double v[32];
+		int nv = 0;
+		size_t k;
+
+		for (char *s = strtok(line, ","); s && nv < 32;
+		     s = strtok(NULL, ","))
+			v[nv++] = strtod(s, NULL);
+		EXPECT_EQ(col_ur, nv);	/* uref2 is the last column */
+		k = (size_t)v[0];
+		EXPECT_EQ(0, k % 4);
+		EXPECT_LE(fabs(v[col_f - 1] - self->h.force[k]),
+			  1e-8 * fabs(self->h.force[k]));
+		/* %.9g: nine significant digits */
+		EXPECT_LE(fabs(v[col_ur - 1] - self->ref.u[2 * k + 1]),
+			  1e-8 * fabs(self->ref.u[2 * k + 1]));
+		rows++;
+	}
+	fclose(f);
+	EXPECT_EQ((self->h.rows + 3) / 4, rows);
+}
+
+TEST_F(run, summary_text_and_json)
+{
+	char path[128], *text = NULL;
+	size_t len = 0;
+	json_t *j, *act;
+	FILE *f = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f);
+	rths_hs_report_text(f, &self->in);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "tracking (RTHS benchmark)"));
+	EXPECT_NE(NULL, strstr(text, "J1 delay"));
+	EXPECT_NE(NULL, strstr(text, "against the all-numerical structure"));
+	EXPECT_NE(NULL, strstr(text, "cr, dt = 2/1024 s"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/summary.json", self->dir);
+	ASSERT_EQ(0, rths_hs_report_json(path, &self->in, NULL));
+	j = json_load_file(path, 0, NULL);
+	ASSERT_NE(NULL, j);
+	EXPECT_EQ(1024, json_integer_value(json_object_get(j, "steps")));
+	act = json_array_get(json_object_get(j, "actuators"), 0);
+	ASSERT_NE(NULL, act);
+	/* ATS tracks the delayed actuator: a small J2, a J1 of about 0. */
+	EXPECT_LT(json_real_value(json_object_get(act, "J2_pct")), 10);
+	EXPECT_LT(fabs(json_real_value(json_object_get(act, "J1_ms"))), 3);
+	json_decref(j);
+}
+
+/* The script plots the columns it says (no gnuplot needed to check). */
+TEST_F(run, plot_script)
+{
+	char path[128], want[64], *text;
+	long len;
+	FILE *f;
+
+	ASSERT_EQ(0, rths_hs_plot(self->dir, "history.csv", &self->h, true,
+				  false, NULL));
+	snprintf(path, sizeof(path), "%s/plots.gp", self->dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	ASSERT_EQ((size_t)len, fread(text, 1, (size_t)len, f));
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "set output 'hysteresis.png'"));
+	snprintf(want, sizeof(want), "using ($%d*1e3):($%d*1e-3)",
+		 rths_hs_csv_column(&self->h, true, RTHS_HS_CSV_DISP, 0),
+		 rths_hs_csv_column(&self->h, true, RTHS_HS_CSV_FORCE, 0));
+	EXPECT_NE(NULL, strstr(text, want));
+	EXPECT_NE(NULL, strstr(text, "all-numerical"));
+	free(text);
+	EXPECT_EQ(-RTHS_HS_E_UNSUPPORTED,
+		  rths_hs_plot("/tmp/it's", "history.csv", &self->h, false,
+			       false, NULL));
+}
+
+TEST_HARNESS_MAIN
