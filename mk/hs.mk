@@ -6,6 +6,7 @@ DEB_PKGS += libjansson-dev liblapacke-dev liblapack-dev libblas-dev \
 	gnuplot-nox
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/hs/*.c))
+TOOLS += rths-run
 UNIT_TESTS += $(sort $(basename $(notdir $(wildcard tests/unit/test_hs_*.c))))
 BENCHES += bench-hs
 MAN_PAGES += Documentation/man/rths-run.1
@@ -14,21 +15,6 @@ MAN_PAGES += Documentation/man/rths-run.1
 $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_%.o): \
 	CPPFLAGS_COMMON += -DRTHS_HS_TESTDATA='"$(TOP)/tests/data/hs"' \
 		-DRTHS_HS_EXAMPLES='"$(TOP)/examples"'
-
-# rths-run is tools/rths-run.c plus tools/rths-run/*.c.  Not in TOOLS: the
-# generic rule would link $(O)/plain/tools/rths-run while its pattern rule
-# puts the objects of tools/rths-run/*.c into a directory of that very name
-# (as mk/dev.mk explains for rthsctl); the parts go to rths-run.parts/.
-RTHS_RUN_PARTS := $(patsubst tools/rths-run/%.c,$(O)/plain/tools/rths-run.parts/%.o,\
-	$(sort $(wildcard tools/rths-run/*.c)))
-$(O)/plain/tools/rths-run.parts/%.o: tools/rths-run/%.c | $(O)/.deps-ok
-	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_plain) \
-		-fPIC -MMD -MP -c $< -o $@
-$(O)/plain/tools/rths-run: $(O)/plain/tools/rths-run.o $(RTHS_RUN_PARTS) \
-		$(O)/plain/librths.a
-	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
-tools: $(O)/plain/tools/rths-run
 
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
