@@ -623,6 +623,31 @@ static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* Ramps the outputs down and holds, as a limit trip would; a new run
+ * needs a stop first.
+ */
+static int rths_nl_run_hold(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rths_device *rd;
+	int err = 0;
+
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	mutex_lock(&rd->lock);
+	if (rd->dead) {
+		err = -ENODEV;
+	} else if (rd->state == RTHS_STATE_STOPPED) {
+		NL_SET_ERR_MSG(info->extack, "device is stopped; nothing to hold");
+		err = -EINVAL;
+	} else if (rd->state == RTHS_STATE_RUNNING) {
+		rths_loop_request_hold(rd, RTHS_REASON_USER);
+	}
+	mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+	return err;
+}
+
 static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd;
@@ -839,6 +864,12 @@ static const struct genl_ops rths_ops[] = {
 	}, {
 		.cmd = RTHS_CMD_RUN_STOP,
 		.doit = rths_nl_run_stop,
+		.policy = rths_select_policy,
+		.maxattr = RTHS_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = RTHS_CMD_RUN_HOLD,
+		.doit = rths_nl_run_hold,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,

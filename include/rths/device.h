@@ -175,6 +175,9 @@ int rths_card_list(struct rths_ctl *ctl,
 
 int rths_run_start(struct rths_ctl *ctl, const char *name);
 int rths_run_stop(struct rths_ctl *ctl, const char *name);
+/* Running -> holding: the outputs ramp down from their velocity and hold
+ * (reason "user"); only a stop ends it.  No-op unless running. */
+int rths_run_hold(struct rths_ctl *ctl, const char *name);
 /* Manual clock only: advance @ticks ticks (1..1000000) synchronously. */
 int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks);
 

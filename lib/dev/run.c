@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Run control: start, stop, and manual ticks.
+ * Run control: start, stop, hold, and manual ticks.
  */
 #include "dev/internal.h"
 
@@ -12,6 +12,11 @@ int rths_run_start(struct rths_ctl *ctl, const char *name)
 int rths_run_stop(struct rths_ctl *ctl, const char *name)
 {
 	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_STOP, name, NULL, NULL);
+}
+
+int rths_run_hold(struct rths_ctl *ctl, const char *name)
+{
+	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_HOLD, name, NULL, NULL);
 }
 
 int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks)

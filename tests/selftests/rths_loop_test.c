@@ -584,6 +584,52 @@ TEST_F(loop, owner_sigkill_holds)
 	owner_goes_away(_metadata, &self->t, true);
 }
 
+TEST_F(loop, user_hold_ramps_down)
+{
+	enum { D = 8, R = 8, BEFORE = 12, AFTER = 16 };
+	struct rths_dev_config cfg;
+	enum rths_state state;
+	enum rths_reason reason;
+	struct rths_event ev;
+	int64_t v;
+	int i, n;
+
+	rt_manual_config(&cfg, D);
+	cfg.set |= RTHS_CFG_RAMP_TICKS;
+	cfg.ramp_ticks = R;
+	setup_dev(_metadata, &self->t, 1, &cfg, NULL);
+	EXPECT_EQ(-EINVAL, rths_run_hold(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rt_start(&self->t));
+	ASSERT_EQ(0, rt_post1(&self->t, 1, MM));
+	ASSERT_EQ(0, rt_post1(&self->t, 2, 2 * MM));
+	ASSERT_EQ(0, rt_tick(&self->t, BEFORE));
+	ASSERT_EQ(0, rths_run_hold(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rt_state(&self->t, &state, &reason, NULL));
+	EXPECT_EQ(RTHS_STATE_HOLDING, state);
+	EXPECT_EQ(RTHS_REASON_USER, reason);
+	ASSERT_EQ(1, rt_event(&self->t, RTHS_EVENT_STATE, &ev));
+	while (ev.state != RTHS_STATE_HOLDING)
+		ASSERT_EQ(1, rt_event(&self->t, RTHS_EVENT_STATE, &ev));
+	EXPECT_EQ(RTHS_REASON_USER, ev.reason);
+	ASSERT_EQ(0, rt_tick(&self->t, AFTER));
+	n = rt_trace(&self->t, trace, 8192);
+	ASSERT_EQ(BEFORE + AFTER, n);
+	v = trace[BEFORE - 1].raw[0].command - trace[BEFORE - 2].raw[0].command;
+	for (i = BEFORE; i < BEFORE + R; i++) {
+		int64_t dv = trace[i].raw[0].command -
+			     trace[i - 1].raw[0].command;
+
+		EXPECT_GE(dv, 0);
+		EXPECT_LE(dv, v);
+	}
+	for (i = BEFORE + R; i < n; i++)
+		EXPECT_EQ(trace[BEFORE + R - 1].raw[0].command,
+			  trace[i].raw[0].command);
+	/* holding already: a second hold changes nothing */
+	EXPECT_EQ(0, rths_run_hold(self->t.ctl, self->t.name));
+	expect_stats_consistent(_metadata, &self->t, D);
+}
+
 TEST_F(loop, feedback_overflow_is_counted_not_overwritten)
 {
 	struct rths_dev_config cfg;

@@ -490,7 +490,7 @@ TEST_F(nl, unprivileged_gets_eperm)
 		struct rths_dev_info info;
 		struct rths_ctl *ctl;
 		const char *n = self->t.name;
-		int ok[9], i;
+		int ok[10], i;
 
 		if (setgid(65534) || setuid(65534) || rths_ctl_open(&ctl))
 			_exit(100);
@@ -503,7 +503,8 @@ TEST_F(nl, unprivileged_gets_eperm)
 		ok[6] = rths_dev_del(ctl, n) == -EPERM;
 		ok[7] = rths_dev_get(ctl, n, &info) == 0;
 		ok[8] = open(path, O_RDWR) < 0 && errno == EACCES;
-		for (i = 0; i < 9; i++)
+		ok[9] = rths_run_hold(ctl, n) == -EPERM;
+		for (i = 0; i < 10; i++)
 			if (!ok[i])
 				_exit(i + 1);
 		_exit(0);
@@ -511,7 +512,7 @@ TEST_F(nl, unprivileged_gets_eperm)
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st)) {
-		TH_LOG("check %d failed (1: new ... 9: open)",
+		TH_LOG("check %d failed (1: new ... 9: open, 10: hold)",
 		       WEXITSTATUS(st));
 	}
 	expect_unchanged(_metadata, self);

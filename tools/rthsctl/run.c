@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rthsctl run: start, stop, tick.
+ * rthsctl run: start, stop, hold, tick.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 
 void rc_usage_run(FILE *f)
 {
-	fputs("Usage: rthsctl run { start | stop } NAME\n"
+	fputs("Usage: rthsctl run { start | stop | hold } NAME\n"
 	      "       rthsctl run tick NAME N     (manual clock: advance N ticks)\n",
 	      f);
 }
@@ -17,7 +17,7 @@ void rc_usage_run(FILE *f)
 int rc_cmd_run(struct rc *rc, int argc, char **argv)
 {
 	static const char *const words[] = {
-		"start", "stop", "tick", "help", NULL
+		"start", "stop", "tick", "help", "hold", NULL
 	};
 	struct rc_err e;
 	uint32_t ticks = 0;
@@ -50,6 +50,8 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 		ret = rths_run_start(rc->ctl, argv[1]);
 	else if (k == 1)
 		ret = rths_run_stop(rc->ctl, argv[1]);
+	else if (k == 4)
+		ret = rths_run_hold(rc->ctl, argv[1]);
 	else
 		ret = rths_run_tick(rc->ctl, argv[1], ticks);
 	snprintf(what, sizeof(what), "run %s %s", argv[0], argv[1]);

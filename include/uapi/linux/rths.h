@@ -127,6 +127,7 @@ enum rths_cmd {
 	RTHS_CMD_STATS_RESET,
 	RTHS_CMD_CARD_GET,	/* dumpit: registered card types */
 	RTHS_CMD_EVENT,		/* notification on RTHS_MCGRP_MONITOR */
+	RTHS_CMD_RUN_HOLD,	/* running -> holding: ramp down and hold */
 	__RTHS_CMD_MAX,
 };
 
