@@ -102,7 +102,7 @@ static int abam_start(struct rths_ode *s, double thint)
 		p->phi[1][i] = s->yp[i];
 		p->phi[2][i] = 0;
 	}
-	sum = ode_wrms(s, s->yp);
+	sum = ode_err_norm(s, s->yp);
 	if (s->ctl.h_init <= 0 && 1.0 < 16.0 * sum * absh * absh)
 		absh = 0.25 * sqrt(1.0 / sum);
 	p->h = ode_max(absh, fouru(s));
@@ -112,7 +112,7 @@ static int abam_start(struct rths_ode *s, double thint)
 	p->ns = 0;
 	p->phase1 = 1;
 	p->nornd = 1;
-	round = 2 * ODE_UROUND * ode_wrms(s, s->y);
+	round = 2 * ODE_UROUND * ode_err_norm(s, s->y);
 	if (0.5 <= 100.0 * round) {
 		p->nornd = 0;
 		for (size_t i = 0; i < n; i++)
@@ -368,7 +368,7 @@ static int abam_step(struct rths_ode *s, double tlim)
 	rc = ode_set_weights(s, s->y);
 	if (rc)
 		return rc;
-	if (2 * ODE_UROUND * ode_wrms(s, s->y) > 0.5)
+	if (2 * ODE_UROUND * ode_err_norm(s, s->y) > 0.5)
 		return RTHS_ODE_ETOLERANCE;
 	if (p->h < fouru(s))
 		return RTHS_ODE_EHMIN;

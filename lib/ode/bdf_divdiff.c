@@ -153,7 +153,7 @@ static void estimate(const struct rths_ode *s, struct dd *p,
 {
 	size_t n = s->n;
 	int k = p->k;
-	double enorm = ode_wrms(s, p->e);
+	double enorm = ode_err_norm(s, p->e);
 	double erk = p->sigma[k + 1] * enorm;
 
 	r->terk = (k + 1) * erk;
@@ -164,7 +164,7 @@ static void estimate(const struct rths_ode *s, struct dd *p,
 		return;
 	for (size_t i = 0; i < n; i++)
 		p->delta[i] = p->phi[k + 1][i] + p->e[i];
-	r->erkm1 = p->sigma[k] * ode_wrms(s, p->delta);
+	r->erkm1 = p->sigma[k] * ode_err_norm(s, p->delta);
 	r->terkm1 = k * r->erkm1;
 	if (k == 2) {
 		if (r->terkm1 > 0.5 * r->terk)
@@ -172,7 +172,7 @@ static void estimate(const struct rths_ode *s, struct dd *p,
 	} else {
 		for (size_t i = 0; i < n; i++)
 			p->delta[i] += p->phi[k][i];
-		double terkm2 = (k - 1) * p->sigma[k - 1] * ode_wrms(s, p->delta);
+		double terkm2 = (k - 1) * p->sigma[k - 1] * ode_err_norm(s, p->delta);
 
 		if (ode_max(r->terkm1, terkm2) > r->terk)
 			return;
@@ -205,7 +205,7 @@ static void select_next(struct rths_ode *s, struct dd *p,
 	} else if (k < maxord && kp1 < p->ns && kdiff != 1) {
 		for (size_t i = 0; i < n; i++)
 			p->delta[i] = p->e[i] - p->phi[kp2][i];
-		double erkp1 = ode_wrms(s, p->delta) / (k + 2);
+		double erkp1 = ode_err_norm(s, p->delta) / (k + 2);
 		double terkp1 = (k + 2) * erkp1;
 		int raise;
 
@@ -291,7 +291,7 @@ static int dd_step(struct rths_ode *s, double tlim)
 			return rc;
 		if (rc == ODE_NEWTON_OK) {
 			estimate(s, p, &r);
-			if (ck * ode_wrms(s, p->e) <= 1.0) {
+			if (ck * ode_err_norm(s, p->e) <= 1.0) {
 				s->t += h;
 				s->t = ode_snap_time(s->t, tlim);
 				ode_copy(s->y, p->ynew, n);

@@ -197,7 +197,7 @@ static double est_down(const struct rths_ode *s, const struct nord *p)
 {
 	int q = p->q;
 
-	return p->fact[q - 1] * ode_wrms(s, p->z[q]) / p->L[q - 1];
+	return p->fact[q - 1] * ode_err_norm(s, p->z[q]) / p->L[q - 1];
 }
 
 static double est_up(const struct rths_ode *s, struct nord *p)
@@ -206,7 +206,7 @@ static double est_up(const struct rths_ode *s, struct nord *p)
 
 	for (size_t i = 0; i < s->n; i++)
 		p->esave[i] = p->e[i] - p->esave[i];
-	return kappa(p, q) * ode_wrms(s, p->esave) / ((q + 2) * p->L[q + 1]);
+	return kappa(p, q) * ode_err_norm(s, p->esave) / ((q + 2) * p->L[q + 1]);
 }
 
 static double ratio(double bias, double est, int order)
@@ -367,7 +367,7 @@ static int nord_step(struct rths_ode *s, double tlim)
 				return rc;
 			continue;
 		}
-		p->err = ode_wrms(s, p->e) * err_coef(p, p->q);
+		p->err = ode_err_norm(s, p->e) * err_coef(p, p->q);
 		if (p->err <= 1.0 || p->constant) {
 			accept(s, p, tlim);
 			return 0;

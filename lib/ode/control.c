@@ -49,10 +49,6 @@ int ode_set_weights(struct rths_ode *s, const double *y)
 	for (size_t i = 0; i < s->n; i++) {
 		double w = rtol * fabs(y[i]) + s->atol[i];
 
-		if (s->no_err && s->no_err[i]) {
-			s->ewt[i] = 0;
-			continue;
-		}
 		if (!(w > 0))
 			return RTHS_ODE_ETOLERANCE;
 		s->ewt[i] = 1.0 / w;
@@ -66,6 +62,20 @@ double ode_wrms(const struct rths_ode *s, const double *v)
 
 	for (size_t i = 0; i < s->n; i++) {
 		double x = v[i] * s->ewt[i];
+
+		sum += x * x;
+	}
+	return sqrt(sum / (double)s->n);
+}
+
+double ode_err_norm(const struct rths_ode *s, const double *v)
+{
+	double sum = 0;
+
+	if (!s->no_err)
+		return ode_wrms(s, v);
+	for (size_t i = 0; i < s->n; i++) {
+		double x = s->no_err[i] ? 0 : v[i] * s->ewt[i];
 
 		sum += x * x;
 	}
@@ -116,7 +126,7 @@ int ode_estimate_step(struct rths_ode *s, double thint, int order,
 	double h;
 
 	if (s->dae) {
-		double ypn = ode_wrms(s, s->yp);
+		double ypn = ode_err_norm(s, s->yp);
 
 		h = isfinite(span) ? 1e-3 * span : 1e-3;
 		if (ypn > 0.5 / h)

@@ -14,6 +14,9 @@
 
 #include "ode_impl.h"
 
+/* smallest carried-over s = rate / (1 - rate) a new step starts from */
+#define RATE_FLOOR 0.1
+
 struct ode_newton {
 	size_t n;
 	double *A, *B;		/* dF/dy, dF/dy' (row-major) */
@@ -79,6 +82,10 @@ void ode_newton_begin_step(struct rths_ode *s)
 {
 	s->nw->jac_fresh = 0;
 	s->nw->jac_age++;
+	/* A rate measured steps ago may be far too hopeful: steps that each
+	 * converge in one iteration never measure it again (at a fixed
+	 * step, forever).  Distrust it a little more every step. */
+	s->nw->rate_s = ode_max(s->nw->rate_s, RATE_FLOOR);
 }
 
 /* Build M = A + cj B in column-major order and factor it. */

@@ -57,7 +57,7 @@ struct rths_ode {
 	double *atol;		/* per component */
 	unsigned char *no_err;	/* copy of sys.no_error_test, or NULL */
 	size_t n_tested;	/* components in the error test */
-	double *ewt;		/* 1 / (rtol |y_i| + atol_i), 0 if untested */
+	double *ewt;		/* 1 / (rtol |y_i| + atol_i) */
 	double t;
 	double *y, *yp;		/* state at t */
 	int initialized;
@@ -88,7 +88,10 @@ int ode_all_finite(const double *v, size_t n);
 
 /* --- error control (control.c) */
 int ode_set_weights(struct rths_ode *s, const double *y);
+/* Weighted RMS norm over all components: Newton convergence. */
 double ode_wrms(const struct rths_ode *s, const double *v);
+/* The same over the components in the error test: local error. */
+double ode_err_norm(const struct rths_ode *s, const double *v);
 /* Smallest step allowed at time t (user h_min or rounding limit). */
 double ode_hmin(const struct rths_ode *s, double t);
 /* First step: control.h_init, else ode_estimate_step(). */

@@ -154,7 +154,7 @@ static int rkf45_step(struct rths_ode *s, double tlim)
 
 			s->ewt[i] = 1.0 / w;
 		}
-		err = ode_wrms(s, p->err);
+		err = ode_err_norm(s, p->err);
 		if (err > 1.0) {
 			s->st.err_test_fails++;
 			if (++nfail > 50)

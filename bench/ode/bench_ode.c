@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-ode: work-precision benchmark.  Every problem at tolerances 1e-3
+ * .. 1e-8, every rths integrator next to CVODE (BDF, Adams), IDA and GSL
+ * (rkf45, msadams, msbdf), in the same run: steps, f evaluations,
+ * Jacobians, LU factorizations, error at the end against a reference, and
+ * wall time (best of repeated runs).  Prints the table, then the chain and
+ * Robertson at 1e-6 side by side, and writes results.csv, one wp-*.dat per
+ * problem and work-precision.png (gnuplot).
+ *
+ *   bench-ode [-o DIR] [-p PROBLEM] [-t TOL]
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_errno.h>
+
+#include <rths/ode_mech.h>
+
+#include "bench.h"
+#include "../../tests/ode/problems.h"
+
+#define MAX_SOLVERS 16
+#define NTOL 6
+#define MAX_ROWS (BENCH_NPROBLEMS * NTOL * MAX_SOLVERS)
+/* Explicit methods on stiff problems: enough to show the point. */
+#define STIFF_EXPLICIT_MAX_STEPS 200000UL
+#define MAX_STEPS 10000000UL
+/* Repeat short runs until this much time has been measured. */
+#define MIN_MEASURE 0.05
+
+struct row {
+	const struct bench_problem *p;
+	double tol;
+	const struct bench_solver *s;
+	struct bench_result r;
+};
+
+struct bench {
+	const struct bench_solver *solvers[MAX_SOLVERS];
+	size_t nsolvers;
+	struct bench_set set;
+	struct row rows[MAX_ROWS];
+	size_t nrows;
+	const char *outdir;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void timed_run(const struct bench_solver *s,
+		      const struct bench_problem *p, double tol, double h_fixed,
+		      unsigned long max_steps, struct bench_result *r)
+{
+	double total = 0, best = INFINITY;
+
+	for (int runs = 0; runs < 200 && total < MIN_MEASURE; runs++) {
+		struct bench_result tmp = { 0 };
+		double t0 = now(), dt;
+
+		s->run(s, p, tol, h_fixed, max_steps, &tmp);
+		dt = now() - t0;
+		total += dt;
+		if (dt < best)
+			best = dt;
+		if (runs == 0)
+			*r = tmp;
+	}
+	r->seconds = best;
+	r->err = r->ok ? bench_error(p, r->y) : NAN;
+}
+
+static const struct bench_solver *solver(const struct bench *b,
+					 const char *name)
+{
+	for (size_t i = 0; i < b->nsolvers; i++)
+		if (!strcmp(b->solvers[i]->name, name))
+			return b->solvers[i];
+	return NULL;
+}
+
+/*
+ * References: closed forms where there are (chain, Kepler); otherwise two
+ * different codes at rtol 1e-12 that must agree, rths DSTIFF and CVODE
+ * BDF (Robertson, Van der Pol); the pendulum from its reduced ODE by rths
+ * ABAM and GSL rk8pd.
+ */
+static int references(struct bench *b)
+{
+	for (int i = 0; i < BENCH_NPROBLEMS; i++) {
+		struct bench_problem *p = &b->set.p[i];
+		struct bench_result r1 = { 0 }, r2 = { 0 };
+
+		if (p->dae) {
+			struct rths_ode_system rs = ode_pendulum_reduced(&ode_pendulum);
+			struct rths_ode_control c;
+			struct rths_ode *s;
+			double y1[2] = { b->set.pend_q0[2], b->set.pend_v0[2] };
+			double y2[2] = { y1[0], y1[1] }, t, d;
+
+			rths_ode_control_default(&c);
+			c.rtol = c.atol = 1e-13;
+			s = rths_ode_new(RTHS_ODE_ABAM, &rs, &c, NULL);
+			if (!s || rths_ode_init(s, p->t0, y1, NULL) ||
+			    rths_ode_evolve(s, p->tend, &t, y1) ||
+			    bench_gsl_reference(&rs, p->t0, p->tend, 1e-13, y2)) {
+				rths_ode_free(s);
+				return -1;
+			}
+			rths_ode_free(s);
+			d = fmax(fabs(y1[0] - y2[0]), fabs(y1[1] - y2[1]));
+			printf("reference %-9s reduced ODE: rths abam vs gsl rk8pd at 1e-13 differ by %.1e\n",
+			       p->name, d);
+			bench_pendulum_state(y2[0], y2[1], p->ref);
+			continue;
+		}
+		solver(b, "rths dstiff")->run(solver(b, "rths dstiff"), p,
+					      1e-12, 0, MAX_STEPS, &r1);
+		solver(b, "cvode bdf")->run(solver(b, "cvode bdf"), p, 1e-12, 0,
+					    MAX_STEPS, &r2);
+		if (!r1.ok || !r2.ok) {
+			fprintf(stderr, "reference for %s failed\n", p->name);
+			return -1;
+		}
+		if (ode_prob_finite(p->ref, p->dim) && p->ref[0] != 0) {
+			/* closed form: the codes check it */
+			printf("reference %-9s closed form; rths dstiff %.1e, cvode bdf %.1e from it at 1e-12\n",
+			       p->name, bench_error(p, r1.y), bench_error(p, r2.y));
+			continue;
+		}
+		for (size_t k = 0; k < p->dim; k++)
+			p->ref[k] = r2.y[k];
+		double d = bench_error(p, r1.y);
+
+		for (size_t k = 0; k < p->dim; k++)
+			p->ref[k] = 0.5 * (r1.y[k] + r2.y[k]);
+		printf("reference %-9s rths dstiff vs cvode bdf at 1e-12 differ by %.1e (mean used)\n",
+		       p->name, d);
+	}
+	return 0;
+}
+
+static int applies(const struct bench_solver *s, const struct bench_problem *p)
+{
+	return p->dae ? s->dae : 1;
+}
+
+static void run_all(struct bench *b, const char *only, double only_tol)
+{
+	static const double tols[NTOL] = { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8 };
+
+	for (int i = 0; i < BENCH_NPROBLEMS; i++) {
+		const struct bench_problem *p = &b->set.p[i];
+
+		if (only && strcmp(only, p->name))
+			continue;
+		for (int k = 0; k < NTOL; k++) {
+			unsigned long gstiff_steps = 0;
+
+			if (only_tol > 0 && fabs(tols[k] / only_tol - 1) > 1e-6)
+				continue;
+			for (size_t j = 0; j < b->nsolvers; j++) {
+				const struct bench_solver *s = b->solvers[j];
+				struct row *w = &b->rows[b->nrows];
+				unsigned long max = p->stiff && s->explicit_only ?
+					STIFF_EXPLICIT_MAX_STEPS : MAX_STEPS;
+				/* the fixed step: as many steps as GSTIFF took */
+				double h = (p->tend - p->t0) /
+					   (gstiff_steps ? gstiff_steps : 1000);
+
+				if (!applies(s, p))
+					continue;
+				w->p = p;
+				w->tol = tols[k];
+				w->s = s;
+				timed_run(s, p, tols[k], h, max, &w->r);
+				if (!strcmp(s->name, "rths gstiff") && w->r.ok)
+					gstiff_steps = w->r.steps;
+				b->nrows++;
+				fprintf(stderr, ".");
+			}
+		}
+	}
+	fprintf(stderr, "\n");
+}
+
+/* time of the SUNDIALS code for the same problem and tolerance */
+static double base_time(const struct bench *b, const struct row *w)
+{
+	const char *base = w->p->dae ? "ida" : "cvode bdf";
+
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *o = &b->rows[i];
+
+		if (o->p == w->p && o->tol == w->tol && !strcmp(o->s->name, base))
+			return o->r.ok ? o->r.seconds : NAN;
+	}
+	return NAN;
+}
+
+static void print_row(const struct bench *b, const struct row *w, int md)
+{
+	const struct bench_result *r = &w->r;
+	char err[16], ratio[16];
+
+	if (r->ok)
+		snprintf(err, sizeof(err), "%.2e", r->err);
+	else
+		snprintf(err, sizeof(err), "-");
+	snprintf(ratio, sizeof(ratio), "%.2f", r->seconds / base_time(b, w));
+	if (md)
+		printf("| %-9s | %.0e | %-17s | %-14s | %7lu | %8lu | %5lu | %5lu | %9s | %9.3f | %6s |\n",
+		       w->p->name, w->tol, w->s->name, r->status, r->steps,
+		       r->f_evals, r->jac_evals, r->lu, err, 1e3 * r->seconds,
+		       ratio);
+	else
+		printf("%-9s %.0e  %-17s %-14s %8lu %9lu %6lu %6lu %9s %10.3f %7s\n",
+		       w->p->name, w->tol, w->s->name, r->status, r->steps,
+		       r->f_evals, r->jac_evals, r->lu, err, 1e3 * r->seconds,
+		       ratio);
+}
+
+static void print_tables(const struct bench *b)
+{
+	printf("\n%-9s %-5s %-17s %-14s %8s %9s %6s %6s %9s %10s %7s\n",
+	       "problem", "tol", "solver", "status", "steps", "f-evals",
+	       "jacs", "LUs", "error", "time[ms]", "t/sund");
+	for (size_t i = 0; i < b->nrows; i++) {
+		if (i && b->rows[i].tol != b->rows[i - 1].tol)
+			printf("\n");
+		print_row(b, &b->rows[i], 0);
+	}
+	printf("\nt/sund: wall time relative to CVODE BDF (IDA for the DAE) "
+	       "in this run.\n");
+
+	printf("\nStiff 2-DOF chain and Robertson at rtol 1e-6:\n\n");
+	printf("| problem   | tol   | solver            | status         |   steps |  f-evals |  jacs |   LUs |     error |  time[ms] | t/cvode |\n");
+	printf("|-----------|-------|-------------------|----------------|---------|----------|-------|-------|-----------|-----------|--------|\n");
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->rows[i];
+
+		if (w->tol == 1e-6 && (!strcmp(w->p->name, "chain") ||
+				       !strcmp(w->p->name, "robertson")))
+			print_row(b, w, 1);
+	}
+}
+
+static FILE *open_out(const struct bench *b, const char *name, char *path,
+		      size_t len)
+{
+	snprintf(path, len, "%s/%s", b->outdir, name);
+	return fopen(path, "w");
+}
+
+static void write_csv(const struct bench *b)
+{
+	char path[512];
+	FILE *f = open_out(b, "results.csv", path, sizeof(path));
+
+	if (!f) {
+		perror(path);
+		return;
+	}
+	fprintf(f, "problem,tol,solver,status,steps,f_evals,jac_evals,lu,error,seconds\n");
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->rows[i];
+
+		fprintf(f, "%s,%g,%s,%s,%lu,%lu,%lu,%lu,%.6e,%.6e\n", w->p->name,
+			w->tol, w->s->name, w->r.status, w->r.steps,
+			w->r.f_evals, w->r.jac_evals, w->r.lu, w->r.err,
+			w->r.seconds);
+	}
+	fclose(f);
+	printf("wrote %s\n", path);
+}
+
+/* One data file per problem, one gnuplot index block per solver. */
+static void write_plot(const struct bench *b)
+{
+	char path[512], name[64];
+	FILE *gp = open_out(b, "work-precision.gp", path, sizeof(path));
+	int panel = 0;
+
+	if (!gp) {
+		perror(path);
+		return;
+	}
+	fprintf(gp, "set terminal pngcairo size 1800,1100 font ',10'\n"
+		    "set output '%s/work-precision.png'\n"
+		    "set multiplot layout 2,3 title 'rths integrators vs SUNDIALS and GSL: wall time against error at the end'\n"
+		    "set logscale xy\nset format x '10^{%%L}'\nset grid\n"
+		    "set xlabel 'scaled error at t_{end}'\nset ylabel 'time [ms]'\n"
+		    "set key left bottom font ',8'\n", b->outdir);
+	for (int i = 0; i < BENCH_NPROBLEMS; i++) {
+		const struct bench_problem *p = &b->set.p[i];
+		int block = 0, first = 1;
+		FILE *f;
+
+		snprintf(name, sizeof(name), "wp-%s.dat", p->name);
+		f = open_out(b, name, path, sizeof(path));
+		if (!f)
+			continue;
+		fprintf(gp, "set title '%s'\nplot ", p->name);
+		for (size_t j = 0; j < b->nsolvers; j++) {
+			const struct bench_solver *s = b->solvers[j];
+			int points = 0;
+
+			fprintf(f, "# %s\n# error time_ms f_evals steps tol\n", s->name);
+			for (size_t k = 0; k < b->nrows; k++) {
+				const struct row *w = &b->rows[k];
+
+				if (w->p != p || w->s != s || !w->r.ok)
+					continue;
+				fprintf(f, "%.6e %.6e %lu %lu %g\n",
+					fmax(w->r.err, 1e-16), 1e3 * w->r.seconds,
+					w->r.f_evals, w->r.steps, w->tol);
+				points++;
+			}
+			/* gnuplot does not count a block without data */
+			if (!points)
+				fprintf(f, "NaN NaN 0 0 0\n");
+			fprintf(f, "\n\n");
+			if (points) {
+				int dt = !strncmp(s->name, "rths", 4) ? 1 :
+					 !strncmp(s->name, "gsl", 3) ? 3 : 2;
+
+				/* one colour and point type per solver */
+				fprintf(gp, "%s'%s' index %d using 1:2 with linespoints dt %d lc %zu pt %zu lw 1.5 title '%s' noenhanced",
+					first ? "" : ", \\\n     ", path, block,
+					dt, j + 1, j % 13 + 1, s->name);
+				first = 0;
+			}
+			block++;
+		}
+		fprintf(gp, "\n");
+		fclose(f);
+		panel++;
+	}
+	fprintf(gp, "unset multiplot\n");
+	fclose(gp);
+	snprintf(name, sizeof(name), "work-precision.gp");
+	snprintf(path, sizeof(path), "gnuplot '%s/%s'", b->outdir, name);
+	if (panel && system(path) == 0)
+		printf("wrote %s/work-precision.png\n", b->outdir);
+	else
+		fprintf(stderr, "gnuplot failed: %s\n", path);
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench b;
+	const char *only = NULL;
+	double only_tol = 0;
+	int opt;
+
+	b.outdir = ".";
+	while ((opt = getopt(argc, argv, "o:p:t:")) != -1) {
+		switch (opt) {
+		case 'o':
+			b.outdir = optarg;
+			break;
+		case 'p':
+			only = optarg;
+			break;
+		case 't':
+			only_tol = atof(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-o DIR] [-p PROBLEM] [-t TOL]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	gsl_set_error_handler_off();
+	for (size_t i = 0; i < bench_rths_count; i++)
+		b.solvers[b.nsolvers++] = &bench_rths_solvers[i];
+	for (size_t i = 0; i < bench_sundials_count; i++)
+		b.solvers[b.nsolvers++] = &bench_sundials_solvers[i];
+	for (size_t i = 0; i < bench_gsl_count; i++)
+		b.solvers[b.nsolvers++] = &bench_gsl_solvers[i];
+	if (bench_problems_init(&b.set)) {
+		fprintf(stderr, "problem setup failed\n");
+		return 1;
+	}
+	if (references(&b))
+		return 1;
+	run_all(&b, only, only_tol);
+	print_tables(&b);
+	write_csv(&b);
+	if (only_tol == 0)	/* a single tolerance makes no curve */
+		write_plot(&b);
+	bench_problems_free(&b.set);
+	return 0;
+}

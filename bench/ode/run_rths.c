@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Benchmark adapter: the rths integrators. */
+#include <stdio.h>
+
+#include "bench.h"
+
+static void run_rths(const struct bench_solver *sv,
+		     const struct bench_problem *p, double tol,
+		     double h_fixed, unsigned long max_steps,
+		     struct bench_result *r)
+{
+	struct rths_ode_system sys = { .dim = p->dim, .rhs = p->rhs,
+				       .jac = p->jac };
+	struct rths_ode_control c;
+	double atol[BENCH_MAXDIM], t;
+	struct rths_ode *s;
+	int rc;
+
+	if (p->dae)
+		sys = *p->dae;
+	rths_ode_control_default(&c);
+	c.rtol = tol;
+	for (size_t i = 0; i < p->dim; i++)
+		atol[i] = tol * p->scale[i];
+	c.atol_v = atol;
+	c.has_t_stop = 1;
+	c.t_stop = p->tend;
+	c.max_steps = max_steps;
+	if (sv->method == RTHS_ODE_CONSTANT_BDF)
+		c.h_init = h_fixed;
+	s = rths_ode_new(sv->method, &sys, &c, &rc);
+	if (!s) {
+		bench_result_fail(r, "create");
+		return;
+	}
+	rc = rths_ode_init(s, p->t0, p->y0, p->dae ? p->yp0 : NULL);
+	if (!rc)
+		rc = rths_ode_evolve(s, p->tend, &t, r->y);
+	const struct rths_ode_stats *st = rths_ode_get_stats(s);
+
+	r->steps = st->steps;
+	r->f_evals = st->f_evals;
+	r->jac_evals = st->jac_evals;
+	r->lu = st->lu_decomps;
+	r->ok = !rc;
+	if (rc) {
+		static const struct { int code; const char *name; } names[] = {
+			{ RTHS_ODE_EMAXSTEPS, "too many steps" },
+			{ RTHS_ODE_EHMIN, "step underflow" },
+			{ RTHS_ODE_ECONV, "no convergence" },
+			{ RTHS_ODE_ENONFINITE, "non-finite" },
+			{ RTHS_ODE_ESINGULAR, "singular" },
+			{ RTHS_ODE_EERRTEST, "error test" },
+		};
+		const char *n = "error";
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (names[i].code == rc)
+				n = names[i].name;
+		bench_result_fail(r, n);
+	} else {
+		snprintf(r->status, sizeof(r->status), "ok");
+	}
+	rths_ode_free(s);
+}
+
+#define RTHS(m, n, expl) { .name = "rths " n, .explicit_only = expl, \
+	.dae = !expl, .run = run_rths, .method = RTHS_ODE_##m }
+
+const struct bench_solver bench_rths_solvers[] = {
+	RTHS(RKF45, "rkf45", 1),
+	RTHS(ABAM, "abam", 1),
+	RTHS(GSTIFF, "gstiff", 0),
+	RTHS(WSTIFF, "wstiff", 0),
+	RTHS(DSTIFF, "dstiff", 0),
+	RTHS(CONSTANT_BDF, "constant_bdf", 0),
+};
+const size_t bench_rths_count =
+	sizeof(bench_rths_solvers) / sizeof(bench_rths_solvers[0]);
