@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "../../tests/ode/problems.h"
 
 static void run_rths(const struct bench_solver *sv,
 		     const struct bench_problem *p, double tol,
@@ -18,16 +19,8 @@ static void run_rths(const struct bench_solver *sv,
 
 	if (p->dae)
 		sys = *p->dae;
-	rths_ode_control_default(&c);
-	c.rtol = tol;
-	for (size_t i = 0; i < p->dim; i++)
-		atol[i] = tol * p->scale[i];
-	c.atol_v = atol;
-	c.has_t_stop = 1;
-	c.t_stop = p->tend;
-	c.max_steps = max_steps;
-	if (sv->method == RTHS_ODE_CONSTANT_BDF)
-		c.h_init = h_fixed;
+	ode_prob_control(&c, sv->method, tol, p->scale, p->dim, p->tend,
+			 h_fixed, max_steps, atol);
 	s = rths_ode_new(sv->method, &sys, &c, &rc);
 	if (!s) {
 		bench_result_fail(r, "create");

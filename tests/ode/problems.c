@@ -344,6 +344,22 @@ struct rths_ode_system ode_prob_system(const struct ode_problem *p)
 	};
 }
 
+void ode_prob_control(struct rths_ode_control *c, enum rths_ode_method m,
+		      double tol, const double *scale, size_t dim, double tend,
+		      double h_fixed, unsigned long max_steps, double *atol)
+{
+	rths_ode_control_default(c);
+	c->rtol = tol;
+	for (size_t i = 0; i < dim; i++)
+		atol[i] = tol * scale[i];
+	c->atol_v = atol;
+	c->has_t_stop = 1;
+	c->t_stop = tend;
+	c->max_steps = max_steps;
+	if (m == RTHS_ODE_CONSTANT_BDF)
+		c->h_init = h_fixed;
+}
+
 int ode_prob_solve(const struct ode_problem *p, enum rths_ode_method m,
 		   double tol, double h_fixed, unsigned long max_steps,
 		   double *y, struct rths_ode_stats *st)
@@ -354,16 +370,8 @@ int ode_prob_solve(const struct ode_problem *p, enum rths_ode_method m,
 	struct rths_ode *s;
 	int rc;
 
-	rths_ode_control_default(&c);
-	c.rtol = tol;
-	for (size_t i = 0; i < p->dim; i++)
-		atol[i] = tol * p->scale[i];
-	c.atol_v = atol;
-	c.has_t_stop = 1;
-	c.t_stop = p->tend;
-	c.max_steps = max_steps;
-	if (m == RTHS_ODE_CONSTANT_BDF)
-		c.h_init = h_fixed;
+	ode_prob_control(&c, m, tol, p->scale, p->dim, p->tend, h_fixed,
+			 max_steps, atol);
 	s = rths_ode_new(m, &sys, &c, &rc);
 	if (!s)
 		return rc;

@@ -49,6 +49,14 @@ int ode_prob_finite(const double *v, size_t n);
 struct rths_ode_system ode_prob_system(const struct ode_problem *p);
 
 /*
+ * The control a run at tolerance tol uses: rtol = tol, atol_i = tol *
+ * scale_i (stored in atol), stop at tend, h_fixed for CONSTANT_BDF.
+ */
+void ode_prob_control(struct rths_ode_control *c, enum rths_ode_method m,
+		      double tol, const double *scale, size_t dim, double tend,
+		      double h_fixed, unsigned long max_steps, double *atol);
+
+/*
  * Integrate p from t0 to tend with a method at tolerance tol; y receives
  * the end state and st (if not NULL) the counters.  Returns the solver's
  * status.  For CONSTANT_BDF h_fixed is the step (ignored otherwise).
