@@ -163,6 +163,10 @@ check: deps
 
 bench: deps $(BENCHES)
 
+demo: module tools vm-kernels
+	@$(VM_ENV) scripts/demo.sh $(O)/demo $(O)/kmod-stock $(O)/kmod-rt \
+		$(O)/plain/tools/rths-run
+
 clean:
 	rm -rf $(O)
 

@@ -6,9 +6,9 @@ DEB_PKGS += libmnl-dev
 
 # In run order: rths_rmmod_test unloads and reloads the modules, so last.
 SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
-	rths_rmmod_test
+	rths_run_test.sh rths_rmmod_test
 SELFTEST_DIR := $(O)/plain/tests/selftests
-SELFTEST_BINS := $(addprefix $(SELFTEST_DIR)/,$(SELFTESTS))
+SELFTEST_BINS := $(addprefix $(SELFTEST_DIR)/,$(filter-out %.sh,$(SELFTESTS)))
 
 $(SELFTEST_DIR)/%: $(SELFTEST_DIR)/%.o $(SELFTEST_DIR)/common.o \
 		$(O)/plain/librths.a
@@ -19,7 +19,7 @@ $(addsuffix .o,$(SELFTEST_BINS)) $(SELFTEST_DIR)/common.o: $(HARNESS)
 selftests: $(SELFTEST_BINS)
 
 # One boot per flavour; the console goes to results/vm-check-FLAVOUR.log.
-vm-check: module selftests vm-kernels
+vm-check: module selftests tools vm-kernels
 	@mkdir -p $(O)/results
 	@rc=0; for f in $(VM_FLAVOURS); do \
 		echo "== vm-check-$$f"; st=0; \

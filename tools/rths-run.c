@@ -299,8 +299,8 @@ int main(int argc, char **argv)
 	}
 	rths_hs_experiment_sim_config(&x, &cfg);
 	if (x.has_specimen) {
-		r = backend_open(&x, o.offline, &b, desc, sizeof(desc), act,
-				 sizeof(act), &err);
+		r = backend_open(&x, o.offline, dir, &b, desc, sizeof(desc),
+				 act, sizeof(act), &err);
 		if (r < 0) {
 			rths_hs_experiment_free(&x);
 			return fail(&err);

@@ -123,4 +123,26 @@ int rths_hs_offline_open(struct rths_hs_backend *b,
 			 const struct rths_hs_offline_params *p,
 			 struct rths_hs_error *err);
 
+/*
+ * The device backend: an rths device through <rths/device.h>.  It applies
+ * the experiment's device section (rate, step ticks, late policy, limits,
+ * and for the sim card its actuator model with the specimen's stiffness
+ * and damping on every channel), owns the device while it runs, and holds
+ * it on Ctrl-C through RUN_HOLD.
+ */
+struct rths_hs_device_config;
+
+struct rths_hs_device_params {
+	const struct rths_hs_device_config *dev;
+	uint32_t channels;
+	double stiffness;	/* N/m, sim card only */
+	double damping;		/* N*s/m, sim card only */
+	bool create;		/* add the device if missing; deleted at close */
+	const char *trace_path;	/* NULL: no actuator-rate trace */
+};
+
+int rths_hs_device_open(struct rths_hs_backend *b,
+			const struct rths_hs_device_params *p,
+			struct rths_hs_error *err);
+
 #endif /* RTHS_HS_BACKEND_H */

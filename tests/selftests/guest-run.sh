@@ -9,6 +9,7 @@ set -uo pipefail
 flavour=$1 results=$2 kmod=$3 bins=$4
 shift 4
 export RTHS_KMOD_DIR=$kmod
+export RTHS_RUN=$bins/../../tools/rths-run
 mkdir -p "$results"
 
 tap_one() {	# NAME OK DESCRIPTION
@@ -35,7 +36,11 @@ rc=0
 for t in "$@"; do
 	out=$results/vm-$flavour-$t.tap
 	echo "== vm-$flavour-$t"
-	timeout 1200 "$bins/$t" >"$out" 2>&1
+	case $t in
+	*.sh) bin=tests/selftests/$t ;;
+	*) bin=$bins/$t ;;
+	esac
+	timeout 1200 "$bin" >"$out" 2>&1
 	st=$?
 	cat "$out"
 	if [ $st -ne 0 ] && ! grep -q '^not ok' "$out"; then

@@ -1,22 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rths-run: which backend runs the specimen. */
 #include <stdio.h>
+#include <string.h>
 
 #include "rths-run.h"
 
+/*
+ * On an rths device: the sim card is created if missing (and removed
+ * afterwards), with the specimen's first stiffness and damping on every
+ * channel; another card must already exist, set up by the lab.
+ */
+static int device_open(const struct rths_hs_experiment *x, const char *dir,
+		       struct rths_hs_backend *b, char *desc, size_t desc_len,
+		       char *actuator, size_t act_len,
+		       struct rths_hs_error *err)
+{
+	const struct rths_hs_actuator_model *a = &x->device.actuator;
+	bool sim = !strcmp(x->device.card, "sim");
+	struct rths_hs_device_params p = {
+		.dev = &x->device,
+		.channels = (uint32_t)x->setup.n_act,
+		.stiffness = x->specimen.n_if ? x->specimen.k[0] : 0,
+		.damping = x->specimen.n_if ? x->specimen.c[0] : 0,
+		.create = sim,
+	};
+	char trace[PATH_MAX];
+
+	if (x->out.csv) {
+		snprintf(trace, sizeof(trace), "%s/trace.csv", dir);
+		p.trace_path = trace;
+	}
+	snprintf(desc, desc_len, "device %s (card %s, %u Hz, %u ticks a step)",
+		 x->device.name, x->device.card, x->device.rate,
+		 x->device.step_ticks);
+	if (sim)
+		snprintf(actuator, act_len,
+			 "sim card: lag %.3g ms, delay %u ticks, noise %.3g um / %.3g N, specimen %.4g N/m",
+			 a->lag * 1e3, a->delay_ticks, a->noise_disp * 1e6,
+			 a->noise_force, p.stiffness);
+	else
+		actuator[0] = '\0';
+	return rths_hs_device_open(b, &p, err);
+}
+
 int backend_open(const struct rths_hs_experiment *x, bool offline,
-		 struct rths_hs_backend *b, char *desc, size_t desc_len,
-		 char *actuator, size_t act_len, struct rths_hs_error *err)
+		 const char *dir, struct rths_hs_backend *b, char *desc,
+		 size_t desc_len, char *actuator, size_t act_len,
+		 struct rths_hs_error *err)
 {
 	const struct rths_hs_actuator_model *a = &x->device.actuator;
 	struct rths_hs_offline_params op;
 
 	if (!offline && x->device.backend == RTHS_HS_BACKEND_DEVICE)
-		/* The device backend (<rths/device.h>) plugs in here. */
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, x->path, 0,
-				    "device.backend",
-				    "running on device %s (card %s) is not in this build yet; run with --offline or set \"backend\": \"offline\"",
-				    x->device.name, x->device.card);
+		return device_open(x, dir, b, desc, desc_len, actuator,
+				   act_len, err);
 	rths_hs_experiment_offline_params(x, &op);
 	snprintf(desc, desc_len, "offline");
 	snprintf(actuator, act_len,

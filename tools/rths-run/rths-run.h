@@ -24,10 +24,12 @@ void progress_done(struct progress *p);
 
 /*
  * The backend the experiment asks for (offline if @offline).  Fills a
- * short description for the summary.
+ * short description for the summary; a device backend writes its
+ * actuator-rate trace into @dir.
  */
 int backend_open(const struct rths_hs_experiment *x, bool offline,
-		 struct rths_hs_backend *b, char *desc, size_t desc_len,
-		 char *actuator, size_t act_len, struct rths_hs_error *err);
+		 const char *dir, struct rths_hs_backend *b, char *desc,
+		 size_t desc_len, char *actuator, size_t act_len,
+		 struct rths_hs_error *err);
 
 #endif /* RTHS_RUN_H */

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rths-run on the sim card (in the test guest): the same test with and
+# without delay compensation, where compensation must track better (J2),
+# the actuator-rate trace has a record per tick, and Ctrl-C holds the rig
+# and still writes every output.  Prints TAP.
+# Usage: rths_run_test.sh (from the top of the tree; RTHS_RUN set)
+set -uo pipefail
+
+run=${RTHS_RUN:?RTHS_RUN: path of rths-run}
+example=examples/two-story-frame-sim.json
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Reference BLAS: the same numbers everywhere, no CPU-specific kernels.
+export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack
+
+n=0 failed=0
+check() {	# DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $what"
+	else
+		echo "not ok $n $what"
+		failed=1
+	fi
+}
+j2() { sed -n 's/.*"J2_pct": *\([0-9.eE+-]*\).*/\1/p' "$1/summary.json" | head -n 1; }
+field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" | head -n 1; }
+less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+
+echo "TAP version 13"
+echo "1..9"
+sed 's/"method": "ats"/"method": "none"/' "$example" >"$work/none.json"
+
+"$run" -q --no-plots -t 8 -o "$work/ats" "$example" >"$work/ats.log" 2>&1
+check "rths-run with ATS compensation on the sim card" test $? -eq 0
+# Uncompensated delay acts as negative damping: the response may grow
+# until the stroke limit trips, which is the kernel doing its job.
+"$run" -q --no-plots -t 8 -o "$work/none" "$work/none.json" >"$work/none.log" 2>&1
+st=$?
+check "rths-run without compensation finishes or stops at a limit (status $st)" \
+	test $st -eq 0 -o \( $st -eq 3 -a -n "$(grep 'holding (reason limit)' "$work/none.log")" \)
+a=$(j2 "$work/ats") b=$(j2 "$work/none")
+echo "# J2 with ATS $a %, without compensation $b %"
+check "J2 with compensation ($a %) below J2 without ($b %)" less_than "$a" "$b"
+check "every planned step ran" test "$(field "$work/ats" steps)" = \
+	"$(field "$work/ats" steps_planned)"
+rows=$(($(grep -vc '^#' "$work/ats/trace.csv") - 1))
+steps=$(field "$work/ats" steps)
+echo "# trace rows $rows for $steps steps of 8 ticks"
+check "the actuator-rate trace has a row per tick" test "$rows" -ge $((steps * 8))
+check "the history has a row per step" test \
+	"$(($(grep -vc '^#' "$work/ats/history.csv") - 1))" -ge "$steps"
+
+# Ctrl-C in the middle of a long test.
+"$run" -q --no-plots -o "$work/int" "$example" >"$work/int.log" 2>&1 &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid
+st=$?
+check "Ctrl-C ends rths-run with status 130 (got $st)" test $st -eq 130
+check "an interrupted run still writes its summary" grep -q '"interrupted": true' \
+	"$work/int/summary.json"
+check "and its step history" test -s "$work/int/history.csv"
+for f in ats none int; do
+	sed 's/^/# /' "$work/$f.log" | tail -n 5
+done
+exit $failed
