@@ -13,15 +13,11 @@ ODE_UNIT_TESTS := $(sort $(basename $(notdir \
 UNIT_TESTS += $(ODE_UNIT_TESTS)
 BENCHES += bench-ode
 
-# The test problems (tests/ode/*.c) are linked into every ode unit test.
-# They come after librths.a on the link line and call into it, so the
-# archive is named once more at the end (through LIBRTHS_LIBS, which the
-# link rule places last).
+# The test problems (tests/ode/*.c) are linked into every ode unit test
+# (the unit test rule puts such objects before librths.a).
 ODE_PROBLEM_SRCS := $(sort $(wildcard tests/ode/*.c))
 define ode_test_rule
 $(O)/$(1)/tests/unit/$(2): $(patsubst %.c,$(O)/$(1)/%.o,$(ODE_PROBLEM_SRCS))
-$(O)/$(1)/tests/unit/$(2): LIBRTHS_LIBS += $(O)/$(1)/librths.a \
-	-llapacke -llapack -lblas -lm
 endef
 $(foreach v,$(VARIANTS),$(foreach t,$(ODE_UNIT_TESTS),\
 	$(eval $(call ode_test_rule,$(v),$(t)))))
