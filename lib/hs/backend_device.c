@@ -5,6 +5,8 @@
  * One command posted per step, one feedback record waited for per step;
  * the kernel interpolates and samples in between.  The per-tick trace
  * ring, when asked for, is drained every step and written as CSV at close.
+ * Under the manual clock the backend runs each step's ticks itself, so a
+ * run on the sim card gives the same numbers every time.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@ struct devb {
 	char name[RTHS_NAME_LEN];
 	uint32_t channels, rate, step_ticks;
 	bool created, started;
+	bool manual;			/* we run the ticks ourselves */
 	int timeout_ms;
 	char *trace_path;
 	struct rths_trace *trace;	/* drained records */
@@ -97,6 +100,12 @@ static int devb_post(void *priv, uint64_t step, const double *target,
 	struct devb *d = priv;
 	int ret = rths_post(d->dev, step, target);
 
+	/* Under the manual clock the step's ticks run now, deterministically. */
+	if (!ret && d->manual) {
+		ret = rths_run_tick(d->ctl, d->name, d->step_ticks);
+		if (ret)
+			return devb_fail(d, ret, "run tick", err);
+	}
 	if (ret == -ERANGE)
 		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
 				    "device %s: step %llu: a target is not finite or beyond the kernel's range",
@@ -409,6 +418,8 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 		devb_close(d);
 		return ret;
 	}
+	d->manual = cfg.set & RTHS_CFG_CLOCK ? cfg.clock == RTHS_CLOCK_MANUAL :
+		    info.clock == RTHS_CLOCK_MANUAL;
 	b->ops = &devb_ops;
 	b->priv = d;
 	b->channels = d->channels;
