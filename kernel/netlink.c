@@ -165,6 +165,45 @@ static struct rths_device *rths_nl_device(struct genl_info *info)
 	return rd;
 }
 
+/* What rths_pre_doit() does before an operation (genl_ops.internal_flags). */
+#define RTHS_NL_DEV	BIT(0)	/* look up the device the request names */
+#define RTHS_NL_LOCK	BIT(1)	/* and hold its lock, checked alive */
+
+static int rths_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info)
+{
+	struct rths_device *rd;
+
+	if (!(ops->internal_flags & RTHS_NL_DEV))
+		return 0;
+	rd = rths_nl_device(info);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	if (ops->internal_flags & RTHS_NL_LOCK) {
+		mutex_lock(&rd->lock);
+		if (rd->dead) {
+			mutex_unlock(&rd->lock);
+			rths_dev_put(rd);
+			NL_SET_ERR_MSG(info->extack, "device is being removed");
+			return -ENODEV;
+		}
+	}
+	info->user_ptr[0] = rd;
+	return 0;
+}
+
+static void rths_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			   struct genl_info *info)
+{
+	struct rths_device *rd = info->user_ptr[0];
+
+	if (!rd)
+		return;
+	if (ops->internal_flags & RTHS_NL_LOCK)
+		mutex_unlock(&rd->lock);
+	rths_dev_put(rd);
+}
+
 static int rths_put_limits(struct sk_buff *skb, const struct rths_device *rd)
 {
 	struct nlattr *all, *one;
@@ -290,28 +329,19 @@ typedef int (*rths_fill_fn)(struct sk_buff *skb, struct rths_device *rd,
 /* Replies to a doit with what @fill puts for the device it names. */
 static int rths_reply_dev(struct genl_info *info, rths_fill_fn fill, u8 cmd)
 {
-	struct rths_device *rd;
 	struct sk_buff *msg;
 	int err;
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	err = -ENOMEM;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		goto put;
-	mutex_lock(&rd->lock);
-	err = fill(msg, rd, info->snd_portid, info->snd_seq, 0, cmd);
-	mutex_unlock(&rd->lock);
+		return -ENOMEM;
+	err = fill(msg, info->user_ptr[0], info->snd_portid, info->snd_seq, 0,
+		   cmd);
 	if (err) {
 		nlmsg_free(msg);
-		goto put;
+		return err;
 	}
-	err = genlmsg_reply(msg, info);
-put:
-	rths_dev_put(rd);
-	return err;
+	return genlmsg_reply(msg, info);
 }
 
 static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
@@ -369,16 +399,10 @@ static int rths_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 
 static int rths_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
-	int err;
+	int err = rths_dev_destroy(info->user_ptr[0]);
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	err = rths_dev_destroy(rd);
 	if (err)
 		NL_SET_ERR_MSG(info->extack, "device is being removed");
-	rths_dev_put(rd);
 	return err;
 }
 
@@ -457,27 +481,17 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct rths_region *rg = NULL;
 	struct nlattr **ctb = NULL;
+	struct rths_device *rd = info->user_ptr[0];
 	struct rths_config *cfg;
-	struct rths_device *rd;
 	int err;
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	err = -ENOMEM;
-	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
-	if (!cfg)
-		goto put;
-
-	mutex_lock(&rd->lock);
-	err = -ENODEV;
-	if (rd->dead)
-		goto unlock;
-	err = -EBUSY;
 	if (rd->state != RTHS_STATE_STOPPED) {
 		NL_SET_ERR_MSG(extack, "device is running; stop it first");
-		goto unlock;
+		return -EBUSY;
 	}
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
 	*cfg = rd->cfg;
 	rths_get_u32(tb, RTHS_A_DEV_CLOCK, &cfg->clock);
 	rths_get_u32(tb, RTHS_A_DEV_RATE, &cfg->rate);
@@ -554,38 +568,26 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	rd->cfg = *cfg;
 	err = 0;
 unlock:
-	mutex_unlock(&rd->lock);
 	kfree(ctb);
 	kfree(cfg);
-put:
-	rths_dev_put(rd);
 	return err;
 }
 
 static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
-	int err;
+	struct rths_device *rd = info->user_ptr[0];
+	int err = 0;
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	mutex_lock(&rd->lock);
-	err = -ENODEV;
-	if (rd->dead)
-		goto unlock;
-	err = -EBUSY;
 	if (rd->state != RTHS_STATE_STOPPED) {
 		NL_SET_ERR_MSG(info->extack,
 			       "device is not stopped; stop it before a new run");
-		goto unlock;
+		return -EBUSY;
 	}
 	memset(&rd->stats, 0, sizeof(rd->stats));
 	rd->fault = 0;
 	rths_region_reset(rd->region);
 	rths_loop_reset(rd);
 	rths_loop_set_state(rd, RTHS_STATE_RUNNING, RTHS_REASON_USER);
-	err = 0;
 	if (rd->cfg.clock == RTHS_CLOCK_HRTIMER) {
 		err = rths_rt_start(rd);
 		if (err) {
@@ -599,27 +601,18 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 					    RTHS_REASON_USER);
 		}
 	}
-unlock:
-	mutex_unlock(&rd->lock);
-	rths_dev_put(rd);
 	return err;
 }
 
 static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
+	struct rths_device *rd = info->user_ptr[0];
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	mutex_lock(&rd->lock);
-	if (!rd->dead && rd->state != RTHS_STATE_STOPPED) {
+	if (rd->state != RTHS_STATE_STOPPED) {
 		if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
 			rths_rt_stop(rd);
 		rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
 	}
-	mutex_unlock(&rd->lock);
-	rths_dev_put(rd);
 	return 0;
 }
 
@@ -628,29 +621,20 @@ static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
  */
 static int rths_nl_run_hold(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
-	int err = 0;
+	struct rths_device *rd = info->user_ptr[0];
 
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	mutex_lock(&rd->lock);
-	if (rd->dead) {
-		err = -ENODEV;
-	} else if (rd->state == RTHS_STATE_STOPPED) {
+	if (rd->state == RTHS_STATE_STOPPED) {
 		NL_SET_ERR_MSG(info->extack, "device is stopped; nothing to hold");
-		err = -EINVAL;
-	} else if (rd->state == RTHS_STATE_RUNNING) {
-		rths_loop_request_hold(rd, RTHS_REASON_USER);
+		return -EINVAL;
 	}
-	mutex_unlock(&rd->lock);
-	rths_dev_put(rd);
-	return err;
+	if (rd->state == RTHS_STATE_RUNNING)
+		rths_loop_request_hold(rd, RTHS_REASON_USER);
+	return 0;
 }
 
 static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
+	struct rths_device *rd = info->user_ptr[0];
 	u32 n, i;
 	int err;
 
@@ -659,22 +643,14 @@ static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	n = nla_get_u32(info->attrs[RTHS_A_RUN_TICKS]);
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	mutex_lock(&rd->lock);
-	err = -ENODEV;
-	if (rd->dead)
-		goto unlock;
-	err = -EINVAL;
 	if (rd->cfg.clock != RTHS_CLOCK_MANUAL) {
 		NL_SET_ERR_MSG(info->extack,
 			       "device clock is not manual; ticks come from its timer");
-		goto unlock;
+		return -EINVAL;
 	}
 	if (rd->state == RTHS_STATE_STOPPED) {
 		NL_SET_ERR_MSG(info->extack, "device is stopped; start it first");
-		goto unlock;
+		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		/* virtual time: tick k happens at k / rate */
@@ -684,11 +660,7 @@ static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 		if (!(i & 1023))
 			cond_resched();
 	}
-	err = 0;
-unlock:
-	mutex_unlock(&rd->lock);
-	rths_dev_put(rd);
-	return err;
+	return 0;
 }
 
 static int rths_put_hist(struct sk_buff *skb, int type, const u64 *hist)
@@ -779,15 +751,7 @@ static int rths_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int rths_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rths_device *rd;
-
-	rd = rths_nl_device(info);
-	if (IS_ERR(rd))
-		return PTR_ERR(rd);
-	mutex_lock(&rd->lock);
-	rths_rt_reset_latency(rd);
-	mutex_unlock(&rd->lock);
-	rths_dev_put(rd);
+	rths_rt_reset_latency(info->user_ptr[0]);
 	return 0;
 }
 
@@ -833,6 +797,7 @@ static int rths_nl_card_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static const struct genl_ops rths_ops[] = {
 	{
 		.cmd = RTHS_CMD_DEV_GET,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_dev_get,
 		.dumpit = rths_nl_dev_dump,
 		.policy = rths_select_policy,
@@ -845,48 +810,56 @@ static const struct genl_ops rths_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_DEV_DEL,
+		.internal_flags = RTHS_NL_DEV,
 		.doit = rths_nl_dev_del,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_DEV_SET,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_dev_set,
 		.policy = rths_set_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_START,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_run_start,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_STOP,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_run_stop,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_HOLD,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_run_hold,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_TICK,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_run_tick,
 		.policy = rths_tick_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_STATS_GET,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_stats_get,
 		.dumpit = rths_nl_stats_dump,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
 	}, {
 		.cmd = RTHS_CMD_STATS_RESET,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_stats_reset,
 		.policy = rths_select_policy,
 		.maxattr = RTHS_A_MAX,
@@ -908,6 +881,8 @@ static struct genl_family rths_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(rths_ops),
 	.mcgrps = rths_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rths_mcgrps),
+	.pre_doit = rths_pre_doit,
+	.post_doit = rths_post_doit,
 	/* handlers take their own locks; long manual ticks block nobody */
 	.parallel_ops = true,
 };
