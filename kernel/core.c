@@ -266,7 +266,8 @@ again:
 		goto again;
 	}
 	if (!ct) {
-		NL_SET_ERR_MSG(extack, "unknown card type");
+		NL_SET_ERR_MSG(extack,
+			       "unknown card type (no module rths-card-TYPE registered it)");
 		err = -ENOENT;
 		goto unlock;
 	}

@@ -121,11 +121,57 @@ static int tlv_cb(const struct nlattr *a, void *data)
 		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
 			return MNL_CB_OK;
 		break;
+	case NLMSGERR_ATTR_POLICY:
+		if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			return MNL_CB_OK;
+		break;
 	default:
 		return MNL_CB_OK;
 	}
 	t->tb[type] = a;
 	return MNL_CB_OK;
+}
+
+/*
+ * The range the kernel's policy allows for the rejected attribute, as
+ * " (allowed MIN..MAX)" in the kernel's units; "" if it sent none.
+ */
+static void policy_range(const struct nlattr *pol, char *buf, size_t len)
+{
+	long long smin = 0, smax = 0;
+	unsigned long long umin = 0, umax = 0;
+	bool s = false, u = false;
+	const struct nlattr *a;
+
+	buf[0] = '\0';
+	if (!pol)
+		return;
+	mnl_attr_for_each_nested(a, pol) {
+		if (mnl_attr_get_payload_len(a) != sizeof(uint64_t))
+			continue;
+		switch (mnl_attr_get_type(a)) {
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
+			smin = (long long)mnl_attr_get_u64(a);
+			s = true;
+			break;
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
+			smax = (long long)mnl_attr_get_u64(a);
+			s = true;
+			break;
+		case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+			umin = mnl_attr_get_u64(a);
+			u = true;
+			break;
+		case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+			umax = mnl_attr_get_u64(a);
+			u = true;
+			break;
+		}
+	}
+	if (s)
+		snprintf(buf, len, " (allowed %lld..%lld)", smin, smax);
+	else if (u)
+		snprintf(buf, len, " (allowed %llu..%llu)", umin, umax);
 }
 
 #define MISSING "missing attribute"
@@ -136,7 +182,7 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 {
 	struct ack_tlvs t = { { NULL } };
 	const char *kmsg = NULL;
-	char path[160] = "";
+	char path[160] = "", range[64];
 	const struct rths_attr_space *inner;
 
 	rths_err_clear(err);
@@ -187,10 +233,11 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 		if (code == -EPERM)
 			kmsg = "Operation not permitted (needs CAP_NET_ADMIN)";
 	}
+	policy_range(t.tb[NLMSGERR_ATTR_POLICY], range, sizeof(range));
 	if (err->attr)
-		rths_err_set(err, 0, "%s: %s", path, kmsg);
+		rths_err_set(err, 0, "%s: %s%s", path, kmsg, range);
 	else
-		rths_err_set(err, 0, "%s", kmsg);
+		rths_err_set(err, 0, "%s%s", kmsg, range);
 }
 
 int rths_ack_decode(const struct nlmsghdr *req, const struct nlmsghdr *ack,

@@ -387,6 +387,36 @@ TEST_F(ack, offset_names_a_top_level_attribute)
 	EXPECT_EQ(RTHS_A_DEV_RATE, self->err.attr);
 }
 
+/* The kernel also sends the policy of the rejected attribute. */
+TEST_F(ack, policy_range_is_quoted)
+{
+	struct ack_spec s = { -ERANGE, false, "integer out of range", NO_TLV };
+	struct nlmsghdr *ack;
+	struct nlattr *pol;
+
+	s.offs = offset_of(self->nlh, top_attr(self->nlh, RTHS_A_DEV_RATE));
+	ack = make_ack(self->ack, self->nlh, &s);
+	pol = mnl_attr_nest_start(ack, NLMSGERR_ATTR_POLICY);
+	mnl_attr_put_u32(ack, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
+	mnl_attr_put_u64(ack, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 100);
+	mnl_attr_put_u64(ack, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, 20000);
+	mnl_attr_nest_end(ack, pol);
+	EXPECT_EQ(-ERANGE, rths_ack_decode(self->nlh, ack, &self->err));
+	EXPECT_STREQ("rate: integer out of range (allowed 100..20000)",
+		     self->err.msg);
+
+	/* a signed range, as for the stroke limits */
+	ack = make_ack(self->ack, self->nlh, &s);
+	pol = mnl_attr_nest_start(ack, NLMSGERR_ATTR_POLICY);
+	mnl_attr_put_u64(ack, NL_POLICY_TYPE_ATTR_MIN_VALUE_S,
+			 (uint64_t)-1099511627776LL);
+	mnl_attr_put_u64(ack, NL_POLICY_TYPE_ATTR_MAX_VALUE_S, 1099511627776ULL);
+	mnl_attr_nest_end(ack, pol);
+	EXPECT_EQ(-ERANGE, rths_ack_decode(self->nlh, ack, &self->err));
+	EXPECT_STREQ("rate: integer out of range (allowed -1099511627776..1099511627776)",
+		     self->err.msg);
+}
+
 TEST_F(ack, offset_inside_a_payload_names_that_attribute)
 {
 	const struct nlattr *a = nested_attr(top_attr(self->nlh,
