@@ -26,6 +26,10 @@ static int device_open(const struct rths_hs_experiment *x, const char *dir,
 	};
 	char trace[PATH_MAX];
 
+	if (sim && x->specimen.has_springs)
+		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, x->path, 0,
+				    "specimen.springs",
+				    "the sim card's specimen is linear (stiffness and damping only); remove the springs or run --offline");
 	if (x->out.csv) {
 		snprintf(trace, sizeof(trace), "%s/trace.csv", dir);
 		p.trace_path = trace;
