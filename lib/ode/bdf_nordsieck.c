@@ -49,6 +49,7 @@ struct nord {
 	int qwait;		/* steps until the next step/order decision */
 	double rmax;		/* largest growth allowed at that decision */
 	double err;		/* weighted error estimate of the last step */
+	double errmax;		/* largest since the last change of h or q */
 	double l[NORD_QMAX + 1][NORD_QMAX + 1];
 	double L[NORD_QMAX + 2];
 	double fact[NORD_QMAX + 2];	/* j! */
@@ -166,6 +167,7 @@ static void rescale(struct nord *p, size_t n, double r)
 	}
 	p->h *= r;
 	p->esave_ok = 0;
+	p->errmax = 0;
 }
 
 static int nord_start(struct rths_ode *s, double thint)
@@ -242,7 +244,19 @@ static void warm_up(struct rths_ode *s, struct nord *p)
 	p->qwait = p->q + 1;
 }
 
-/* After an accepted step: pick order and step for the next one. */
+/*
+ * After an accepted step: pick order and step for the next one.  The
+ * orders are compared on this step's estimates (LSODE's rule); the step
+ * for the same order comes from the largest estimate since h or q last
+ * changed.  A single estimate is a poor guide where the (q+1)-th
+ * derivative changes sign (the pendulum's swing): taken at such a dip,
+ * it asks for a step that fails a few steps later.  And a step that the
+ * estimates say is too large is reduced here, not only once the error
+ * test has failed: LSODE keeps h for any ratio below 1.1, which on a
+ * solution whose error grows through the window costs a rejection at its
+ * end.  Ratios 1 .. 1.1 keep h (a change costs a new iteration matrix
+ * and a history transient).
+ */
 static void select_next(struct rths_ode *s, struct nord *p)
 {
 	size_t n = s->n;
@@ -269,7 +283,9 @@ static void select_next(struct rths_ode *s, struct nord *p)
 		}
 	}
 	p->esave_ok = 0;
-	if (!p->constant && dq == 0 && rh < 1.1) {
+	if (dq == 0)
+		rh = ratio(1.2, ode_max(p->err, p->errmax), q);
+	if (!p->constant && dq == 0 && rh >= 1 && rh < 1.1) {
 		p->qwait = 3;
 		return;
 	}
@@ -278,6 +294,7 @@ static void select_next(struct rths_ode *s, struct nord *p)
 	else
 		p->q += dq;
 	p->qwait = p->q + 1;
+	p->errmax = 0;
 	if (p->constant)
 		return;
 	rh = ode_min(rh, p->rmax);
@@ -301,6 +318,7 @@ static void accept(struct rths_ode *s, struct nord *p, double tlim)
 	for (size_t i = 0; i < n; i++)
 		s->yp[i] = p->z[1][i] / p->h;
 	s->st.steps++;
+	p->errmax = ode_max(p->errmax, p->err);
 	s->st.h_last = p->h;
 	s->st.order_last = q;
 	if (--p->qwait == 1 && q < s->max_order) {
@@ -315,6 +333,8 @@ static void accept(struct rths_ode *s, struct nord *p, double tlim)
 /* Shrink after a rejected attempt; EHMIN if that is below the limit. */
 static int shrink(struct rths_ode *s, struct nord *p, double rh)
 {
+	/* LSODE: no more than doubling at the decision after a failure */
+	p->rmax = 2;
 	rescale(p, s->n, rh);
 	p->qwait = p->q + 1;
 	return p->h < ode_hmin(s, s->t) ? RTHS_ODE_EHMIN : 0;

@@ -5,7 +5,13 @@
  * The partial derivatives are kept separately so that a change of cj only
  * costs a new factorization, not a new Jacobian; the Jacobian itself is
  * re-evaluated only when Newton fails to converge with a stale one (or
- * after control.jac_max_age steps).  Convergence test and rate estimate
+ * after control.jac_max_age steps), and at the next attempt after it has
+ * failed with a fresh one: that Jacobian was taken at the predicted
+ * point of the attempt that failed, often far from the solution (the
+ * prediction that failed is why), and the smaller step that follows
+ * predicts elsewhere.  Keeping it made GSTIFF on the SI2 pendulum fail
+ * ten times in a row down to h = 1e-7 (CVODE and DASSL evaluate anew
+ * after a convergence failure too).  Convergence test and rate estimate
  * follow DASSL (Brenan, Campbell, Petzold, ch. 5).
  */
 #include <lapacke.h>
@@ -27,6 +33,9 @@ struct ode_newton {
 	double cj_last;		/* cj of the previous solve */
 	int have_jac, have_lu;
 	int jac_fresh;		/* evaluated during this step */
+	/* Newton failed with a Jacobian evaluated in this step: it belongs
+	 * to a predicted point the retry abandons, evaluate it anew there */
+	int jac_redo;
 	unsigned long jac_age;	/* steps since evaluation */
 	double rate_s;		/* DASSL's s = rate / (1 - rate) */
 	double *r;		/* residual / correction */
@@ -71,7 +80,7 @@ void ode_newton_reset(struct rths_ode *s)
 {
 	struct ode_newton *nw = s->nw;
 
-	nw->have_jac = nw->have_lu = nw->jac_fresh = 0;
+	nw->have_jac = nw->have_lu = nw->jac_fresh = nw->jac_redo = 0;
 	nw->jac_age = 0;
 	nw->rate_s = 100;
 	nw->cj_lu = 0;
@@ -197,7 +206,8 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 {
 	struct ode_newton *nw = s->nw;
 	unsigned long max_age = s->ctl.jac_max_age;
-	int need_jac = !nw->have_jac || (max_age && nw->jac_age >= max_age);
+	int need_jac = !nw->have_jac || nw->jac_redo ||
+		       (max_age && nw->jac_age >= max_age);
 	int rc;
 
 	/* The rate estimate belongs to one iteration matrix and one cj. */
@@ -216,6 +226,7 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 			if (rc)
 				return rc;
 			nw->have_jac = nw->jac_fresh = 1;
+			nw->jac_redo = 0;
 			nw->jac_age = 0;
 		}
 		if (need_lu) {
@@ -224,6 +235,8 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 				return rc;
 		}
 		rc = iterate(s, t, ypred, yppred, cj, y, yp, e);
+		if (rc == ODE_NEWTON_NOCONV && nw->jac_fresh)
+			nw->jac_redo = 1;
 		if (rc != ODE_NEWTON_NOCONV || nw->jac_fresh)
 			return rc;
 		/* Stale Jacobian: try once more with a fresh one. */
