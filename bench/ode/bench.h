@@ -35,6 +35,7 @@ struct bench_result {
 	int ok;
 	char status[24];	/* "ok" or the solver's failure */
 	unsigned long steps, f_evals, jac_evals, lu;
+	unsigned long rejected;	/* error-test and corrector failures */
 	double y[BENCH_MAXDIM];
 	double err;		/* scaled error at tend, NAN on failure */
 	double seconds;		/* best wall time of the repeated runs */

@@ -93,6 +93,7 @@ static void run_gsl(const struct bench_solver *sv,
 	r->f_evals = c.nf;
 	r->jac_evals = c.nj;
 	r->lu = 0;
+	r->rejected = d->e->failed_steps;
 	gsl_odeiv2_driver_free(d);
 }
 

@@ -35,6 +35,7 @@ static void run_rths(const struct bench_solver *sv,
 	r->f_evals = st->f_evals;
 	r->jac_evals = st->jac_evals;
 	r->lu = st->lu_decomps;
+	r->rejected = st->err_test_fails + st->conv_fails;
 	r->ok = !rc;
 	if (rc) {
 		static const struct { int code; const char *name; } names[] = {
@@ -44,6 +45,7 @@ static void run_rths(const struct bench_solver *sv,
 			{ RTHS_ODE_ENONFINITE, "non-finite" },
 			{ RTHS_ODE_ESINGULAR, "singular" },
 			{ RTHS_ODE_EERRTEST, "error test" },
+			{ RTHS_ODE_EFIXEDSTEP, "h too large" },
 		};
 		const char *n = "error";
 

@@ -165,6 +165,10 @@ static void run_cvode(const struct bench_solver *sv,
 	CVodeGetNumRhsEvals(mem, &v);
 	r->f_evals = (unsigned long)v;
 	r->jac_evals = r->lu = 0;
+	CVodeGetNumErrTestFails(mem, &v);
+	r->rejected = (unsigned long)v;
+	CVodeGetNumNonlinSolvConvFails(mem, &v);
+	r->rejected += (unsigned long)v;
 	if (sv->method == CV_BDF_DENSE) {
 		CVodeGetNumJacEvals(mem, &v);
 		r->jac_evals = (unsigned long)v;
@@ -245,6 +249,10 @@ static void run_ida(const struct bench_solver *sv,
 	r->jac_evals = (unsigned long)v;
 	IDAGetNumLinSolvSetups(mem, &v);
 	r->lu = (unsigned long)v;
+	IDAGetNumErrTestFails(mem, &v);
+	r->rejected = (unsigned long)v;
+	IDAGetNumNonlinSolvConvFails(mem, &v);
+	r->rejected += (unsigned long)v;
 	IDAFree(&mem);
 	SUNLinSolFree(LS);
 	SUNMatDestroy(A);

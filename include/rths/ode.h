@@ -54,6 +54,8 @@ enum rths_ode_error {
 	RTHS_ODE_ECALLBACK = -10,	/* a user callback returned nonzero */
 	RTHS_ODE_EMETHOD = -11,		/* method cannot solve this system */
 	RTHS_ODE_ETOLERANCE = -12,	/* tolerances invalid or too small */
+	RTHS_ODE_EFIXEDSTEP = -13,	/* CONSTANT_BDF: the fixed step is too
+					 * large for the tolerances */
 };
 
 /* Message for an error code (or for 0); never NULL. */
@@ -131,6 +133,10 @@ struct rths_ode_control {
 	unsigned long jac_max_age; /* re-evaluate a Jacobian after this many
 				    * steps even if Newton converges (0 =
 				    * only on convergence trouble) */
+	double fixed_err_max;	/* CONSTANT_BDF: stop with EFIXEDSTEP when
+				 * a step's local error estimate exceeds
+				 * the tolerances this many times (0 = 10;
+				 * INFINITY: never, any error goes) */
 };
 
 void rths_ode_control_default(struct rths_ode_control *c);

@@ -19,16 +19,20 @@
  * one step, every q+1 steps at constant h (as LSODE does).
  *
  * CONSTANT_BDF uses the same machinery at the fixed step control.h_init:
- * the error estimates only choose the order and nothing is rejected by
- * them.  Only a corrector that fails to converge shrinks a step; the
- * next one returns to the fixed size.  An order-1 first step of the full
- * size would leave an O(h^2) error for good, so the method warms up:
- * from the starting step estimated for the tolerances it takes q+1 steps
- * at each size (so that the history is that of order q), then raises the
- * order and doubles the step, until it reaches the fixed step.  Doubling
- * a Nordsieck history that has not settled, or at every step, would
- * amplify its error by 2^q each time.  The tolerances matter for nothing
- * else.
+ * the error estimates choose the order and nothing is rejected by them,
+ * but a step at the fixed size whose estimate exceeds the tolerances
+ * control.fixed_err_max times (10) stops the integration with
+ * RTHS_ODE_EFIXEDSTEP (the warm-up below is not checked): the step is
+ * too large for what the solution does there, and a fixed-step method has
+ * no other way to say so than to stop (it would otherwise go on and
+ * return garbage without a word).  Only a corrector that fails to
+ * converge shrinks a step; the next one returns to the fixed size.  An
+ * order-1 first step of the full size would leave an O(h^2) error for
+ * good, so the method warms up: from the starting step estimated for the
+ * tolerances it takes q+1 steps at each size (so that the history is
+ * that of order q), then raises the order and doubles the step, until it
+ * reaches the fixed step.  Doubling a Nordsieck history that has not
+ * settled, or at every step, would amplify its error by 2^q each time.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -388,6 +392,14 @@ static int nord_step(struct rths_ode *s, double tlim)
 			continue;
 		}
 		p->err = ode_err_norm(s, p->e) * err_coef(p, p->q);
+		if (p->constant && !p->warmup &&
+		    p->err > s->ctl.fixed_err_max) {
+			/* A fixed step that the solution has outrun: going
+			 * on would return an answer the tolerances do not
+			 * describe (Van der Pol's jumps: 1e15). */
+			retract(p, n);
+			return RTHS_ODE_EFIXEDSTEP;
+		}
 		if (p->err <= 1.0 || p->constant) {
 			accept(s, p, tlim);
 			return 0;

@@ -15,6 +15,7 @@ void rths_ode_control_default(struct rths_ode_control *c)
 		.atol = 1e-9,
 		.max_steps = 500000,
 		.max_newton_iters = 4,
+		.fixed_err_max = 10,
 	};
 }
 
@@ -37,7 +38,7 @@ int ode_control_check(const struct rths_ode_control *c, size_t n)
 	}
 	if (c->h_init < 0 || c->h_min < 0 || c->h_max < 0 ||
 	    (c->h_max > 0 && c->h_min > c->h_max) || c->max_order < 0 ||
-	    c->max_newton_iters < 0)
+	    c->max_newton_iters < 0 || !(c->fixed_err_max >= 0))
 		return RTHS_ODE_EINVAL;
 	return 0;
 }

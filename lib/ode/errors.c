@@ -31,6 +31,8 @@ const char *rths_ode_strerror(int err)
 		return "the method cannot integrate this kind of system";
 	case RTHS_ODE_ETOLERANCE:
 		return "tolerances are invalid or too small for machine precision";
+	case RTHS_ODE_EFIXEDSTEP:
+		return "the fixed step is too large for the tolerances: its local error estimate exceeds them by more than control.fixed_err_max";
 	}
 	return "unknown error";
 }

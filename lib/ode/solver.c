@@ -90,6 +90,8 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	s->h_max = s->ctl.h_max > 0 ? s->ctl.h_max : INFINITY;
 	if (!s->ctl.max_steps)
 		s->ctl.max_steps = 500000;
+	if (!s->ctl.fixed_err_max)
+		s->ctl.fixed_err_max = 10;
 
 	s->atol = ode_zalloc(n);
 	s->ewt = ode_zalloc(n);

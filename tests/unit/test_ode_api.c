@@ -29,7 +29,7 @@ TEST(messages_are_distinct)
 		RTHS_ODE_ENONFINITE, RTHS_ODE_ESINGULAR, RTHS_ODE_EHMIN,
 		RTHS_ODE_EMAXSTEPS, RTHS_ODE_EINCONSISTENT, RTHS_ODE_ECONV,
 		RTHS_ODE_EERRTEST, RTHS_ODE_ECALLBACK, RTHS_ODE_EMETHOD,
-		RTHS_ODE_ETOLERANCE,
+		RTHS_ODE_ETOLERANCE, RTHS_ODE_EFIXEDSTEP,
 	};
 	size_t n = sizeof(codes) / sizeof(codes[0]);
 
@@ -102,6 +102,19 @@ TEST(invalid_systems_and_controls)
 	rths_ode_control_default(&c);
 	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
 	ASSERT_EQ(RTHS_ODE_EINVAL, err);
+	/* its error limit is a number of tolerances, infinity allowed */
+	ASSERT_EQ(10.0, c.fixed_err_max);
+	c.h_init = 0.1;
+	c.fixed_err_max = -1;
+	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
+	ASSERT_EQ(RTHS_ODE_EINVAL, err);
+	c.fixed_err_max = NAN;
+	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
+	ASSERT_EQ(RTHS_ODE_EINVAL, err);
+	c.fixed_err_max = INFINITY;
+	s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err);
+	ASSERT_NE(NULL, s);
+	rths_ode_free(s);
 }
 
 static int dae_res(double t, const double *y, const double *yp, double *r,

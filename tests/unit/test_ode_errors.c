@@ -123,6 +123,65 @@ TEST(step_size_underflow)
 	/* and without h_min, at the rounding limit of t */
 	ASSERT_EQ(RTHS_ODE_EHMIN, scalar_run(RTHS_ODE_RKF45, &sys, 0, 2, &t, &y));
 	ASSERT_TRUE(1 - t < 1e-6) TH_LOG("t %.17g", t);
+	/* the fixed step says so before the pole, with its state there */
+	ASSERT_EQ(RTHS_ODE_EFIXEDSTEP,
+		  scalar_run(RTHS_ODE_CONSTANT_BDF, &sys, 0, 2, &t, &y));
+	ASSERT_TRUE(t < 1 && fabs(y - 1 / (1 - t)) < 1e-3 * y)
+		TH_LOG("t %g y %g", t, y);
+}
+
+/*
+ * Van der Pol mu = 1000 at the step GSTIFF averages: the fixed step
+ * follows the slow phase, then the first relaxation jump (t ~ 807) is far
+ * too fast for it.  CONSTANT_BDF stops there with EFIXEDSTEP and the
+ * last state it can vouch for; it used to give up with ECONV, or to go on
+ * to an answer 1e15 off.  Told to accept any error, it runs to the end.
+ */
+TEST(fixed_step_too_large)
+{
+	const struct ode_problem *p = &ode_prob_vdp;
+	struct rths_ode_system sys = ode_prob_system(p);
+	static const double tols[] = { 1e-3, 1e-5, 1e-6 };
+
+	for (size_t k = 0; k < sizeof(tols) / sizeof(tols[0]); k++) {
+		struct rths_ode_control c, cr;
+		double atol[2], atol_r[2], y[2], yr[2], t, tr;
+		struct rths_ode *s, *r;
+
+		ode_prob_control(&c, RTHS_ODE_CONSTANT_BDF, tols[k], p->scale,
+				 p->dim, p->tend, 2.0, 0, atol);
+		s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, &sys, &c, NULL);
+		ASSERT_NE(NULL, s);
+		ASSERT_EQ(0, rths_ode_init(s, p->t0, p->y0, NULL));
+		ASSERT_EQ(RTHS_ODE_EFIXEDSTEP, rths_ode_evolve(s, p->tend, &t, y))
+			TH_LOG("tol %g", tols[k]);
+		ASSERT_TRUE(t > 500 && t < 810) TH_LOG("tol %g: t %g", tols[k], t);
+		/* the state returned is right: before the jump */
+		ode_prob_control(&cr, RTHS_ODE_GSTIFF, 1e-9, p->scale, p->dim,
+				 t, 0, 0, atol_r);
+		r = rths_ode_new(RTHS_ODE_GSTIFF, &sys, &cr, NULL);
+		ASSERT_EQ(0, rths_ode_init(r, p->t0, p->y0, NULL));
+		ASSERT_EQ(0, rths_ode_evolve(r, t, &tr, yr));
+		ASSERT_TRUE(ode_prob_error(p, y, yr) < 300 * tols[k])
+			TH_LOG("tol %g: error %g at t %g", tols[k],
+			       ode_prob_error(p, y, yr), t);
+		rths_ode_free(r);
+		rths_ode_free(s);
+	}
+	/* any error goes: no failure, and no accuracy either */
+	{
+		struct rths_ode_control c;
+		double atol[2], y[2], t;
+		struct rths_ode *s;
+
+		ode_prob_control(&c, RTHS_ODE_CONSTANT_BDF, 1e-3, p->scale,
+				 p->dim, p->tend, 2.0, 0, atol);
+		c.fixed_err_max = INFINITY;
+		s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, &sys, &c, NULL);
+		ASSERT_EQ(0, rths_ode_init(s, p->t0, p->y0, NULL));
+		ASSERT_NE(RTHS_ODE_EFIXEDSTEP, rths_ode_evolve(s, p->tend, &t, y));
+		rths_ode_free(s);
+	}
 }
 
 TEST(too_many_steps)

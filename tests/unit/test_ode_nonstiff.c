@@ -153,7 +153,8 @@ static double decay_error(int order, int n)
 	struct rths_ode *s;
 
 	rths_ode_control_default(&c);
-	c.rtol = c.atol = 1e-12;	/* only the warm-up listens */
+	c.rtol = c.atol = 1e-12;	/* only the warm-up listens, */
+	c.fixed_err_max = INFINITY;	/* not the fixed step */
 	c.h_init = T / n;
 	c.max_order = order;
 	c.has_t_stop = 1;
