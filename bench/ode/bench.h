@@ -12,6 +12,8 @@
 #include <rths/ode.h>
 
 #define BENCH_MAXDIM 16
+/* CONSTANT_BDF's control.fixed_err_max in the benchmark */
+#define BENCH_FIXED_ERR_MAX 10
 
 struct bench_problem {
 	const char *name;

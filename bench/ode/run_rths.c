@@ -21,6 +21,9 @@ static void run_rths(const struct bench_solver *sv,
 		sys = *p->dae;
 	ode_prob_control(&c, sv->method, tol, p->scale, p->dim, p->tend,
 			 h_fixed, max_steps, atol);
+	/* a fixed step that keeps the local error within 10 tolerances, not
+	 * only short of the default 1000 (which catches blow-ups) */
+	c.fixed_err_max = BENCH_FIXED_ERR_MAX;
 	s = rths_ode_new(sv->method, &sys, &c, &rc);
 	if (!s) {
 		bench_result_fail(r, "create");

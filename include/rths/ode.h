@@ -48,7 +48,7 @@ enum rths_ode_error {
 	RTHS_ODE_ESINGULAR = -4,	/* iteration matrix singular */
 	RTHS_ODE_EHMIN = -5,		/* step size underflow */
 	RTHS_ODE_EMAXSTEPS = -6,	/* too many steps */
-	RTHS_ODE_EINCONSISTENT = -7,	/* initial conditions not projectable */
+	RTHS_ODE_EINCONSISTENT = -7,	/* inconsistent initial conditions */
 	RTHS_ODE_ECONV = -8,		/* Newton fails to converge */
 	RTHS_ODE_EERRTEST = -9,		/* error test fails repeatedly */
 	RTHS_ODE_ECALLBACK = -10,	/* a user callback returned nonzero */
@@ -135,8 +135,8 @@ struct rths_ode_control {
 				    * only on convergence trouble) */
 	double fixed_err_max;	/* CONSTANT_BDF: stop with EFIXEDSTEP when
 				 * a step's local error estimate exceeds
-				 * the tolerances this many times (0 = 10;
-				 * INFINITY: never, any error goes) */
+				 * the tolerances this many times (0 =
+				 * 1000; INFINITY: never, any error goes) */
 };
 
 void rths_ode_control_default(struct rths_ode_control *c);
@@ -152,6 +152,9 @@ struct rths_ode_stats {
 	unsigned long newton_iters;	/* Newton iterations */
 	unsigned long err_test_fails;	/* rejected by the error test */
 	unsigned long conv_fails;	/* rejected by Newton non-convergence */
+	double ic_norm;			/* DAE: consistency of the start, the
+					 * weighted norm of the correction
+					 * F(t0, y0, y'0) asks for (<= 1) */
 	double h_last;			/* last step taken */
 	double h_next;			/* step the method will try next */
 	int order_last;			/* order of the last step */
@@ -174,11 +177,30 @@ void rths_ode_free(struct rths_ode *s);
  * Set the initial state.  yp0 is y'(t0): ignored for explicit ODEs
  * (computed from rhs), required for DAEs, where (y0, yp0) must be
  * consistent, F(t0, y0, yp0) = 0 (for mechanical systems see
- * rths_ode_mech_project() and rths_ode_mech_dae_initial()).  Resets the
- * counters.
+ * rths_ode_mech_project() and rths_ode_mech_dae_initial(), otherwise
+ * rths_ode_calc_ic()).  A DAE start is checked: the correction a Newton
+ * step of the starting step size would make to (y0, yp0) must be within
+ * the tolerances (weighted RMS norm at most 1, stats.ic_norm), else
+ * RTHS_ODE_EINCONSISTENT.  Resets the counters.
  */
 int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
 		  const double *yp0);
+
+/*
+ * Consistent initial conditions of a DAE, after IDA's IDACalcIC: with the
+ * differential components of y and the algebraic ones of yp as given,
+ * solve F(t0, y, yp) = 0 for yp of the differential components and y of
+ * the algebraic ones (algebraic[i] nonzero) by Newton's method, in place;
+ * the other entries are starting guesses.  algebraic NULL: every
+ * component is differential (an implicit ODE, all of yp is solved for).
+ * Then rths_ode_init(s, t0, y, yp) accepts the start.  Returns
+ * RTHS_ODE_ESINGULAR when the split does not determine the unknowns (a
+ * DAE of index 2 or 3, such as the I3, SI2 and SI1 mechanical forms:
+ * use rths_ode_mech_dae_initial()), RTHS_ODE_EINCONSISTENT when Newton
+ * does not converge, RTHS_ODE_EINVAL for an explicit ODE.
+ */
+int rths_ode_calc_ic(struct rths_ode *s, double t0,
+		     const unsigned char *algebraic, double *y, double *yp);
 
 /*
  * Take one accepted step, never past tlim (nor past control.t_stop).  On

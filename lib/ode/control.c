@@ -15,7 +15,7 @@ void rths_ode_control_default(struct rths_ode_control *c)
 		.atol = 1e-9,
 		.max_steps = 500000,
 		.max_newton_iters = 4,
-		.fixed_err_max = 10,
+		.fixed_err_max = 1000,
 	};
 }
 

@@ -20,7 +20,7 @@ const char *rths_ode_strerror(int err)
 	case RTHS_ODE_EMAXSTEPS:
 		return "too many steps before reaching the output time";
 	case RTHS_ODE_EINCONSISTENT:
-		return "inconsistent initial conditions that cannot be projected onto the constraints";
+		return "inconsistent initial conditions: F(t0, y0, y'0) is not zero within the tolerances, or constraints that cannot be met";
 	case RTHS_ODE_ECONV:
 		return "Newton iteration failed to converge repeatedly";
 	case RTHS_ODE_EERRTEST:

@@ -124,6 +124,25 @@ static int factor(struct rths_ode *s, double cj)
 	return 0;
 }
 
+int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
+			     double *r)
+{
+	struct ode_newton *nw = s->nw;
+	int rc;
+
+	rc = ode_jacobian(s, t, s->y, s->yp, r, nw->A, nw->B, &nw->b_identity);
+	if (rc)
+		return rc;
+	nw->have_jac = 1;
+	nw->jac_age = 0;
+	rc = factor(s, cj);
+	if (rc)
+		return rc;
+	LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)nw->n, 1, nw->lu,
+		       (lapack_int)nw->n, nw->ipiv, r, (lapack_int)nw->n);
+	return 0;
+}
+
 /*
  * Residual evaluation inside the iteration.  A non-finite value is a
  * convergence failure, which a smaller step may cure.  At the predicted

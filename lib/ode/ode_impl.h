@@ -119,6 +119,21 @@ void ode_newton_reset(struct rths_ode *s);
 /* A new step begins: ages the Jacobian. */
 void ode_newton_begin_step(struct rths_ode *s);
 /*
+ * r = F(t, s->y, s->yp) in, the correction M^-1 r of a Newton step with
+ * the iteration matrix for cj out.  The Jacobian and factorization taken
+ * there stay for the first step.  ODE_NEWTON_SINGULAR, 0 or an error.
+ */
+int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
+			     double *r);
+
+/* --- initial conditions of DAEs (dae_ic.c) */
+/*
+ * Consistency of (s->t, s->y, s->yp): the weighted norm of the Newton
+ * correction the residual there asks for, at the starting step (stored
+ * in s->st.ic_norm); RTHS_ODE_EINCONSISTENT above 1.
+ */
+int ode_dae_check_ic(struct rths_ode *s);
+/*
  * Solve F(t, ypred + e, yppred + cj e) = 0 for e, leaving y = ypred + e
  * and yp = yppred + cj e.  Reuses the Jacobian and LU while they work;
  * returns ODE_NEWTON_* or a negative error.

@@ -91,7 +91,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (!s->ctl.max_steps)
 		s->ctl.max_steps = 500000;
 	if (!s->ctl.fixed_err_max)
-		s->ctl.fixed_err_max = 10;
+		s->ctl.fixed_err_max = 1000;
 
 	s->atol = ode_zalloc(n);
 	s->ewt = ode_zalloc(n);
@@ -188,6 +188,11 @@ int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
 	}
 	if (s->nw)
 		ode_newton_reset(s);
+	if (s->dae) {
+		rc = ode_dae_check_ic(s);
+		if (rc)
+			return rc;
+	}
 	s->started = 0;
 	s->initialized = 1;
 	return 0;

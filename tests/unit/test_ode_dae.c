@@ -9,6 +9,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #include <math.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 #include "../ode/problems.h"
@@ -324,6 +325,171 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
 			rths_ode_free(s);
 		}
 	}
+	rths_ode_mech_dae_free(d);
+}
+
+/* --- consistent initial conditions of general DAEs */
+
+/* Robertson with the conservation law as the third equation (index 1):
+ * y1' = -0.04 y1 + 1e4 y2 y3, y2' = 0.04 y1 - 1e4 y2 y3 - 3e7 y2^2,
+ * 0 = y1 + y2 + y3 - 1. */
+static int rober_res(double t, const double *y, const double *yp, double *r,
+		     void *params)
+{
+	r[0] = yp[0] + 0.04 * y[0] - 1e4 * y[1] * y[2];
+	r[1] = yp[1] - 0.04 * y[0] + 1e4 * y[1] * y[2] + 3e7 * y[1] * y[1];
+	r[2] = y[0] + y[1] + y[2] - 1;
+	return 0;
+}
+
+static struct rths_ode *rober_dae(enum rths_ode_method m, double *atol)
+{
+	static const struct rths_ode_system sys = { .dim = 3, .res = rober_res };
+	const struct ode_problem *p = &ode_prob_robertson;
+	struct rths_ode_control c;
+
+	ode_prob_control(&c, m, 1e-6, p->scale, 3, p->tend, 1e-2, 0, atol);
+	return rths_ode_new(m, &sys, &c, NULL);
+}
+
+TEST(robertson_dae_consistency)
+{
+	static const unsigned char algebraic[3] = { 0, 0, 1 };
+	const struct ode_problem *p = &ode_prob_robertson;
+	double ref[3], atol[3];
+
+	ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_DSTIFF, 1e-10, 0, 0, ref, NULL));
+	for (size_t i = 0; i < N_IMPLICIT; i++) {
+		enum rths_ode_method m = implicit_methods[i];
+		const char *mn = rths_ode_method_name(m);
+		struct rths_ode *s = rober_dae(m, atol);
+		double y[3] = { 1, 0, 0 }, yp[3] = { -0.04, 0.04, 0 }, t;
+
+		ASSERT_NE(NULL, s);
+		/* consistent */
+		ASSERT_EQ(0, rths_ode_init(s, 0, y, yp)) TH_LOG("%s", mn);
+		ASSERT_TRUE(rths_ode_get_stats(s)->ic_norm < 1e-6);
+		/* the conservation law violated by 1e-4 */
+		y[2] = 1e-4;
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, y, yp))
+			TH_LOG("%s", mn);
+		ASSERT_TRUE(rths_ode_get_stats(s)->ic_norm > 1);
+		/* and the derivatives left at zero */
+		y[2] = 0;
+		yp[0] = yp[1] = 0;
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, y, yp))
+			TH_LOG("%s", mn);
+		/* not initialized: nothing to integrate */
+		ASSERT_EQ(RTHS_ODE_EINVAL, rths_ode_evolve(s, 1, &t, y));
+		/* computed: y3 from the algebraic equation, y' of the rest */
+		y[2] = 0.3;
+		ASSERT_EQ(0, rths_ode_calc_ic(s, 0, algebraic, y, yp));
+		ASSERT_EQ(1.0, y[0]);
+		ASSERT_EQ(0.0, y[1]);
+		ASSERT_TRUE(fabs(y[2]) < 1e-9) TH_LOG("y3 %g", y[2]);
+		ASSERT_TRUE(fabs(yp[0] + 0.04) < 1e-12 && fabs(yp[1] - 0.04) < 1e-12)
+			TH_LOG("%s: y' %g %g", mn, yp[0], yp[1]);
+		ASSERT_EQ(0, rths_ode_init(s, 0, y, yp));
+		ASSERT_EQ(0, rths_ode_evolve(s, p->tend, &t, y));
+		ASSERT_TRUE(ode_prob_error(p, y, ref) < 30e-6)
+			TH_LOG("%s: error %g", mn, ode_prob_error(p, y, ref));
+		rths_ode_free(s);
+	}
+}
+
+/* The SI2 pendulum: consistent from rths_ode_mech_dae_initial(), not
+ * when a position, a velocity or an acceleration is off. */
+TEST(pendulum_dae_consistency)
+{
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	struct rths_ode_mech_dae *d;
+	double q0[3], v0[3], Y0[10], Yp0[10];
+
+	pendulum_start(q0, v0, _metadata);
+	ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, RTHS_ODE_MECH_SI2, &d));
+	ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y0, Yp0));
+	for (size_t i = 0; i < N_IMPLICIT; i++) {
+		enum rths_ode_method m = implicit_methods[i];
+		const char *mn = rths_ode_method_name(m);
+		struct rths_ode_control c;
+		double Y[10], Yp[10];
+		struct rths_ode *s;
+
+		rths_ode_control_default(&c);
+		c.rtol = c.atol = 1e-6;
+		c.h_init = m == RTHS_ODE_CONSTANT_BDF ? 1e-3 : 0;
+		s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+		ASSERT_NE(NULL, s);
+		ASSERT_EQ(0, rths_ode_init(s, 0, Y0, Yp0)) TH_LOG("%s", mn);
+		ASSERT_TRUE(rths_ode_get_stats(s)->ic_norm < 1e-2)
+			TH_LOG("%s: %g", mn, rths_ode_get_stats(s)->ic_norm);
+		/* off the circle by 1e-4 */
+		memcpy(Y, Y0, sizeof(Y));
+		Y[0] += 1e-4;
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, Y, Yp0))
+			TH_LOG("%s", mn);
+		/* a velocity across the link */
+		memcpy(Y, Y0, sizeof(Y));
+		Y[3] += 1e-3;
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, Y, Yp0))
+			TH_LOG("%s", mn);
+		/* at rest with no acceleration: gravity is not in balance */
+		for (int k = 0; k < 10; k++)
+			Yp[k] = 0;
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, Y0, Yp))
+			TH_LOG("%s", mn);
+		/* index 2: y' and the multipliers are not determined by F */
+		static const unsigned char alg[10] = {
+			0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+		};
+
+		memcpy(Y, Y0, sizeof(Y));
+		ASSERT_EQ(RTHS_ODE_ESINGULAR, rths_ode_calc_ic(s, 0, alg, Y, Yp));
+		rths_ode_free(s);
+	}
+	rths_ode_mech_dae_free(d);
+}
+
+/* Index 1 (I1): from positions and velocities, rths_ode_calc_ic() finds
+ * the accelerations and multipliers that rths_ode_mech_accel() does. */
+TEST(pendulum_i1_calc_ic)
+{
+	static const unsigned char alg[8] = { 0, 0, 0, 0, 0, 0, 1, 1 };
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	struct rths_ode_mech_dae *d;
+	double q0[3], v0[3], Y0[8], Yp0[8], Y[8], Yp[8], ref[2], t;
+	struct rths_ode_control c;
+	const double T = 3;
+	struct rths_ode *s;
+
+	pendulum_start(q0, v0, _metadata);
+	pendulum_reference(q0, v0, T, ref, _metadata);
+	ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, RTHS_ODE_MECH_I1, &d));
+	ASSERT_EQ(8UL, rths_ode_mech_dae_system(d)->dim);
+	ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y0, Yp0));
+	rths_ode_control_default(&c);
+	c.rtol = c.atol = 1e-7;
+	s = rths_ode_new(RTHS_ODE_DSTIFF, rths_ode_mech_dae_system(d), &c, NULL);
+	ASSERT_NE(NULL, s);
+	memcpy(Y, Y0, sizeof(Y));
+	for (int k = 0; k < 8; k++)
+		Yp[k] = 0;
+	Y[6] = Y[7] = 0;
+	ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, Y, Yp));
+	ASSERT_EQ(0, rths_ode_calc_ic(s, 0, alg, Y, Yp));
+	for (int k = 0; k < 6; k++) {
+		ASSERT_EQ(Y0[k], Y[k]);
+		ASSERT_TRUE(fabs(Yp[k] - Yp0[k]) < 1e-9 * (1 + fabs(Yp0[k])))
+			TH_LOG("y'[%d] %.12g vs %.12g", k, Yp[k], Yp0[k]);
+	}
+	for (int k = 6; k < 8; k++) {
+		ASSERT_TRUE(fabs(Y[k] - Y0[k]) < 1e-9 * (1 + fabs(Y0[k])))
+			TH_LOG("lambda %.12g vs %.12g", Y[k], Y0[k]);
+	}
+	ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
+	ASSERT_EQ(0, rths_ode_evolve(s, T, &t, Y));
+	ASSERT_TRUE(fabs(Y[2] - ref[0]) < 1e-4) TH_LOG("theta %g", Y[2] - ref[0]);
+	rths_ode_free(s);
 	rths_ode_mech_dae_free(d);
 }
 

@@ -123,19 +123,19 @@ TEST(step_size_underflow)
 	/* and without h_min, at the rounding limit of t */
 	ASSERT_EQ(RTHS_ODE_EHMIN, scalar_run(RTHS_ODE_RKF45, &sys, 0, 2, &t, &y));
 	ASSERT_TRUE(1 - t < 1e-6) TH_LOG("t %.17g", t);
-	/* the fixed step says so before the pole, with its state there */
+	/* the fixed step says so before the pole */
 	ASSERT_EQ(RTHS_ODE_EFIXEDSTEP,
 		  scalar_run(RTHS_ODE_CONSTANT_BDF, &sys, 0, 2, &t, &y));
-	ASSERT_TRUE(t < 1 && fabs(y - 1 / (1 - t)) < 1e-3 * y)
-		TH_LOG("t %g y %g", t, y);
+	ASSERT_TRUE(t < 1 && isfinite(y) && y > 10) TH_LOG("t %g y %g", t, y);
 }
 
 /*
  * Van der Pol mu = 1000 at the step GSTIFF averages: the fixed step
  * follows the slow phase, then the first relaxation jump (t ~ 807) is far
- * too fast for it.  CONSTANT_BDF stops there with EFIXEDSTEP and the
- * last state it can vouch for; it used to give up with ECONV, or to go on
- * to an answer 1e15 off.  Told to accept any error, it runs to the end.
+ * too fast for it.  CONSTANT_BDF stops there with EFIXEDSTEP (it used to
+ * give up with ECONV, or to go on to an answer 1e15 off).  With a limit of
+ * 10 tolerances the state it returns is still right; told to accept any
+ * error, it runs to the end.
  */
 TEST(fixed_step_too_large)
 {
@@ -143,27 +143,35 @@ TEST(fixed_step_too_large)
 	struct rths_ode_system sys = ode_prob_system(p);
 	static const double tols[] = { 1e-3, 1e-5, 1e-6 };
 
-	for (size_t k = 0; k < sizeof(tols) / sizeof(tols[0]); k++) {
+	for (size_t k = 0; k < 2 * sizeof(tols) / sizeof(tols[0]); k++) {
 		struct rths_ode_control c, cr;
 		double atol[2], atol_r[2], y[2], yr[2], t, tr;
 		struct rths_ode *s, *r;
+		int strict = k & 1;
 
-		ode_prob_control(&c, RTHS_ODE_CONSTANT_BDF, tols[k], p->scale,
-				 p->dim, p->tend, 2.0, 0, atol);
+		ode_prob_control(&c, RTHS_ODE_CONSTANT_BDF, tols[k / 2],
+				 p->scale, p->dim, p->tend, 2.0, 0, atol);
+		if (strict)
+			c.fixed_err_max = 10;
 		s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, &sys, &c, NULL);
 		ASSERT_NE(NULL, s);
 		ASSERT_EQ(0, rths_ode_init(s, p->t0, p->y0, NULL));
 		ASSERT_EQ(RTHS_ODE_EFIXEDSTEP, rths_ode_evolve(s, p->tend, &t, y))
-			TH_LOG("tol %g", tols[k]);
-		ASSERT_TRUE(t > 500 && t < 810) TH_LOG("tol %g: t %g", tols[k], t);
+			TH_LOG("tol %g", tols[k / 2]);
+		ASSERT_TRUE(t > 500 && t < 810 && ode_prob_finite(y, 2))
+			TH_LOG("tol %g: t %g", tols[k / 2], t);
+		if (!strict) {
+			rths_ode_free(s);
+			continue;
+		}
 		/* the state returned is right: before the jump */
 		ode_prob_control(&cr, RTHS_ODE_GSTIFF, 1e-9, p->scale, p->dim,
 				 t, 0, 0, atol_r);
 		r = rths_ode_new(RTHS_ODE_GSTIFF, &sys, &cr, NULL);
 		ASSERT_EQ(0, rths_ode_init(r, p->t0, p->y0, NULL));
 		ASSERT_EQ(0, rths_ode_evolve(r, t, &tr, yr));
-		ASSERT_TRUE(ode_prob_error(p, y, yr) < 300 * tols[k])
-			TH_LOG("tol %g: error %g at t %g", tols[k],
+		ASSERT_TRUE(ode_prob_error(p, y, yr) < 300 * tols[k / 2])
+			TH_LOG("tol %g: error %g at t %g", tols[k / 2],
 			       ode_prob_error(p, y, yr), t);
 		rths_ode_free(r);
 		rths_ode_free(s);
@@ -223,11 +231,12 @@ TEST(singular_iteration_matrix)
 	}
 }
 
-/* 0 = y^2 + 1 has no real solution: Newton cannot converge. */
+/* After t = 0, 0 = y^2 + 1 has no real solution: Newton cannot
+ * converge.  At t = 0, y = 1 solves y^2 - 1 = 0. */
 static int norealroot_res(double t, const double *y, const double *yp,
 			  double *r, void *params)
 {
-	r[0] = y[0] * y[0] + 1;
+	r[0] = y[0] * y[0] + (t > 0 ? 1 : -1);
 	return 0;
 }
 
@@ -238,8 +247,11 @@ TEST(newton_never_converges)
 
 	for (int m = RTHS_ODE_GSTIFF; m <= RTHS_ODE_CONSTANT_BDF; m++) {
 		struct rths_ode *s = make(m, &sys, 0);
+		double bad = 2;
 		int rc;
 
+		/* not a start: F(0, 2, 0) = 3 */
+		ASSERT_EQ(RTHS_ODE_EINCONSISTENT, rths_ode_init(s, 0, &bad, &yp0));
 		ASSERT_EQ(0, rths_ode_init(s, 0, &y0, &yp0));
 		rc = rths_ode_evolve(s, 1, &t, &y);
 		ASSERT_TRUE(rc == RTHS_ODE_ECONV || rc == RTHS_ODE_ESINGULAR)
