@@ -7,7 +7,7 @@ LIBRTHS_SRCS += $(sort $(wildcard lib/dev/*.c))
 
 UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
 	test_dev_ctl \
-	test_dev_rthsctl
+	test_dev_rthsctl test_dev_comedi
 
 MAN_PAGES += Documentation/man/rthsctl.8
 
@@ -20,5 +20,8 @@ $(O)/asan/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(DEPS_STAMP)
 	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_asan) \
 		-fPIC -MMD -MP -c $< -o $@
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_rthsctl: \
+	$(O)/$(v)/tools/rthsctl.parts/parse.o \
+	$(O)/$(v)/tools/rthsctl.parts/units.o))
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_comedi: \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
 	$(O)/$(v)/tools/rthsctl.parts/units.o))

@@ -69,6 +69,76 @@ struct rths_sim_params {
 	uint64_t seed;
 };
 
+/*
+ * Comedi card parameters (RTHS_COMEDI_A_*, Documentation/comedi-card.rst).
+ * Only fields whose bit is set are sent; DEV_GET sets the bits of what the
+ * kernel reported.  Channel i is sent when chan[i].set is not 0.
+ */
+enum rths_comedi_field {
+	RTHS_COMEDI_MINOR = 1u << 0,		/* required by dev_new */
+	RTHS_COMEDI_AO_SUBDEV = 1u << 1,
+	RTHS_COMEDI_AI_SUBDEV = 1u << 2,
+};
+
+enum rths_comedi_chan_field {
+	RTHS_COMEDI_CH_AO_CHAN = 1u << 0,
+	RTHS_COMEDI_CH_AO_RANGE = 1u << 1,
+	RTHS_COMEDI_CH_DISP_CHAN = 1u << 2,
+	RTHS_COMEDI_CH_DISP_RANGE = 1u << 3,
+	RTHS_COMEDI_CH_FORCE_CHAN = 1u << 4,	/* force_chan < 0: none */
+	RTHS_COMEDI_CH_FORCE_RANGE = 1u << 5,
+	RTHS_COMEDI_CH_AREF = 1u << 6,
+	RTHS_COMEDI_CH_SCALE_AO = 1u << 7,
+	RTHS_COMEDI_CH_OFFSET_AO = 1u << 8,
+	RTHS_COMEDI_CH_SCALE_DISP = 1u << 9,
+	RTHS_COMEDI_CH_OFFSET_DISP = 1u << 10,
+	RTHS_COMEDI_CH_SCALE_FORCE = 1u << 11,
+	RTHS_COMEDI_CH_OFFSET_FORCE = 1u << 12,
+};
+
+/*
+ * One signal's calibration: the count @offset reads as 0, each count more
+ * as @scale more.  The kernel keeps the scale as the fraction @num / @den
+ * nm (or uN) per count, |num| <= 2^30, 1 <= den <= 2^22; the library
+ * sends the nearest such fraction (rths_comedi_ratio()), exact when there
+ * is one equal to scale * 10^9 (10^6 for forces).
+ */
+struct rths_comedi_cal {
+	double scale;			/* m (N) per count, not 0 */
+	int64_t offset;			/* counts, |offset| <= 2^32 */
+	int64_t num;			/* from DEV_GET: the kernel's fraction */
+	uint32_t den;
+};
+
+struct rths_comedi_chan {
+	unsigned int set;		/* RTHS_COMEDI_CH_* bits */
+	uint32_t ao_chan, ao_range;
+	uint32_t disp_chan, disp_range;
+	int32_t force_chan;		/* AI channel; -1: no force input */
+	uint32_t force_range;
+	uint32_t aref;			/* AREF_GROUND .. AREF_OTHER */
+	/* Sending: an AO calibration left out (SCALE_AO, OFFSET_AO) follows
+	 * the displacement's given in the same request. */
+	struct rths_comedi_cal ao, disp, force;
+	/* DEV_GET only */
+	uint32_t ao_maxdata, disp_maxdata, force_maxdata;
+	uint64_t clamps;		/* outputs clamped to 0..maxdata */
+};
+
+struct rths_comedi_params {
+	unsigned int set;		/* RTHS_COMEDI_* bits */
+	uint32_t minor;			/* /dev/comediN */
+	uint32_t ao_subdev, ai_subdev;
+	struct rths_comedi_chan chan[RTHS_MAX_CHANNELS];
+	char board[32], driver[32];	/* DEV_GET only */
+};
+
+/* The fraction num / den nearest to @per_count (nm or uN per count) with
+ * 1 <= |num| <= RTHS_COMEDI_NUM_MAX, 1 <= den <= RTHS_COMEDI_DEN_MAX
+ * (continued fractions, exact arithmetic on the double); -ERANGE if
+ * @per_count is not finite or its magnitude is not within 2^-23..2^30. */
+int rths_comedi_ratio(double per_count, int64_t *num, uint32_t *den);
+
 /* Fields of struct rths_limits (extension: lets DEV_SET change one limit
  * and keep the others, as the kernel allows). */
 enum rths_limit_field {
@@ -103,6 +173,7 @@ enum rths_config_field {
 	RTHS_CFG_TRACE_ENTRIES = 1u << 10,
 	RTHS_CFG_LIMITS = 1u << 11,	/* channels whose bit is in limits_set */
 	RTHS_CFG_SIM = 1u << 12,	/* sim card parameters */
+	RTHS_CFG_COMEDI = 1u << 13,	/* comedi card parameters */
 };
 
 struct rths_dev_config {
@@ -119,6 +190,7 @@ struct rths_dev_config {
 	uint32_t limits_set;		/* bit i: send limits[i] */
 	struct rths_limits limits[RTHS_MAX_CHANNELS];
 	struct rths_sim_params sim;
+	struct rths_comedi_params comedi;	/* with RTHS_CFG_COMEDI */
 };
 
 struct rths_ring_info {
@@ -148,12 +220,19 @@ struct rths_dev_info {
 	uint32_t chrdev_major, chrdev_minor;
 	bool io_may_sleep, owned;
 	uint64_t step, tick;
+	/* set == 0 unless card is "comedi" */
+	struct rths_comedi_params comedi;
 };
 
 /* Create a device.  @sim may be NULL (card defaults) and is only valid for
  * card "sim". */
 int rths_dev_new(struct rths_ctl *ctl, const char *name, const char *card,
 		 uint32_t channels, const struct rths_sim_params *sim);
+/* Create a device of card "comedi"; @comedi must name the board
+ * (RTHS_COMEDI_MINOR). */
+int rths_dev_new_comedi(struct rths_ctl *ctl, const char *name,
+			uint32_t channels,
+			const struct rths_comedi_params *comedi);
 int rths_dev_del(struct rths_ctl *ctl, const char *name);
 int rths_dev_set(struct rths_ctl *ctl, const char *name,
 		 const struct rths_dev_config *cfg);

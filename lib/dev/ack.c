@@ -61,7 +61,8 @@ static void path_add(char *buf, size_t len, const char *sep,
 }
 
 int rths_attr_path(const struct nlmsghdr *req, uint32_t off, char *buf,
-		   size_t len, const struct rths_attr_space **inner)
+		   size_t len, const struct rths_attr_space *params,
+		   const struct rths_attr_space **inner)
 {
 	const struct rths_attr_space *sp = &rths_space_dev;
 	const unsigned char *base = (const unsigned char *)req;
@@ -86,6 +87,9 @@ int rths_attr_path(const struct nlmsghdr *req, uint32_t off, char *buf,
 		}
 		if (type <= sp->max)
 			nsp = sp->attrs[type].nest;
+		if (sp == &rths_space_dev && type == RTHS_A_DEV_CARD_PARAMS &&
+		    params)
+			nsp = params;
 		path_add(buf, len, ".", sp, type, a, nsp);
 		found = type;
 		*inner = nsp;
@@ -178,7 +182,8 @@ static void policy_range(const struct nlattr *pol, char *buf, size_t len)
 
 /* Explain error @code given the TLVs at @tlv_off of @ack's payload. */
 static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
-		    size_t tlv_off, int code, struct rths_err *err)
+		    size_t tlv_off, int code,
+		    const struct rths_attr_space *params, struct rths_err *err)
 {
 	struct ack_tlvs t = { { NULL } };
 	const char *kmsg = NULL;
@@ -201,7 +206,8 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 		if (t.tb[NLMSGERR_ATTR_MISS_NEST] && req) {
 			uint32_t noff = mnl_attr_get_u32(t.tb[NLMSGERR_ATTR_MISS_NEST]);
 
-			if (rths_attr_path(req, noff, path, sizeof(path), &inner))
+			if (rths_attr_path(req, noff, path, sizeof(path),
+					   params, &inner))
 				sp = inner;
 			else
 				sp = NULL;
@@ -227,7 +233,7 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 	if (t.tb[NLMSGERR_ATTR_OFFS] && req)
 		err->attr = rths_attr_path(req,
 					   mnl_attr_get_u32(t.tb[NLMSGERR_ATTR_OFFS]),
-					   path, sizeof(path), &inner);
+					   path, sizeof(path), params, &inner);
 	if (!kmsg) {
 		kmsg = strerror(-code);
 		if (code == -EPERM)
@@ -242,6 +248,14 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 
 int rths_ack_decode(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 		    struct rths_err *err)
+{
+	return rths_ack_decode_params(req, ack, NULL, err);
+}
+
+int rths_ack_decode_params(const struct nlmsghdr *req,
+			   const struct nlmsghdr *ack,
+			   const struct rths_attr_space *params,
+			   struct rths_err *err)
 {
 	const struct nlmsgerr *e;
 	size_t tlv_off = sizeof(*e);
@@ -259,12 +273,20 @@ int rths_ack_decode(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 	if (!(ack->nlmsg_flags & NLM_F_CAPPED) &&
 	    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
 		tlv_off += MNL_ALIGN(e->msg.nlmsg_len - sizeof(struct nlmsghdr));
-	explain(req, ack, tlv_off, code, err);
+	explain(req, ack, tlv_off, code, params, err);
 	return code;
 }
 
 int rths_done_decode(const struct nlmsghdr *req, const struct nlmsghdr *done,
 		     struct rths_err *err)
+{
+	return rths_done_decode_params(req, done, NULL, err);
+}
+
+int rths_done_decode_params(const struct nlmsghdr *req,
+			    const struct nlmsghdr *done,
+			    const struct rths_attr_space *params,
+			    struct rths_err *err)
 {
 	int code;
 
@@ -275,6 +297,6 @@ int rths_done_decode(const struct nlmsghdr *req, const struct nlmsghdr *done,
 	if (code > 0 || code < -4095)
 		return rths_err_set(err, -EBADMSG, "bad error code in dump");
 	if (code)
-		explain(req, done, sizeof(int), code, err);
+		explain(req, done, sizeof(int), code, params, err);
 	return code;
 }

@@ -58,6 +58,16 @@ static struct nlattr *nest_start(struct rths_msgbuf *mb, uint16_t type)
 	return n;
 }
 
+int rths_put_u64(struct rths_msgbuf *mb, uint16_t type, uint64_t v)
+{
+	return put_u64(mb, type, v);
+}
+
+struct nlattr *rths_nest_start(struct rths_msgbuf *mb, uint16_t type)
+{
+	return nest_start(mb, type);
+}
+
 int rths_put_name(struct rths_msgbuf *mb, uint16_t type, const char *field,
 		  const char *name)
 {
@@ -252,8 +262,13 @@ int rths_put_config(struct rths_msgbuf *mb, const struct rths_dev_config *cfg)
 		if (!ret)
 			mnl_attr_nest_end(mb->nlh, nest);
 	}
+	if (!ret && (cfg->set & RTHS_CFG_SIM) && (cfg->set & RTHS_CFG_COMEDI))
+		return rths_err_set(mb->err, -EINVAL,
+				    "sim and comedi parameters in one request: a device has one card");
 	if (!ret && (cfg->set & RTHS_CFG_SIM))
 		ret = rths_put_sim(mb, &cfg->sim);
+	if (!ret && (cfg->set & RTHS_CFG_COMEDI))
+		ret = rths_put_comedi(mb, &cfg->comedi);
 	return ret;
 }
 
@@ -406,6 +421,9 @@ int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_info *info)
 		return -EPROTO;
 	if (tb[RTHS_A_DEV_CARD_PARAMS] && !strcmp(info->card, "sim") &&
 	    parse_sim(tb[RTHS_A_DEV_CARD_PARAMS], &info->sim))
+		return -EPROTO;
+	if (tb[RTHS_A_DEV_CARD_PARAMS] && !strcmp(info->card, "comedi") &&
+	    rths_comedi_parse(tb[RTHS_A_DEV_CARD_PARAMS], &info->comedi))
 		return -EPROTO;
 	return 0;
 }

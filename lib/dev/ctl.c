@@ -57,7 +57,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!ours(t, nlh))
 		return MNL_CB_OK;
-	ret = rths_ack_decode(t->req, nlh, &t->nl->err);
+	ret = rths_ack_decode_params(t->req, nlh, t->nl->params, &t->nl->err);
 	if (ret && t->ret <= 0)
 		t->ret = ret;
 	return ret ? MNL_CB_ERROR : MNL_CB_STOP;
@@ -70,7 +70,7 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!ours(t, nlh))
 		return MNL_CB_OK;
-	ret = rths_done_decode(t->req, nlh, &t->nl->err);
+	ret = rths_done_decode_params(t->req, nlh, t->nl->params, &t->nl->err);
 	if (ret && t->ret <= 0)
 		t->ret = ret;
 	return ret ? MNL_CB_ERROR : MNL_CB_STOP;
@@ -309,6 +309,7 @@ struct rths_msgbuf rths_ctl_msg(struct rths_ctl *ctl, uint8_t cmd,
 	};
 
 	rths_err_clear(&ctl->nl.err);
+	ctl->nl.params = NULL;
 	mb.nlh = rths_msg_init(ctl->req, sizeof(ctl->req), ctl->nl.family,
 			       cmd, flags);
 	return mb;

@@ -46,6 +46,7 @@ int rths_dev_set(struct rths_ctl *ctl, const char *name,
 		ret = rths_put_config(&mb, cfg);
 	if (ret)
 		return ret;
+	ctl->nl.params = mb.params;
 	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
 }
 

@@ -60,6 +60,9 @@ RTHS_HIDDEN extern const struct rths_attr_space rths_space_ring;
 RTHS_HIDDEN extern const struct rths_attr_space rths_space_stats;
 RTHS_HIDDEN extern const struct rths_attr_space rths_space_event;
 RTHS_HIDDEN extern const struct rths_attr_space rths_space_sim;
+/* The comedi card's parameters and one channel of them (comedi.c). */
+RTHS_HIDDEN extern const struct rths_attr_space rths_space_comedi;
+RTHS_HIDDEN extern const struct rths_attr_space rths_space_comedi_chan;
 
 /* Name of @type in @sp, or NULL. */
 RTHS_HIDDEN const char *rths_attr_name(const struct rths_attr_space *sp,
@@ -91,6 +94,9 @@ struct rths_msgbuf {
 	struct nlmsghdr *nlh;
 	size_t size;		/* bytes available at nlh */
 	struct rths_err *err;
+	/* What the request's RTHS_A_DEV_CARD_PARAMS nest holds, for naming
+	 * attributes in errors; NULL: the sim card's (the encoder sets it). */
+	const struct rths_attr_space *params;
 };
 
 /* Start a generic netlink request for @cmd of family @family in @buf. */
@@ -104,8 +110,16 @@ RTHS_HIDDEN int rths_put_name(struct rths_msgbuf *mb, uint16_t type,
 			      const char *field, const char *name);
 RTHS_HIDDEN int rths_put_u32(struct rths_msgbuf *mb, uint16_t type,
 			     uint32_t v);
+RTHS_HIDDEN int rths_put_u64(struct rths_msgbuf *mb, uint16_t type,
+			     uint64_t v);
+/* Start a nest (with NLA_F_NESTED); NULL if the request is full. */
+RTHS_HIDDEN struct nlattr *rths_nest_start(struct rths_msgbuf *mb,
+					   uint16_t type);
 RTHS_HIDDEN int rths_put_sim(struct rths_msgbuf *mb,
 			     const struct rths_sim_params *sim);
+/* The comedi card's parameters nest (comedi.c); sets mb->params. */
+RTHS_HIDDEN int rths_put_comedi(struct rths_msgbuf *mb,
+				const struct rths_comedi_params *p);
 RTHS_HIDDEN int rths_put_config(struct rths_msgbuf *mb,
 				const struct rths_dev_config *cfg);
 
@@ -120,13 +134,25 @@ RTHS_HIDDEN int rths_ack_decode(const struct nlmsghdr *req,
 RTHS_HIDDEN int rths_done_decode(const struct nlmsghdr *req,
 				 const struct nlmsghdr *done,
 				 struct rths_err *err);
+/* The same, for a request whose card-params nest holds @params (NULL:
+ * the sim card's). */
+RTHS_HIDDEN int rths_ack_decode_params(const struct nlmsghdr *req,
+				       const struct nlmsghdr *ack,
+				       const struct rths_attr_space *params,
+				       struct rths_err *err);
+RTHS_HIDDEN int rths_done_decode_params(const struct nlmsghdr *req,
+					const struct nlmsghdr *done,
+					const struct rths_attr_space *params,
+					struct rths_err *err);
 
 /* Path of the attribute at byte @off of request @req ("rate",
  * "limits.channel[2].pos-max"); returns the innermost attribute's type,
  * 0 if @off points at no attribute.  *@inner is set to the space that
- * attribute's payload holds, if it is a nest. */
+ * attribute's payload holds, if it is a nest.  @params: what the card
+ * parameters nest holds (NULL: the sim card's). */
 RTHS_HIDDEN int rths_attr_path(const struct nlmsghdr *req, uint32_t off,
 			       char *buf, size_t len,
+			       const struct rths_attr_space *params,
 			       const struct rths_attr_space **inner);
 
 /* ---- the netlink channel (ctl.c) --------------------------------------- */
@@ -141,6 +167,8 @@ struct rths_nl {
 	uint16_t family;
 	uint32_t mon_group;	/* 0 if the kernel has none */
 	struct rths_err err;
+	/* the card parameters space of the request being sent (NULL: sim) */
+	const struct rths_attr_space *params;
 	char rx[RTHS_RX_SIZE];
 };
 
@@ -184,6 +212,9 @@ RTHS_HIDDEN int rths_stats_parse(const struct nlmsghdr *nlh, uint32_t *id,
 				 struct rths_stats *st);
 RTHS_HIDDEN int rths_event_parse(const struct nlmsghdr *nlh,
 				 struct rths_event *ev);
+/* The comedi card's parameters nest of a DEV_GET reply (comedi.c). */
+RTHS_HIDDEN int rths_comedi_parse(const struct nlattr *nest,
+				  struct rths_comedi_params *p);
 
 /* ---- units (units.c) ---------------------------------------------------- */
 

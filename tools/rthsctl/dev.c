@@ -11,7 +11,7 @@
 void rc_usage_dev(FILE *f)
 {
 	fputs("Usage: rthsctl dev show [NAME]\n"
-	      "       rthsctl dev add NAME type CARD channels N [SIM_PARAMS]\n"
+	      "       rthsctl dev add NAME type CARD channels N [SIM_PARAMS | COMEDI_PARAMS]\n"
 	      "       rthsctl dev del NAME\n"
 	      "       rthsctl dev set NAME [clock { manual | hrtimer }] [rate HZ]\n"
 	      "                  [step-ticks D] [late-policy { strict | hold | event-driven }]\n"
@@ -20,9 +20,18 @@ void rc_usage_dev(FILE *f)
 	      "                  [limit CH [stroke { MIN MAX | unlimited }]\n"
 	      "                            [velocity { V | unlimited }]\n"
 	      "                            [force { F | unlimited }]]...\n"
-	      "                  [SIM_PARAMS]\n"
+	      "                  [SIM_PARAMS | COMEDI_PARAMS]\n"
 	      "SIM_PARAMS := [lag SEC] [delay TICKS] [stiffness N/m] [damping Ns/m]\n"
 	      "              [noise-disp M] [noise-force N] [seed S]\n"
+	      "COMEDI_PARAMS := device /dev/comediN [ao-subdev S] [ai-subdev S]\n"
+	      "                 [channel I [ao C [range R]] [disp C [range R]]\n"
+	      "                            [force { C [range R] | none }]\n"
+	      "                            [aref { ground | common | diff | other }]\n"
+	      "                            [scale-disp M] [offset-disp COUNTS]\n"
+	      "                            [scale-ao M] [offset-ao COUNTS]\n"
+	      "                            [scale-force N] [offset-force COUNTS]]...\n"
+	      "                 (scales per count; the AO follows the displacement's\n"
+	      "                 calibration unless given; \"device\" only for dev add)\n"
 	      "Lengths take m (default), mm, um or nm; forces N (default), kN or MN;\n"
 	      "velocities m/s or mm/s; times s, ms or us; stiffness N/m, kN/m, N/mm or\n"
 	      "kN/mm; damping Ns/m, kNs/m, Ns/mm or kNs/mm.\n", f);
@@ -81,6 +90,62 @@ static json_t *json_sim(const struct rths_sim_params *s)
 	return o;
 }
 
+static json_t *json_cal(const struct rths_comedi_cal *c)
+{
+	return json_pack("{s:f,s:I,s:I,s:I}", "scale", c->scale,
+			 "num", (json_int_t)c->num, "den", (json_int_t)c->den,
+			 "offset", (json_int_t)c->offset);
+}
+
+static json_t *json_comedi(const struct rths_comedi_params *p,
+			   uint32_t channels)
+{
+	json_t *o = json_pack("{s:I,s:o,s:I,s:I,s:s,s:s}",
+			      "minor", (json_int_t)p->minor,
+			      "device", json_sprintf("/dev/comedi%u", p->minor),
+			      "ao_subdev", (json_int_t)p->ao_subdev,
+			      "ai_subdev", (json_int_t)p->ai_subdev,
+			      "board", p->board, "driver", p->driver);
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < channels && i < RTHS_MAX_CHANNELS; i++) {
+		const struct rths_comedi_chan *c = &p->chan[i];
+		json_t *ch;
+
+		if (!c->set)
+			continue;
+		ch = json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:I,s:I,s:I}",
+			       "channel", (json_int_t)i,
+			       "ao_chan", (json_int_t)c->ao_chan,
+			       "ao_range", (json_int_t)c->ao_range,
+			       "disp_chan", (json_int_t)c->disp_chan,
+			       "disp_range", (json_int_t)c->disp_range,
+			       "aref", c->aref < 4 ?
+					json_string(rc_aref_words[c->aref]) :
+					json_integer(c->aref),
+			       "ao", json_cal(&c->ao),
+			       "disp", json_cal(&c->disp),
+			       "ao_maxdata", (json_int_t)c->ao_maxdata,
+			       "disp_maxdata", (json_int_t)c->disp_maxdata,
+			       "clamps", (json_int_t)c->clamps);
+		if (c->force_chan >= 0) {
+			json_object_set_new(ch, "force_chan",
+					    json_integer(c->force_chan));
+			json_object_set_new(ch, "force_range",
+					    json_integer(c->force_range));
+			json_object_set_new(ch, "force", json_cal(&c->force));
+			json_object_set_new(ch, "force_maxdata",
+					    json_integer(c->force_maxdata));
+		} else {
+			json_object_set_new(ch, "force_chan", json_null());
+		}
+		json_array_append_new(arr, ch);
+	}
+	json_object_set_new(o, "channels", arr);
+	return o;
+}
+
 static json_t *json_ring(const struct rths_ring_info *r)
 {
 	return json_pack("{s:I,s:I,s:I,s:I,s:I}",
@@ -115,6 +180,9 @@ static json_t *json_dev(const struct rths_dev_info *d)
 	json_object_set_new(o, "limits", json_limits(d));
 	if (!strcmp(d->card, "sim"))
 		json_object_set_new(o, "sim", json_sim(&d->sim));
+	if (!strcmp(d->card, "comedi"))
+		json_object_set_new(o, "comedi",
+				    json_comedi(&d->comedi, d->channels));
 	json_object_set_new(o, "rings",
 			    json_pack("{s:o,s:o,s:o}", "cmd", json_ring(&d->cmd),
 				      "fb", json_ring(&d->fb),
@@ -134,6 +202,50 @@ static json_t *json_dev(const struct rths_dev_info *d)
 static const char *or_unknown(const char *s)
 {
 	return s ? s : "unknown";
+}
+
+/* A calibration as "dev add" takes it: scale per count (nm, N), offset. */
+static void print_cal(const char *what, const struct rths_comedi_cal *c,
+		      bool force)
+{
+	if (force)
+		printf(" scale-%s %.15gN", what, c->scale);
+	else
+		printf(" scale-%s %.15gnm", what, c->scale * 1e9);
+	printf(" offset-%s %lld", what, (long long)c->offset);
+}
+
+static void print_comedi(const struct rths_comedi_params *p, uint32_t channels)
+{
+	uint32_t i;
+
+	printf("    comedi device /dev/comedi%u ao-subdev %u ai-subdev %u (board %s, driver %s)\n",
+	       p->minor, p->ao_subdev, p->ai_subdev, p->board, p->driver);
+	for (i = 0; i < channels && i < RTHS_MAX_CHANNELS; i++) {
+		const struct rths_comedi_chan *c = &p->chan[i];
+
+		if (!c->set)
+			continue;
+		printf("    channel %u ao %u range %u disp %u range %u", i,
+		       c->ao_chan, c->ao_range, c->disp_chan, c->disp_range);
+		if (c->force_chan >= 0)
+			printf(" force %d range %u", c->force_chan,
+			       c->force_range);
+		else
+			printf(" force none");
+		printf(" aref %s", c->aref < 4 ? rc_aref_words[c->aref] : "?");
+		print_cal("disp", &c->disp, false);
+		if (c->ao.num != c->disp.num || c->ao.den != c->disp.den ||
+		    c->ao.offset != c->disp.offset)
+			print_cal("ao", &c->ao, false);
+		if (c->force_chan >= 0)
+			print_cal("force", &c->force, true);
+		printf("\n        maxdata ao %u disp %u", c->ao_maxdata,
+		       c->disp_maxdata);
+		if (c->force_chan >= 0)
+			printf(" force %u", c->force_maxdata);
+		printf(" clamps %llu\n", (unsigned long long)c->clamps);
+	}
 }
 
 static void print_dev(const struct rths_dev_info *d)
@@ -182,6 +294,8 @@ static void print_dev(const struct rths_dev_info *d)
 			printf(" seed %llu", (unsigned long long)s->seed);
 		putchar('\n');
 	}
+	if (!strcmp(d->card, "comedi"))
+		print_comedi(&d->comedi, d->channels);
 	/* Only the limits that limit something: the kernel's defaults are
 	 * the largest values it takes. */
 	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
@@ -272,8 +386,12 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
 		return RC_ERROR;
-	ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
-			   a.sim.set ? &a.sim : NULL);
+	if (!strcmp(a.card, "comedi"))
+		ret = rths_dev_new_comedi(rc->ctl, a.name, a.channels,
+					  &a.comedi);
+	else
+		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
+				   a.sim.set ? &a.sim : NULL);
 	snprintf(what, sizeof(what), "dev add %s", a.name);
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
 }

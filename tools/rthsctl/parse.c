@@ -176,14 +176,235 @@ static int value_of(int argc, char **argv, int *i, const char **v,
 	return 0;
 }
 
+/* ---- comedi card parameters ------------------------------------------------ */
+
+static const char *const comedi_words[] = {
+	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "force",
+	"range", "aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
+	"scale-force", "offset-force", NULL
+};
+
+enum {
+	CW_DEVICE, CW_AO_SUBDEV, CW_AI_SUBDEV, CW_CHANNEL, CW_AO, CW_DISP,
+	CW_FORCE, CW_RANGE, CW_AREF, CW_SCALE_AO, CW_OFFSET_AO, CW_SCALE_DISP,
+	CW_OFFSET_DISP, CW_SCALE_FORCE, CW_OFFSET_FORCE,
+};
+
+/* AREF_GROUND, AREF_COMMON, AREF_DIFF, AREF_OTHER */
+const char *const rc_aref_words[] = { "ground", "common", "diff", "other", NULL };
+
+/* Where the comedi keywords of a command line stand. */
+struct comedi_ctx {
+	int ch;		/* the "channel I" the keywords that follow are for */
+	int signal;	/* CW_AO, CW_DISP or CW_FORCE a "range" is for; -1 */
+};
+
+#define COMEDI_CTX_INIT { -1, -1 }
+
+/* A channel's keywords end; "channel I" alone would send nothing. */
+static int comedi_end_channel(struct comedi_ctx *cx,
+			      const struct rths_comedi_params *p,
+			      struct rc_err *e)
+{
+	if (cx->ch >= 0 && !p->chan[cx->ch].set)
+		return rc_err_set(e, "channel %d: give ao, disp, force, aref, scale-* or offset-*",
+				  cx->ch);
+	cx->ch = -1;
+	cx->signal = -1;
+	return 0;
+}
+
+/* A count offset: an integer, optionally negative. */
+static int parse_offset(const char *field, const char *s, int64_t *v,
+			struct rc_err *e)
+{
+	bool neg = s && (*s == '-' || *s == '+');
+	uint64_t x;
+	int ret;
+
+	ret = parse_digits(field, neg ? s + 1 : s, NULL, INT64_MAX, &x, e);
+	if (ret)
+		return rc_err_set(e, "%s: \"%s\" is not an integer", field, s);
+	*v = s[0] == '-' ? -(int64_t)x : (int64_t)x;
+	return 0;
+}
+
+/* Set @bit of @set, or say that @field was given twice. */
+static int once(unsigned int *set, unsigned int bit, const char *field,
+		int ch, struct rc_err *e)
+{
+	if (*set & bit)
+		return ch < 0 ? rc_err_set(e, "%s given twice", field) :
+			rc_err_set(e, "channel %d %s given twice", ch, field);
+	*set |= bit;
+	return 0;
+}
+
+static int parse_comedi_chan(int w, const char *word, const char *v,
+			     struct comedi_ctx *cx, struct rths_comedi_chan *c,
+			     struct rc_err *e)
+{
+	static const unsigned int scale_bit[] = {
+		[CW_SCALE_AO] = RTHS_COMEDI_CH_SCALE_AO,
+		[CW_OFFSET_AO] = RTHS_COMEDI_CH_OFFSET_AO,
+		[CW_SCALE_DISP] = RTHS_COMEDI_CH_SCALE_DISP,
+		[CW_OFFSET_DISP] = RTHS_COMEDI_CH_OFFSET_DISP,
+		[CW_SCALE_FORCE] = RTHS_COMEDI_CH_SCALE_FORCE,
+		[CW_OFFSET_FORCE] = RTHS_COMEDI_CH_OFFSET_FORCE,
+	};
+	char field[48];
+	unsigned int bit;
+	int k, ret;
+
+	snprintf(field, sizeof(field), "channel %d %s", cx->ch, word);
+	switch (w) {
+	case CW_AO:
+	case CW_DISP:
+	case CW_FORCE:
+		bit = w == CW_AO ? RTHS_COMEDI_CH_AO_CHAN :
+		      w == CW_DISP ? RTHS_COMEDI_CH_DISP_CHAN :
+		      RTHS_COMEDI_CH_FORCE_CHAN;
+		ret = once(&c->set, bit, word, cx->ch, e);
+		if (ret)
+			return ret;
+		cx->signal = w;
+		if (w == CW_FORCE && !strcmp(v, "none")) {
+			c->force_chan = -1;
+			return 0;
+		}
+		if (w == CW_FORCE) {
+			uint32_t fc;
+
+			ret = rc_parse_u32(field, v, NULL, &fc, e);
+			if (!ret && fc > RTHS_COMEDI_CHAN_MAX)
+				ret = rc_err_set(e, "%s: %u does not exist (0 to %d, or none)",
+						 field, fc, RTHS_COMEDI_CHAN_MAX);
+			c->force_chan = (int32_t)fc;
+			return ret;
+		}
+		return rc_parse_u32(field, v, NULL,
+				    w == CW_AO ? &c->ao_chan : &c->disp_chan, e);
+	case CW_RANGE:
+		if (cx->signal < 0)
+			return rc_err_set(e, "channel %d range: give ao, disp or force first",
+					  cx->ch);
+		snprintf(field, sizeof(field), "channel %d %s range", cx->ch,
+			 comedi_words[cx->signal]);
+		if (cx->signal == CW_FORCE && c->force_chan < 0)
+			return rc_err_set(e, "%s: no force channel", field);
+		bit = cx->signal == CW_AO ? RTHS_COMEDI_CH_AO_RANGE :
+		      cx->signal == CW_DISP ? RTHS_COMEDI_CH_DISP_RANGE :
+		      RTHS_COMEDI_CH_FORCE_RANGE;
+		if (c->set & bit)
+			return rc_err_set(e, "%s given twice", field);
+		c->set |= bit;
+		return rc_parse_u32(field, v, NULL,
+				    cx->signal == CW_AO ? &c->ao_range :
+				    cx->signal == CW_DISP ? &c->disp_range :
+				    &c->force_range, e);
+	case CW_AREF:
+		ret = once(&c->set, RTHS_COMEDI_CH_AREF, word, cx->ch, e);
+		if (ret)
+			return ret;
+		k = rc_keyword(v, rc_aref_words, field, e);
+		if (k < 0)
+			return k;
+		c->aref = (uint32_t)k;
+		return 0;
+	}
+	ret = once(&c->set, scale_bit[w], word, cx->ch, e);
+	if (ret)
+		return ret;
+	switch (w) {
+	case CW_SCALE_AO:
+		return rc_parse_quantity(field, v, RC_LENGTH, &c->ao.scale, e);
+	case CW_SCALE_DISP:
+		return rc_parse_quantity(field, v, RC_LENGTH, &c->disp.scale, e);
+	case CW_SCALE_FORCE:
+		return rc_parse_quantity(field, v, RC_FORCE, &c->force.scale, e);
+	case CW_OFFSET_AO:
+		return parse_offset(field, v, &c->ao.offset, e);
+	case CW_OFFSET_DISP:
+		return parse_offset(field, v, &c->disp.offset, e);
+	default:
+		return parse_offset(field, v, &c->force.offset, e);
+	}
+}
+
+/* The comedi keyword argv[*i] (@w in comedi_words) and its value. */
+static int parse_comedi(int w, int argc, char **argv, int *i,
+			struct comedi_ctx *cx, struct rths_comedi_params *p,
+			struct rc_err *e)
+{
+	static const char dev_prefix[] = "/dev/comedi";
+	const char *word = argv[*i], *v = NULL;
+	uint32_t ch;
+	int ret;
+
+	ret = value_of(argc, argv, i, &v, "value", e);
+	if (ret)
+		return ret;
+	if (w > CW_CHANNEL) {
+		if (cx->ch < 0)
+			return rc_err_set(e, "%s: give \"channel I\" first", word);
+		return parse_comedi_chan(w, word, v, cx, &p->chan[cx->ch], e);
+	}
+	ret = comedi_end_channel(cx, p, e);
+	if (ret)
+		return ret;
+	switch (w) {
+	case CW_DEVICE:
+		ret = once(&p->set, RTHS_COMEDI_MINOR, word, -1, e);
+		if (ret)
+			return ret;
+		if (strncmp(v, dev_prefix, sizeof(dev_prefix) - 1))
+			return rc_err_set(e, "device: \"%s\" is not /dev/comediN", v);
+		return rc_parse_u32("device", v + sizeof(dev_prefix) - 1, NULL,
+				    &p->minor, e);
+	case CW_AO_SUBDEV:
+		ret = once(&p->set, RTHS_COMEDI_AO_SUBDEV, word, -1, e);
+		return ret ? ret : rc_parse_u32(word, v, NULL, &p->ao_subdev, e);
+	case CW_AI_SUBDEV:
+		ret = once(&p->set, RTHS_COMEDI_AI_SUBDEV, word, -1, e);
+		return ret ? ret : rc_parse_u32(word, v, NULL, &p->ai_subdev, e);
+	}
+	ret = rc_parse_u32("channel", v, NULL, &ch, e);
+	if (ret)
+		return ret;
+	if (ch >= RTHS_MAX_CHANNELS)
+		return rc_err_set(e, "channel: %u does not exist (0 to %d)", ch,
+				  RTHS_MAX_CHANNELS - 1);
+	if (p->chan[ch].set)
+		return rc_err_set(e, "channel %u given twice", ch);
+	cx->ch = (int)ch;
+	return 0;
+}
+
+static bool comedi_given(const struct rths_comedi_params *p)
+{
+	unsigned int ch;
+
+	for (ch = 0; ch < RTHS_MAX_CHANNELS; ch++)
+		if (p->chan[ch].set)
+			return true;
+	return p->set != 0;
+}
+
 static const char *const add_words[] = {
 	"type", "channels", "lag", "delay", "stiffness", "damping",
-	"noise-disp", "noise-force", "seed", NULL
+	"noise-disp", "noise-force", "seed",
+	/* comedi_words, in their order */
+	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "force",
+	"range", "aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
+	"scale-force", "offset-force", NULL
 };
+
+#define ADD_COMEDI_FIRST 9
 
 int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		     struct rc_err *e)
 {
+	struct comedi_ctx cx = COMEDI_CTX_INIT;
 	int i, k, ret;
 	const char *v = NULL;
 
@@ -195,6 +416,16 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		k = rc_keyword(argv[i], add_words, "dev add keyword", e);
 		if (k < 0)
 			return k;
+		if (k >= ADD_COMEDI_FIRST) {
+			ret = parse_comedi(k - ADD_COMEDI_FIRST, argc, argv, &i,
+					   &cx, &a->comedi, e);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = comedi_end_channel(&cx, &a->comedi, e);
+		if (ret)
+			return ret;
 		ret = value_of(argc, argv, &i, &v, "value", e);
 		if (ret)
 			return ret;
@@ -214,10 +445,19 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		if (ret)
 			return ret;
 	}
+	ret = comedi_end_channel(&cx, &a->comedi, e);
+	if (ret)
+		return ret;
 	if (!a->card)
 		return rc_err_set(e, "dev add %s: missing \"type CARD\"", a->name);
 	if (!a->channels)
 		return rc_err_set(e, "dev add %s: missing \"channels N\"", a->name);
+	if (strcmp(a->card, "comedi") && comedi_given(&a->comedi))
+		return rc_err_set(e, "dev add %s: comedi parameters, but the card is %s",
+				  a->name, a->card);
+	if (!strcmp(a->card, "comedi") && !(a->comedi.set & RTHS_COMEDI_MINOR))
+		return rc_err_set(e, "dev add %s: card comedi needs \"device /dev/comediN\"",
+				  a->name);
 	return 0;
 }
 
@@ -226,13 +466,25 @@ static const char *const set_words[] = {
 	"cpu", "priority", "cmd-entries", "fb-entries", "trace-entries",
 	"limit", "stroke", "velocity", "force",
 	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
-	"seed", NULL
+	"seed",
+	/* comedi_words but "force" (after "channel I" it is comedi's) */
+	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "range",
+	"aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
+	"scale-force", "offset-force", NULL
 };
 
 enum {
 	W_CLOCK, W_RATE, W_STEP_TICKS, W_LATE_POLICY, W_DEADLINE, W_RAMP,
 	W_CPU, W_PRIORITY, W_CMD_ENTRIES, W_FB_ENTRIES, W_TRACE_ENTRIES,
 	W_LIMIT, W_STROKE, W_VELOCITY, W_FORCE, W_SIM_FIRST,
+	W_COMEDI_FIRST = W_SIM_FIRST + 7,
+};
+
+/* set_words from W_COMEDI_FIRST as comedi_words */
+static const int set_comedi[] = {
+	CW_DEVICE, CW_AO_SUBDEV, CW_AI_SUBDEV, CW_CHANNEL, CW_AO, CW_DISP,
+	CW_RANGE, CW_AREF, CW_SCALE_AO, CW_OFFSET_AO, CW_SCALE_DISP,
+	CW_OFFSET_DISP, CW_SCALE_FORCE, CW_OFFSET_FORCE,
 };
 
 /* In enum order, value = index + 1 (the parser links without librths;
@@ -327,6 +579,7 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 int rc_parse_dev_set(int argc, char **argv, const char **name,
 		     struct rths_dev_config *cfg, struct rc_err *e)
 {
+	struct comedi_ctx cx = COMEDI_CTX_INIT;
 	int i, w, ret = 0, ch = -1;
 	unsigned int bit = 0;
 	uint32_t *field;
@@ -340,6 +593,20 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		w = rc_keyword(argv[i], set_words, "dev set keyword", e);
 		if (w < 0)
 			return w;
+		if (w >= W_COMEDI_FIRST || (w == W_FORCE && cx.ch >= 0)) {
+			if (ch >= 0 && !cfg->limits[ch].set)
+				return rc_err_set(e, "limit %d: give stroke, velocity or force",
+						  ch);
+			ch = -1;
+			cfg->set |= RTHS_CFG_COMEDI;
+			ret = parse_comedi(w == W_FORCE ? CW_FORCE :
+					   set_comedi[w - W_COMEDI_FIRST],
+					   argc, argv, &i, &cx, &cfg->comedi, e);
+			continue;
+		}
+		ret = comedi_end_channel(&cx, &cfg->comedi, e);
+		if (ret)
+			return ret;
 		if (w == W_STROKE || w == W_VELOCITY || w == W_FORCE) {
 			ret = parse_limit_part(w, argc, argv, &i, ch, cfg, e);
 			continue;
@@ -351,7 +618,7 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		ret = value_of(argc, argv, &i, &v, "value", e);
 		if (ret)
 			return ret;
-		if (w >= W_SIM_FIRST) {
+		if (w >= W_SIM_FIRST && w < W_COMEDI_FIRST) {
 			ret = parse_sim_param(w - W_SIM_FIRST, v, &cfg->sim, e);
 			cfg->set |= RTHS_CFG_SIM;
 			ch = -1;
@@ -402,6 +669,12 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		return ret;
 	if (ch >= 0 && !cfg->limits[ch].set)
 		return rc_err_set(e, "limit %d: give stroke, velocity or force", ch);
+	ret = comedi_end_channel(&cx, &cfg->comedi, e);
+	if (ret)
+		return ret;
+	if ((cfg->set & RTHS_CFG_SIM) && (cfg->set & RTHS_CFG_COMEDI))
+		return rc_err_set(e, "dev set %s: sim and comedi parameters together",
+				  *name);
 	if (!cfg->set)
 		return rc_err_set(e, "dev set %s: nothing to set", *name);
 	return 0;

@@ -83,9 +83,13 @@ struct rc_dev_add {
 	const char *name, *card;
 	uint32_t channels;
 	struct rths_sim_params sim;
+	struct rths_comedi_params comedi;	/* card "comedi" */
 };
 
-/* "NAME type CARD channels N [sim params]" */
+/* Values of "aref", in AREF_* order from 0. */
+extern const char *const rc_aref_words[];
+
+/* "NAME type CARD channels N [sim params | comedi params]" */
 int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		     struct rc_err *e);
 /* "NAME [config keywords]..." */

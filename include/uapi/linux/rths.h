@@ -378,4 +378,82 @@ struct rths_trace_entry {
 	(sizeof(struct rths_trace_entry) + \
 	 (n) * sizeof(struct rths_channel_sample))
 
+/*
+ * Parameters of the "comedi" card type (inside RTHS_A_DEV_CARD_PARAMS):
+ * a Comedi board driven through kcomedilib, one AO channel and one or two
+ * AI channels per rths channel.  On DEV_SET, absent attributes keep their
+ * value, channel by channel.  Integer calibration per channel and signal
+ * (AO, displacement, force), counts c against kernel units (nm, uN):
+ *
+ *   read   value = round((c - OFFSET) * NUM / DEN)
+ *   write  c = clamp(OFFSET + round(value * DEN / NUM), 0, maxdata)
+ *
+ * rounding halves away from zero; a clamped output is counted (CLAMPS).
+ * The bounds below keep every intermediate product under 2^63.
+ * Documentation/comedi-card.rst has the details.
+ */
+enum rths_comedi_attr {
+	RTHS_COMEDI_A_UNSPEC,
+	RTHS_COMEDI_A_PAD,
+	/* u32 N of /dev/comediN, 0..RTHS_COMEDI_MINOR_MAX; required */
+	RTHS_COMEDI_A_MINOR,
+	/* u32 AO (AI) subdevice; default: the board's first of its type */
+	RTHS_COMEDI_A_AO_SUBDEV,
+	RTHS_COMEDI_A_AI_SUBDEV,
+	RTHS_COMEDI_A_CHANNELS,		/* nest of RTHS_COMEDI_A_CHANNEL nests */
+	RTHS_COMEDI_A_CHANNEL,		/* nest of RTHS_COMEDI_CH_A_* */
+	RTHS_COMEDI_A_BOARD,		/* string: board name (read only) */
+	RTHS_COMEDI_A_DRIVER,		/* string: driver name (read only) */
+	__RTHS_COMEDI_A_MAX,
+};
+
+#define RTHS_COMEDI_A_MAX (__RTHS_COMEDI_A_MAX - 1)
+
+/*
+ * One rths channel of a comedi device.  Defaults at creation: AO channel
+ * and displacement AI channel = INDEX, range 0, no force input, the first
+ * analog reference the AI subdevice supports (ground first), NUM = DEN =
+ * 1 and OFFSET = (maxdata + 1) / 2 for each signal.  In DEV_GET replies
+ * the AO calibration is left out when it equals the displacement's, and
+ * the force attributes when there is no force input.
+ */
+enum rths_comedi_chan_attr {
+	RTHS_COMEDI_CH_A_UNSPEC,
+	RTHS_COMEDI_CH_A_PAD,
+	RTHS_COMEDI_CH_A_INDEX,		/* u32 rths channel, required */
+	RTHS_COMEDI_CH_A_AO_CHAN,	/* u32 AO channel, 0..CHAN_MAX */
+	RTHS_COMEDI_CH_A_AO_RANGE,	/* u32 its range, 0..RANGE_MAX */
+	RTHS_COMEDI_CH_A_DISP_CHAN,	/* u32 AI channel of the displacement */
+	RTHS_COMEDI_CH_A_DISP_RANGE,	/* u32 */
+	RTHS_COMEDI_CH_A_FORCE_CHAN,	/* u32 AI channel of the force */
+	RTHS_COMEDI_CH_A_FORCE_RANGE,	/* u32 */
+	RTHS_COMEDI_CH_A_FORCE_NONE,	/* flag: no force input, force reads 0 */
+	RTHS_COMEDI_CH_A_AREF,		/* u32 AREF_* of the AI inputs, 0..3 */
+	RTHS_COMEDI_CH_A_AO_NUM,	/* s64 nm per count, numerator */
+	RTHS_COMEDI_CH_A_AO_DEN,	/* u32 nm per count, denominator */
+	RTHS_COMEDI_CH_A_AO_OFFSET,	/* s64 the count of 0 nm */
+	RTHS_COMEDI_CH_A_DISP_NUM,	/* s64 nm per count */
+	RTHS_COMEDI_CH_A_DISP_DEN,	/* u32 */
+	RTHS_COMEDI_CH_A_DISP_OFFSET,	/* s64 counts */
+	RTHS_COMEDI_CH_A_FORCE_NUM,	/* s64 uN per count */
+	RTHS_COMEDI_CH_A_FORCE_DEN,	/* u32 */
+	RTHS_COMEDI_CH_A_FORCE_OFFSET,	/* s64 counts */
+	RTHS_COMEDI_CH_A_AO_MAXDATA,	/* u32 (read only) */
+	RTHS_COMEDI_CH_A_DISP_MAXDATA,	/* u32 (read only) */
+	RTHS_COMEDI_CH_A_FORCE_MAXDATA,	/* u32 (read only) */
+	/* u64 outputs clamped to 0..maxdata since creation (read only) */
+	RTHS_COMEDI_CH_A_CLAMPS,
+	__RTHS_COMEDI_CH_A_MAX,
+};
+
+#define RTHS_COMEDI_CH_A_MAX (__RTHS_COMEDI_CH_A_MAX - 1)
+#define RTHS_COMEDI_MINOR_MAX	47		/* COMEDI_NUM_BOARD_MINORS - 1 */
+#define RTHS_COMEDI_SUBDEV_MAX	255
+#define RTHS_COMEDI_CHAN_MAX	65535		/* CR_PACK(): 16 bits */
+#define RTHS_COMEDI_RANGE_MAX	255		/* CR_PACK(): 8 bits */
+#define RTHS_COMEDI_AREF_MAX	3		/* AREF_OTHER */
+#define RTHS_COMEDI_NUM_MAX	(1LL << 30)	/* |NUM|, and NUM != 0 */
+#define RTHS_COMEDI_DEN_MAX	(1U << 22)	/* DEN 1..DEN_MAX */
+#define RTHS_COMEDI_OFFSET_MAX	(1LL << 32)	/* |OFFSET| */
+
 #endif /* _UAPI_LINUX_RTHS_H */
