@@ -298,7 +298,7 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
 		for (double tol = 1e-3; tol > 1e-8 / 2; tol /= 10) {
 			const char *mn = rths_ode_method_name(ms[i]);
 			struct rths_ode_control c;
-			double Y[8], Yp[8], t;
+			double Y[10], Yp[10], t;
 			struct rths_ode *s;
 
 			rths_ode_control_default(&c);
