@@ -614,7 +614,7 @@ TEST(dev_add_comedi)
 			 "device", "/dev/comedi2", "ai-subdev", "4",
 			 "channel", "0", "ao", "1", "range", "1", "disp", "2",
 			 "force", "3", "range", "0", "scale-disp", "7.62939453125um",
-			 "offset-disp", "-40", "scale-force", "2.5N",
+			 "offset-disp", "-40", "scale-force", "2.5N/count",
 			 "channel", "2", "force", "none", "aref", "diff",
 			 "scale-ao", "1nm", "offset-ao", "+2048")) {
 		TH_LOG("%s", e.msg);
@@ -705,6 +705,10 @@ TEST(dev_add_comedi_errors_say_what)
 		  { "c0", "channel", "0", "offset-disp", "--1" } },
 		{ "channel 0 scale-force: unknown unit \"m\"",
 		  { "c0", "channel", "0", "scale-force", "1m" } },
+		{ "channel 0 scale-disp: \"/count\" is not a number",
+		  { "c0", "channel", "0", "scale-disp", "/count" } },
+		{ "channel 0 scale-disp: unknown unit \"um/count/count\"",
+		  { "c0", "channel", "0", "scale-disp", "1um/count/count/count" } },
 		{ "channel 0 force: 70000 does not exist (0 to 65535, or none)",
 		  { "c0", "channel", "0", "force", "70000" } },
 		{ "disp: missing value",

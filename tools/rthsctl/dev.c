@@ -31,7 +31,7 @@ void rc_usage_dev(FILE *f)
 	      "                            [scale-ao M] [offset-ao COUNTS]\n"
 	      "                            [scale-force N] [offset-force COUNTS]]...\n"
 	      "                 (scales per count; the AO follows the displacement's\n"
-	      "                 calibration unless given; \"device\" only for dev add)\n"
+	      "                 calibration unless given)\n"
 	      "Lengths take m (default), mm, um or nm; forces N (default), kN or MN;\n"
 	      "velocities m/s or mm/s; times s, ms or us; stiffness N/m, kN/m, N/mm or\n"
 	      "kN/mm; damping Ns/m, kNs/m, Ns/mm or kNs/mm.\n", f);

@@ -252,8 +252,9 @@ static int parse_comedi_chan(int w, const char *word, const char *v,
 		[CW_SCALE_FORCE] = RTHS_COMEDI_CH_SCALE_FORCE,
 		[CW_OFFSET_FORCE] = RTHS_COMEDI_CH_OFFSET_FORCE,
 	};
-	char field[48];
+	char field[48], scale[64];
 	unsigned int bit;
+	size_t len;
 	int k, ret;
 
 	snprintf(field, sizeof(field), "channel %d %s", cx->ch, word);
@@ -315,6 +316,14 @@ static int parse_comedi_chan(int w, const char *word, const char *v,
 	ret = once(&c->set, scale_bit[w], word, cx->ch, e);
 	if (ret)
 		return ret;
+	/* a scale may say what it is per: "7.63um/count" */
+	len = strlen(v);
+	if ((w == CW_SCALE_AO || w == CW_SCALE_DISP || w == CW_SCALE_FORCE) &&
+	    len > 6 && len < sizeof(scale) && !strcmp(v + len - 6, "/count")) {
+		memcpy(scale, v, len - 6);
+		scale[len - 6] = '\0';
+		v = scale;
+	}
 	switch (w) {
 	case CW_SCALE_AO:
 		return rc_parse_quantity(field, v, RC_LENGTH, &c->ao.scale, e);
