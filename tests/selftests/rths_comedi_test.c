@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/comedi.h>
 
@@ -761,6 +762,94 @@ TEST_F_TIMEOUT(comedi, hrtimer_run_counters_add_up, 300)
 	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->info));
 	EXPECT_EQ(0u, self->info.fault);
 	EXPECT_EQ(0u, self->info.comedi.chan[0].clamps);
+}
+
+/* rthsctl next to this binary: build/plain/tools/rthsctl. */
+static int rthsctl_path(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -errno;
+	buf[n] = '\0';
+	slash = strstr(buf, "/tests/selftests/");
+	if (!slash || (size_t)(slash - buf) + sizeof("/tools/rthsctl") > size)
+		return -ENOENT;
+	strcpy(slash, "/tools/rthsctl");
+	return access(buf, X_OK) ? -errno : 0;
+}
+
+/* The command line end to end: what "dev add" says is what the kernel
+ * holds, "dev show" prints it so that it can be typed back, errors name
+ * the parameter. */
+TEST_F(comedi, rthsctl_add_show_set)
+{
+	char ctl[256], cmd[1024], out[4096], name[RTHS_NAME_LEN];
+	const struct rths_comedi_chan *c;
+	size_t n;
+	FILE *f;
+
+	ASSERT_EQ(0, rthsctl_path(ctl, sizeof(ctl)));
+	ASSERT_EQ(0, rths_ctl_open(&self->t.ctl));
+	snprintf(name, sizeof(name), "cc%d", (int)getpid());
+	snprintf(self->t.name, sizeof(self->t.name), "%s", name);
+	snprintf(cmd, sizeof(cmd),
+		 "%s dev add %s type comedi channels 2 device /dev/comedi0 "
+		 "channel 0 force 1 range 1 scale-disp 7.62939453125um/count "
+		 "offset-disp 30000 scale-force 0.5N "
+		 "channel 1 ao 2 disp 2 range 1 aref ground scale-ao 3nm", ctl,
+		 name);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, name, &self->info));
+	c = &self->info.comedi.chan[0];
+	EXPECT_EQ(1, c->force_chan);
+	EXPECT_EQ(1u, c->force_range);
+	EXPECT_EQ(1953125, c->disp.num);
+	EXPECT_EQ(256u, c->disp.den);
+	EXPECT_EQ(30000, c->disp.offset);
+	EXPECT_EQ(30000, c->ao.offset);
+	EXPECT_EQ(500000, c->force.num);
+	c = &self->info.comedi.chan[1];
+	EXPECT_EQ(2u, c->ao_chan);
+	EXPECT_EQ(2u, c->disp_chan);
+	EXPECT_EQ(1u, c->disp_range);
+	EXPECT_EQ(3, c->ao.num);
+	EXPECT_EQ(1, c->disp.num);
+
+	snprintf(cmd, sizeof(cmd), "%s dev show %s > /tmp/cm-show.txt", ctl,
+		 name);
+	ASSERT_EQ(0, system(cmd));
+	f = fopen("/tmp/cm-show.txt", "r");
+	ASSERT_NE(NULL, f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	fclose(f);
+	out[n] = '\0';
+	EXPECT_TRUE(has(out, "comedi device /dev/comedi0 ao-subdev 1 ai-subdev 0 (board comedi_test, driver comedi_test)"))
+		TH_LOG("%s", out);
+	EXPECT_TRUE(has(out, "channel 0 ao 0 range 0 disp 0 range 0 force 1 range 1 aref ground scale-disp 7629.39453125nm offset-disp 30000 scale-force 0.5N offset-force 32768"))
+		TH_LOG("%s", out);
+	EXPECT_TRUE(has(out, "channel 1 ao 2 range 0 disp 2 range 1 force none aref ground scale-disp 1nm offset-disp 32768 scale-ao 3nm offset-ao 32768"))
+		TH_LOG("%s", out);
+
+	/* set, and errors that name the parameter */
+	snprintf(cmd, sizeof(cmd), "%s dev set %s channel 1 force 3 limit 0 force 10kN",
+		 ctl, name);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, name, &self->info));
+	EXPECT_EQ(3, self->info.comedi.chan[1].force_chan);
+	EXPECT_EQ(10000.0, self->info.limits[0].force_max);
+	snprintf(cmd, sizeof(cmd),
+		 "%s dev set %s channel 1 disp 2 range 7 2> /tmp/cm-err.txt",
+		 ctl, name);
+	EXPECT_EQ(1, WEXITSTATUS(system(cmd)));
+	f = fopen("/tmp/cm-err.txt", "r");
+	ASSERT_NE(NULL, f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	fclose(f);
+	out[n] = '\0';
+	EXPECT_TRUE(has(out, "card-params.channels.channel[1].disp-range: displacement AI range beyond the channel's range table"))
+		TH_LOG("%s", out);
 }
 
 /* rmmod rths_comedi mid-run stops and deletes the device and lets go of
