@@ -780,6 +780,20 @@ static int rthsctl_path(char *buf, size_t size)
 	return access(buf, X_OK) ? -errno : 0;
 }
 
+/* A file's text into @buf (NUL-terminated, truncated to @size - 1). */
+static int slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return 0;
+}
+
 /* The command line end to end: what "dev add" says is what the kernel
  * holds, "dev show" prints it so that it can be typed back, errors name
  * the parameter. */
@@ -787,8 +801,6 @@ TEST_F(comedi, rthsctl_add_show_set)
 {
 	char ctl[256], cmd[1024], out[4096], name[RTHS_NAME_LEN];
 	const struct rths_comedi_chan *c;
-	size_t n;
-	FILE *f;
 
 	ASSERT_EQ(0, rthsctl_path(ctl, sizeof(ctl)));
 	ASSERT_EQ(0, rths_ctl_open(&self->t.ctl));
@@ -820,11 +832,7 @@ TEST_F(comedi, rthsctl_add_show_set)
 	snprintf(cmd, sizeof(cmd), "%s dev show %s > /tmp/cm-show.txt", ctl,
 		 name);
 	ASSERT_EQ(0, system(cmd));
-	f = fopen("/tmp/cm-show.txt", "r");
-	ASSERT_NE(NULL, f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	fclose(f);
-	out[n] = '\0';
+	ASSERT_EQ(0, slurp("/tmp/cm-show.txt", out, sizeof(out)));
 	EXPECT_TRUE(has(out, "comedi device /dev/comedi0 ao-subdev 1 ai-subdev 0 (board comedi_test, driver comedi_test)"))
 		TH_LOG("%s", out);
 	EXPECT_TRUE(has(out, "channel 0 ao 0 range 0 disp 0 range 0 force 1 range 1 aref ground scale-disp 7629.39453125nm offset-disp 30000 scale-force 0.5N offset-force 32768"))
@@ -843,11 +851,7 @@ TEST_F(comedi, rthsctl_add_show_set)
 		 "%s dev set %s channel 1 disp 2 range 7 2> /tmp/cm-err.txt",
 		 ctl, name);
 	EXPECT_EQ(1, WEXITSTATUS(system(cmd)));
-	f = fopen("/tmp/cm-err.txt", "r");
-	ASSERT_NE(NULL, f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	fclose(f);
-	out[n] = '\0';
+	ASSERT_EQ(0, slurp("/tmp/cm-err.txt", out, sizeof(out)));
 	EXPECT_TRUE(has(out, "card-params.channels.channel[1].disp-range: displacement AI range beyond the channel's range table"))
 		TH_LOG("%s", out);
 }
