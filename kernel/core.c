@@ -312,6 +312,11 @@ again:
 	err = ct->new(rd, tb, extack);
 	if (err)
 		goto free_id;
+	err = rths_loop_home(rd);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot read where the actuators are");
+		goto del_card;
+	}
 	rths_loop_reset(rd);
 
 	err = rths_chardev_add(rd);

@@ -108,6 +108,27 @@ void rths_loop_request_hold(struct rths_device *rd, u32 reason)
 		atomic_set(&rd->loop.hold_request, reason);
 }
 
+/*
+ * Bumpless start: take the outputs from where the card says the actuators
+ * are (a stopped device only).  The positions are bounded like targets.
+ */
+int rths_loop_home(struct rths_device *rd)
+{
+	s64 pos[RTHS_MAX_CHANNELS];
+	unsigned int ch;
+	int err;
+
+	if (!rd->card->home)
+		return 0;
+	err = rd->card->home(rd, pos);
+	if (err)
+		return err;
+	for (ch = 0; ch < rd->channels; ch++)
+		rd->loop.out[ch] = clamp_t(s64, pos[ch], -RTHS_POS_MAX,
+					   RTHS_POS_MAX);
+	return 0;
+}
+
 /* Prepare a run: the first step starts where the outputs are now. */
 void rths_loop_reset(struct rths_device *rd)
 {

@@ -314,6 +314,8 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	    (rd->card && rd->card->io_may_sleep &&
 	     nla_put_flag(skb, RTHS_A_DEV_IO_MAY_SLEEP)) ||
 	    (rd->owner && nla_put_flag(skb, RTHS_A_DEV_OWNED)) ||
+	    nla_put(skb, RTHS_A_DEV_POSITION, rd->channels * sizeof(s64),
+		    rd->loop.out) ||
 	    nla_put_u64_64bit(skb, RTHS_A_DEV_STEP, rd->loop.step, RTHS_A_PAD) ||
 	    nla_put_u64_64bit(skb, RTHS_A_DEV_TICK, rd->loop.tick, RTHS_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
@@ -326,22 +328,29 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 typedef int (*rths_fill_fn)(struct sk_buff *skb, struct rths_device *rd,
 			    u32 portid, u32 seq, int flags, u8 cmd);
 
-/* Replies to a doit with what @fill puts for the device it names. */
+/*
+ * Replies to a doit with what @fill puts for the device it names.  A wide
+ * device with a card that says a lot does not fit a page: retry larger.
+ */
 static int rths_reply_dev(struct genl_info *info, rths_fill_fn fill, u8 cmd)
 {
+	size_t size = NLMSG_GOODSIZE;
 	struct sk_buff *msg;
 	int err;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	err = fill(msg, info->user_ptr[0], info->snd_portid, info->snd_seq, 0,
-		   cmd);
-	if (err) {
+	for (;;) {
+		msg = genlmsg_new(size, GFP_KERNEL);
+		if (!msg)
+			return -ENOMEM;
+		err = fill(msg, info->user_ptr[0], info->snd_portid,
+			   info->snd_seq, 0, cmd);
+		if (!err)
+			return genlmsg_reply(msg, info);
 		nlmsg_free(msg);
-		return err;
+		if (err != -EMSGSIZE || size >= 16 * NLMSG_GOODSIZE)
+			return err;
+		size *= 4;
 	}
-	return genlmsg_reply(msg, info);
 }
 
 static int rths_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
@@ -567,6 +576,12 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	rd->cfg = *cfg;
 	err = 0;
+	/* new card parameters may move the zero: start from where it is */
+	if (ctb && rths_loop_home(rd)) {
+		NL_SET_ERR_MSG(extack,
+			       "parameters set, but where the actuators are cannot be read");
+		err = -EIO;
+	}
 unlock:
 	kfree(ctb);
 	kfree(cfg);

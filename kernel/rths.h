@@ -41,6 +41,9 @@ struct rths_device;
  * @set: change parameters while the device is stopped; validate all of
  *	@tb first, then apply, so that an error changes nothing
  * @fill: put the current parameters into @skb (inside the params nest)
+ * @home: optional: where the actuators are now, nm per channel, so that a
+ *	new device (and one whose parameters changed) starts there instead
+ *	of jumping to 0
  * @write: drive the outputs, one value per channel, nm
  * @read: sample the inputs: displacement (nm) and force (uN) per channel
  *
@@ -60,6 +63,7 @@ struct rths_card_type {
 	int (*set)(struct rths_device *rd, struct nlattr **tb,
 		   struct netlink_ext_ack *extack);
 	int (*fill)(struct rths_device *rd, struct sk_buff *skb);
+	int (*home)(struct rths_device *rd, s64 *pos);
 	int (*write)(struct rths_device *rd, const s64 *out);
 	int (*read)(struct rths_device *rd, s64 *disp, s64 *force);
 
@@ -257,6 +261,7 @@ void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 		    u64 thread_lat);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
+int rths_loop_home(struct rths_device *rd);
 
 /* timer.c */
 int rths_rt_start(struct rths_device *rd);

@@ -222,6 +222,10 @@ struct rths_dev_info {
 	uint64_t step, tick;
 	/* set == 0 unless card is "comedi" */
 	struct rths_comedi_params comedi;
+	/* where the outputs are; a new run starts there (the card may take
+	 * it from the actuators at creation: bumpless) */
+	double position[RTHS_MAX_CHANNELS];	/* m */
+	int64_t position_raw[RTHS_MAX_CHANNELS];	/* nm */
 };
 
 /* Create a device.  @sim may be NULL (card defaults) and is only valid for

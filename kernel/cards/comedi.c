@@ -973,6 +973,14 @@ out:
 	return err;
 }
 
+/* The actuators are where the displacement inputs say: start there. */
+static int rths_comedi_home(struct rths_device *rd, s64 *pos)
+{
+	s64 force[RTHS_MAX_CHANNELS];
+
+	return rths_comedi_read(rd, pos, force);
+}
+
 static struct rths_card_type rths_comedi_type = {
 	.name = "comedi",
 	.owner = THIS_MODULE,
@@ -983,6 +991,7 @@ static struct rths_card_type rths_comedi_type = {
 	.del = rths_comedi_del,
 	.set = rths_comedi_set,
 	.fill = rths_comedi_fill,
+	.home = rths_comedi_home,
 	.write = rths_comedi_write,
 	.read = rths_comedi_read,
 };

@@ -414,6 +414,18 @@ int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_info *info)
 	info->owned = tb[RTHS_A_DEV_OWNED] != NULL;
 	info->step = rths_attr_u64(tb[RTHS_A_DEV_STEP]);
 	info->tick = rths_attr_u64(tb[RTHS_A_DEV_TICK]);
+	if (tb[RTHS_A_DEV_POSITION]) {
+		const struct nlattr *a = tb[RTHS_A_DEV_POSITION];
+		uint32_t i, n = mnl_attr_get_payload_len(a) / sizeof(int64_t);
+
+		if (mnl_attr_get_payload_len(a) % sizeof(int64_t) ||
+		    n > RTHS_MAX_CHANNELS)
+			return -EPROTO;
+		memcpy(info->position_raw, mnl_attr_get_payload(a),
+		       n * sizeof(int64_t));
+		for (i = 0; i < n; i++)
+			info->position[i] = rths_nm_to_m(info->position_raw[i]);
+	}
 	if (tb[RTHS_A_DEV_LIMITS] &&
 	    parse_limits(tb[RTHS_A_DEV_LIMITS], info->limits))
 		return -EPROTO;

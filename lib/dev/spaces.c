@@ -49,6 +49,7 @@ static const struct rths_attr_desc dev_attrs[RTHS_A_MAX + 1] = {
 	[RTHS_A_DEV_OWNED] = FLAG("owned"),
 	[RTHS_A_DEV_STEP] = U64("step"),
 	[RTHS_A_DEV_TICK] = U64("tick"),
+	[RTHS_A_DEV_POSITION] = { .name = "position", .type = MNL_TYPE_BINARY },
 	[RTHS_A_RUN_TICKS] = U32("ticks"),
 	[RTHS_A_STATS] = NEST("stats", &rths_space_stats),
 	[RTHS_A_EVENT] = NEST("event", &rths_space_event),

@@ -325,7 +325,9 @@ TEST_F(comedi, loopback_predicted_to_the_count)
 	EXPECT_EQ(-100, k->chan[1].force.offset);
 
 	ASSERT_EQ(0, rt_start(&self->t));
-	memset(u[0], 0, sizeof(u[0]));
+	/* a run starts where the displacement inputs put the actuators */
+	for (ch = 0; ch < CH; ch++)
+		u[0][ch] = self->info.position_raw[ch];
 	for (n = 1; n <= STEPS; n++) {
 		/* channel 0 within +-200 mm, channel 1 within 0..25 mm */
 		u[n][0] = (int64_t)(lcg(&seed) % (400 * MM)) - 200 * MM +
@@ -378,7 +380,7 @@ TEST_F(comedi, loopback_predicted_to_the_count)
 TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 {
 	enum { D = 4, STEPS = 6 };
-	static const int64_t target[STEPS + 1] = {
+	int64_t target[STEPS + 1] = {
 		0, 30000, 45000, -20000, -50000, 1000, 0,
 	};
 	const struct rths_comedi_params *k = &self->info.comedi;
@@ -393,6 +395,7 @@ TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 	params_init(&p);
 	rt_manual_config(&cfg, D);
 	create(_metadata, &self->t, 1, &p, &cfg, &self->info);
+	target[0] = self->info.position_raw[0];	/* where it starts */
 	ASSERT_EQ(0, rt_start(&self->t));
 	for (n = 1; n <= STEPS; n++)
 		ASSERT_EQ(0, rt_post1(&self->t, n, target[n]));
@@ -418,6 +421,41 @@ TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
 	EXPECT_EQ(0u, st.card_errors);
 	EXPECT_EQ((uint64_t)STEPS, st.steps);
+}
+
+/*
+ * A new device starts where the actuators are: drive channel 0 to 20 um,
+ * remove the device, make a new one on the same board; it reports that
+ * position and its first run moves away from there, not from 0.
+ */
+TEST_F(comedi, a_new_device_starts_where_the_actuator_is)
+{
+	enum { D = 4 };
+	const int64_t there = 20000, next = 25000;	/* nm */
+	struct rths_comedi_params p;
+	struct rths_dev_config cfg;
+	struct rths_dev_info info;
+	int i;
+
+	params_init(&p);
+	rt_manual_config(&cfg, D);
+	create(_metadata, &self->t, 1, &p, &cfg, &info);
+	ASSERT_EQ(0, rt_start(&self->t));
+	ASSERT_EQ(0, rt_post1(&self->t, 1, there));
+	ASSERT_EQ(0, rt_tick(&self->t, D));
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	rt_destroy(&self->t);
+
+	/* 1 nm a count, so the board holds 20 um to the count */
+	create(_metadata, &self->t, 1, &p, &cfg, &info);
+	EXPECT_EQ(there, info.position_raw[0]);
+	ASSERT_EQ(0, rt_start(&self->t));
+	ASSERT_EQ(0, rt_post1(&self->t, 1, next));
+	ASSERT_EQ(0, rt_tick(&self->t, D));
+	ASSERT_EQ(D, rt_trace(&self->t, trace, 8192));
+	for (i = 0; i < D; i++)
+		EXPECT_EQ(rt_interp(there, next, i + 1, D),
+			  trace[i].raw[0].command);
 }
 
 /* ---- bad parameters -------------------------------------------------------- */

@@ -60,6 +60,7 @@ TEST_F(loop, interpolation_exact)
 {
 	enum { D = 7, STEPS = 60, CH = 2 };
 	int64_t u[STEPS + 1][CH], disp[CH], force[CH];
+	struct rths_dev_info info;
 	struct rths_sim_params sim;
 	struct rths_dev_config cfg;
 	struct rths_feedback fb;
@@ -113,6 +114,10 @@ TEST_F(loop, interpolation_exact)
 		}
 	}
 	EXPECT_EQ(-EAGAIN, rths_read_feedback(self->t.dev, &fb));
+	/* the device reports where the outputs are: the last target */
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info));
+	for (ch = 0; ch < CH; ch++)
+		EXPECT_EQ(u[STEPS][ch], info.position_raw[ch]);
 }
 
 /* 10,000 steps: one record per step, at its last tick, none lost, none

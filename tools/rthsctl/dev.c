@@ -162,6 +162,8 @@ static json_t *json_dev(const struct rths_dev_info *d)
 			      "id", (json_int_t)d->id, "name", d->name,
 			      "card", d->card,
 			      "channels", (json_int_t)d->channels);
+	json_t *pos;
+	uint32_t ch;
 
 	rc_json_set_str(o, "state", rths_state_name(d->state));
 	rc_json_set_str(o, "reason", rths_reason_name(d->reason));
@@ -196,6 +198,10 @@ static json_t *json_dev(const struct rths_dev_info *d)
 	json_object_set_new(o, "owned", json_boolean(d->owned));
 	json_object_set_new(o, "step", json_integer((json_int_t)d->step));
 	json_object_set_new(o, "tick", json_integer((json_int_t)d->tick));
+	pos = json_array();
+	for (ch = 0; ch < d->channels && ch < RTHS_MAX_CHANNELS; ch++)
+		json_array_append_new(pos, json_real(d->position[ch]));
+	json_object_set_new(o, "position", pos);
 	return o;
 }
 
@@ -274,6 +280,10 @@ static void print_dev(const struct rths_dev_info *d)
 	       (unsigned long long)d->step, (unsigned long long)d->tick,
 	       (unsigned long long)d->mmap_size, d->chrdev_major,
 	       d->chrdev_minor);
+	printf("    position");
+	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++)
+		printf(" %s", rc_fmt(a, d->position[i], RC_LENGTH));
+	putchar('\n');
 	if (d->sim.set) {
 		const struct rths_sim_params *s = &d->sim;
 

@@ -174,6 +174,10 @@ enum rths_attr {
 	RTHS_A_EVENT,			/* nest of RTHS_EVENT_A_* */
 	RTHS_A_LIMIT_CHANNEL,		/* nest of RTHS_LIMIT_A_* */
 	RTHS_A_RING,			/* nest of RTHS_RING_A_* */
+	/* binary __s64[channels], nm: where the outputs are (read only); a
+	 * new run starts there
+	 */
+	RTHS_A_DEV_POSITION,
 	__RTHS_A_MAX,
 };
 
