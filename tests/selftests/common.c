@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -142,6 +143,14 @@ int rt_state(struct rt *t, enum rths_state *state, enum rths_reason *reason,
 	if (fault)
 		*fault = info.fault;
 	return 0;
+}
+
+int rt_sh(const char *fmt, const char *arg)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, arg ? arg : "");
+	return system(cmd);
 }
 
 int rt_raw_map(struct rt *t, struct rt_raw *raw, bool owner)

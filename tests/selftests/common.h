@@ -54,6 +54,9 @@ int rt_event(struct rt *t, enum rths_event_type type, struct rths_event *ev);
 int rt_state(struct rt *t, enum rths_state *state, enum rths_reason *reason,
 	     enum rths_fault *fault);
 
+/* system() of a command made from @fmt with one %s: @arg. */
+int rt_sh(const char *fmt, const char *arg);
+
 /* Raw mapping of the region, bypassing librths: for hostile writes. */
 struct rt_raw {
 	int fd;

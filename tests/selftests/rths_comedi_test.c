@@ -30,14 +30,6 @@ static struct rths_trace trace[8192];
 
 /* ---- modules ---------------------------------------------------------- */
 
-static int sh(const char *fmt, const char *arg)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), fmt, arg ? arg : "");
-	return system(cmd);
-}
-
 static bool loaded(const char *module)
 {
 	char path[128];
@@ -83,12 +75,12 @@ static int load_modules(void)
 	}
 	if (legacy)
 		unload_all();
-	if (!loaded("comedi_test") && sh("modprobe comedi_test", NULL))
+	if (!loaded("comedi_test") && rt_sh("modprobe comedi_test", NULL))
 		return -EIO;
-	if (!loaded("kcomedilib") && sh("modprobe kcomedilib", NULL))
+	if (!loaded("kcomedilib") && rt_sh("modprobe kcomedilib", NULL))
 		return -EIO;
 	if (!loaded("rths_comedi") &&
-	    sh("insmod %s/kernel/cards/rths_comedi.ko", kdir))
+	    rt_sh("insmod %s/kernel/cards/rths_comedi.ko", kdir))
 		return -EIO;
 	return 0;
 }
@@ -703,7 +695,7 @@ TEST_F(comedi, the_device_holds_its_driver)
 	params_init(&p);
 	create(_metadata, &self->t, 1, &p, NULL, &self->info);
 	EXPECT_EQ(self->base + 1, refcnt("comedi_test"));
-	EXPECT_NE(0, sh("rmmod comedi_test 2>/dev/null", NULL));
+	EXPECT_NE(0, rt_sh("rmmod comedi_test 2>/dev/null", NULL));
 	EXPECT_TRUE(loaded("comedi_test"));
 	ASSERT_EQ(0, rt_start(&self->t));
 	ASSERT_EQ(0, rt_post1(&self->t, 1, 1000));
@@ -917,7 +909,7 @@ TEST_F_TIMEOUT(comedi, rmmod_during_a_run, 120)
 	ASSERT_EQ(0, rths_wait_feedback(self->t.dev, &fb, 10000, 0));
 	EXPECT_EQ(self->base + 1, refcnt("comedi_test"));
 
-	ASSERT_EQ(0, sh("rmmod rths_comedi", NULL));
+	ASSERT_EQ(0, rt_sh("rmmod rths_comedi", NULL));
 	EXPECT_FALSE(loaded("rths_comedi"));
 	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info));
 	do {
@@ -927,9 +919,9 @@ TEST_F_TIMEOUT(comedi, rmmod_during_a_run, 120)
 	EXPECT_EQ(self->base, refcnt("comedi_test"));
 	rths_dev_close(self->t.dev);
 	self->t.dev = NULL;
-	EXPECT_EQ(0, sh("rmmod comedi_test", NULL));
+	EXPECT_EQ(0, rt_sh("rmmod comedi_test", NULL));
 	EXPECT_FALSE(loaded("comedi_test"));
-	EXPECT_EQ(0, sh("rmmod kcomedilib", NULL));
+	EXPECT_EQ(0, rt_sh("rmmod kcomedilib", NULL));
 }
 
 /* ---- a board detached under a device --------------------------------------- */
@@ -952,10 +944,10 @@ static int devconfig(const char *node, const char *board)
 
 static void unload_all(void)
 {
-	sh("rmmod rths_comedi 2>/dev/null", NULL);
-	sh("rmmod comedi_test 2>/dev/null", NULL);
-	sh("rmmod kcomedilib 2>/dev/null", NULL);
-	sh("rmmod comedi 2>/dev/null", NULL);
+	rt_sh("rmmod rths_comedi 2>/dev/null", NULL);
+	rt_sh("rmmod comedi_test 2>/dev/null", NULL);
+	rt_sh("rmmod kcomedilib 2>/dev/null", NULL);
+	rt_sh("rmmod comedi 2>/dev/null", NULL);
 }
 
 /*
@@ -977,10 +969,10 @@ TEST(detached_board_faults_the_device)
 	ASSERT_NE(NULL, kdir);
 	unload_all();
 	ASSERT_FALSE(loaded("comedi"));
-	ASSERT_EQ(0, sh("modprobe comedi comedi_num_legacy_minors=1", NULL));
-	ASSERT_EQ(0, sh("modprobe comedi_test noauto=1", NULL));
-	ASSERT_EQ(0, sh("modprobe kcomedilib", NULL));
-	ASSERT_EQ(0, sh("insmod %s/kernel/cards/rths_comedi.ko", kdir));
+	ASSERT_EQ(0, rt_sh("modprobe comedi comedi_num_legacy_minors=1", NULL));
+	ASSERT_EQ(0, rt_sh("modprobe comedi_test noauto=1", NULL));
+	ASSERT_EQ(0, rt_sh("modprobe kcomedilib", NULL));
+	ASSERT_EQ(0, rt_sh("insmod %s/kernel/cards/rths_comedi.ko", kdir));
 
 	/* not attached yet */
 	params_init(&p);
@@ -1009,10 +1001,10 @@ TEST(detached_board_faults_the_device)
 	ASSERT_EQ(0, rths_stats_get(t.ctl, t.name, &st));
 	EXPECT_GE(st.card_errors, 1u);
 	/* still held by the device; free once it is deleted */
-	EXPECT_NE(0, sh("rmmod comedi_test 2>/dev/null", NULL));
+	EXPECT_NE(0, rt_sh("rmmod comedi_test 2>/dev/null", NULL));
 	rt_destroy(&t);
-	EXPECT_EQ(0, sh("rmmod rths_comedi", NULL));
-	EXPECT_EQ(0, sh("rmmod comedi_test", NULL));
+	EXPECT_EQ(0, rt_sh("rmmod rths_comedi", NULL));
+	EXPECT_EQ(0, rt_sh("rmmod comedi_test", NULL));
 	unload_all();
 	EXPECT_FALSE(loaded("comedi"));
 }

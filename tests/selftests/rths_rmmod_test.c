@@ -15,14 +15,6 @@
 #include "kselftest_harness.h"
 #include "common.h"
 
-static int sh(const char *fmt, const char *arg)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), fmt, arg ? arg : "");
-	return system(cmd);
-}
-
 static int module_loaded(const char *name)
 {
 	char line[256];
@@ -62,7 +54,7 @@ TEST(rmmod_during_a_run)
 	ASSERT_EQ(0, rths_wait_feedback(t.dev, &fb, 10000, 0));
 
 	/* running, owned and mapped: the card module still goes */
-	ASSERT_EQ(0, sh("rmmod rths_sim", NULL));
+	ASSERT_EQ(0, rt_sh("rmmod rths_sim", NULL));
 	EXPECT_EQ(0, module_loaded("rths_sim"));
 	EXPECT_EQ(-ENODEV, rths_dev_get(t.ctl, t.name, &info));
 	do {
@@ -71,15 +63,15 @@ TEST(rmmod_during_a_run)
 	EXPECT_EQ(-ENODEV, err);
 
 	/* the core stays while a file is open, then goes */
-	EXPECT_NE(0, sh("rmmod rths 2>/dev/null", NULL));
+	EXPECT_NE(0, rt_sh("rmmod rths 2>/dev/null", NULL));
 	EXPECT_EQ(1, module_loaded("rths"));
 	rths_dev_close(t.dev);
 	rths_ctl_close(t.ctl);
-	EXPECT_EQ(0, sh("rmmod rths", NULL));
+	EXPECT_EQ(0, rt_sh("rmmod rths", NULL));
 	EXPECT_EQ(0, module_loaded("rths"));
 
-	ASSERT_EQ(0, sh("insmod %s/kernel/rths.ko", kdir));
-	ASSERT_EQ(0, sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
+	ASSERT_EQ(0, rt_sh("insmod %s/kernel/rths.ko", kdir));
+	ASSERT_EQ(0, rt_sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
 }
 
 TEST_HARNESS_MAIN
