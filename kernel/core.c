@@ -81,9 +81,12 @@ void rths_card_unregister(struct rths_card_type *ct)
 
 	mutex_lock(&rths_lock);
 	list_del(&ct->list);
-	list_for_each_entry_safe(rd, tmp, &rths_devices, list)
-		if (rd->card == ct)
+	list_for_each_entry_safe(rd, tmp, &rths_devices, list) {
+		if (rd->card == ct) {
+			rd->unlisted = true;
 			list_move(&rd->list, &doomed);
+		}
+	}
 	mutex_unlock(&rths_lock);
 
 	list_for_each_entry_safe(rd, tmp, &doomed, list) {
@@ -371,13 +374,15 @@ static void rths_dev_teardown(struct rths_device *rd)
 	rths_dev_put(rd);
 }
 
+/* The caller holds a reference; whoever unlists the device tears it down. */
 int rths_dev_destroy(struct rths_device *rd)
 {
 	mutex_lock(&rths_lock);
-	if (list_empty(&rd->list)) {
+	if (rd->unlisted) {
 		mutex_unlock(&rths_lock);
 		return -ENODEV;
 	}
+	rd->unlisted = true;
 	list_del_init(&rd->list);
 	mutex_unlock(&rths_lock);
 	rths_dev_teardown(rd);

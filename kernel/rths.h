@@ -202,6 +202,7 @@ struct rths_device {
 	struct rths_card_type *card;	/* NULL once deleted */
 	void *card_priv;
 	struct list_head list;		/* in rths_devices, under rths_lock */
+	bool unlisted;			/* taken out of it (under rths_lock) */
 
 	struct mutex lock;		/* config, state changes, manual ticks */
 	bool dead;

@@ -74,4 +74,56 @@ TEST(rmmod_during_a_run)
 	ASSERT_EQ(0, rt_sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
 }
 
+static int count_dev(const struct rths_dev_info *info, void *arg)
+{
+	(void)info;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* Deleting devices while their card module goes: each device is torn
+ * down exactly once, by whichever comes first. */
+TEST(dev_del_races_rmmod)
+{
+	enum { N = 32 };
+	const char *kdir = getenv("RTHS_KMOD_DIR");
+	struct rths_ctl *ctl;
+	char name[RTHS_NAME_LEN];
+	int i, n = 0, st;
+	pid_t pid;
+
+	ASSERT_NE(NULL, kdir) TH_LOG("RTHS_KMOD_DIR is not set");
+	ASSERT_EQ(0, rths_ctl_open(&ctl));
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "race%d", i);
+		ASSERT_EQ(0, rths_dev_new(ctl, name, "sim", 4, NULL));
+		if (i % 2)
+			ASSERT_EQ(0, rths_run_start(ctl, name));
+	}
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct rths_ctl *c;
+		int bad = 0, r;
+
+		if (rths_ctl_open(&c))
+			_exit(1);
+		for (i = N - 1; i >= 0; i--) {
+			snprintf(name, sizeof(name), "race%d", i);
+			r = rths_dev_del(c, name);
+			/* gone already, or the family went with the module */
+			if (r && r != -ENODEV && r != -ENOENT)
+				bad = 2;
+		}
+		_exit(bad);
+	}
+	EXPECT_EQ(0, rt_sh("rmmod rths_sim", NULL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ASSERT_EQ(0, rths_dev_list(ctl, count_dev, &n));
+	EXPECT_EQ(0, n);
+	rths_ctl_close(ctl);
+	ASSERT_EQ(0, rt_sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
+}
+
 TEST_HARNESS_MAIN
