@@ -56,6 +56,11 @@ enum rths_sim_field {
 	RTHS_SIM_NOISE_DISP = 1u << 4,
 	RTHS_SIM_NOISE_FORCE = 1u << 5,
 	RTHS_SIM_SEED = 1u << 6,
+	RTHS_SIM_SPRING_STIFFNESS = 1u << 7,
+	RTHS_SIM_YIELD_FORCE = 1u << 8,
+	RTHS_SIM_POST_STIFFNESS = 1u << 9,
+	RTHS_SIM_SPRING = RTHS_SIM_SPRING_STIFFNESS | RTHS_SIM_YIELD_FORCE |
+			  RTHS_SIM_POST_STIFFNESS,
 };
 
 struct rths_sim_params {
@@ -67,6 +72,11 @@ struct rths_sim_params {
 	double noise_disp;		/* m, uniform noise half-width */
 	double noise_force;		/* N */
 	uint64_t seed;
+	/* a bilinear spring in parallel (RTHS_SIM_SPRING_* bits); off when
+	 * its stiffness or yield force is 0 */
+	double spring_stiffness;	/* N/m, initial */
+	double yield_force;		/* N */
+	double post_stiffness;		/* N/m, after yield, <= initial */
 };
 
 /*

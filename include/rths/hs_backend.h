@@ -137,6 +137,8 @@ struct rths_hs_device_params {
 	uint32_t channels;
 	double stiffness;	/* N/m, sim card only */
 	double damping;		/* N*s/m, sim card only */
+	/* sim card only: a bilinear spring in parallel, NULL for none */
+	const struct rths_hs_element_params *spring;
 	bool create;		/* add the device if missing; deleted at close */
 	const char *trace_path;	/* NULL: no actuator-rate trace */
 };

@@ -7,8 +7,12 @@
  *   y     += (u_d - y) * a,  a = dt / (tau + dt) in Q32, truncated toward 0
  *            (a first-order lag, backward Euler; tau = 0 gives y = u_d)
  *   v      = (y - y_prev) * rate                     nm/s
- *   F      = k * y / 1000 + c * v / 1000             uN (k N/m, c N*s/m)
+ *   F      = k * y / 1000 + c * v / 1000 + fs        uN (k N/m, c N*s/m)
  *   disp   = y + noise,  force = F + noise           uniform, seeded
+ *
+ * fs is an optional bilinear spring with kinematic hardening: the elastic
+ * trial ks * (y - yp) / 1000 is bounded by k2 * y / 1000 +- c0 with
+ * c0 = fy - fy * k2 / ks; on a bound, yp = y - fs * 1000 / ks.
  *
  * Noise draws come from xorshift64* in channel order, displacement first,
  * and only for a non-zero width; Documentation/sim-card.rst has the exact
@@ -29,11 +33,15 @@ struct rths_sim_cfg {
 	u32 noise_disp;		/* nm */
 	u32 noise_force;	/* uN */
 	u64 seed;
+	u64 spring;		/* N/m, 0: no hysteretic spring */
+	u64 yield;		/* uN */
+	u64 post;		/* N/m */
 };
 
 struct rths_sim_chan {
 	s64 y;			/* actuator position, nm */
 	s64 force;		/* specimen force before noise, uN */
+	s64 yp;			/* the spring's plastic offset, nm */
 	u32 head;		/* delay line slot of the newest command */
 	s64 line[RTHS_SIM_DELAY_MAX + 1];
 };
@@ -41,6 +49,7 @@ struct rths_sim_chan {
 struct rths_sim {
 	struct rths_sim_cfg cfg;
 	u64 alpha;		/* Q32 lag coefficient for alpha_rate */
+	s64 c0;			/* the spring's half band, uN */
 	u32 alpha_rate;
 	u64 rng;
 	u32 channels;
@@ -59,6 +68,10 @@ static struct netlink_range_validation rths_sim_coef_range = {
 	.max = RTHS_SIM_STIFFNESS_MAX,
 };
 
+static struct netlink_range_validation rths_sim_force_range = {
+	.max = RTHS_FORCE_MAX,
+};
+
 static const struct nla_policy rths_sim_policy[RTHS_SIM_A_MAX + 1] = {
 	[RTHS_SIM_A_LAG_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						    &rths_sim_lag_range),
@@ -71,6 +84,12 @@ static const struct nla_policy rths_sim_policy[RTHS_SIM_A_MAX + 1] = {
 	[RTHS_SIM_A_NOISE_DISP] = { .type = NLA_U32 },
 	[RTHS_SIM_A_NOISE_FORCE] = { .type = NLA_U32 },
 	[RTHS_SIM_A_SEED] = { .type = NLA_U64 },
+	[RTHS_SIM_A_SPRING_STIFFNESS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							      &rths_sim_coef_range),
+	[RTHS_SIM_A_YIELD_FORCE] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &rths_sim_force_range),
+	[RTHS_SIM_A_POST_STIFFNESS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							    &rths_sim_coef_range),
 };
 
 static u64 rths_sim_next(struct rths_sim *sim)
@@ -136,6 +155,57 @@ static void rths_sim_parse(struct rths_sim_cfg *cfg, struct nlattr **tb)
 		cfg->noise_force = nla_get_u32(tb[RTHS_SIM_A_NOISE_FORCE]);
 	if (tb[RTHS_SIM_A_SEED])
 		cfg->seed = nla_get_u64(tb[RTHS_SIM_A_SEED]);
+	if (tb[RTHS_SIM_A_SPRING_STIFFNESS])
+		cfg->spring = nla_get_u64(tb[RTHS_SIM_A_SPRING_STIFFNESS]);
+	if (tb[RTHS_SIM_A_YIELD_FORCE])
+		cfg->yield = nla_get_u64(tb[RTHS_SIM_A_YIELD_FORCE]);
+	if (tb[RTHS_SIM_A_POST_STIFFNESS])
+		cfg->post = nla_get_u64(tb[RTHS_SIM_A_POST_STIFFNESS]);
+}
+
+/* What the policy cannot say: a spring hardens no faster than it starts. */
+static int rths_sim_check(const struct rths_sim_cfg *cfg, struct nlattr **tb,
+			  struct netlink_ext_ack *extack)
+{
+	if (cfg->spring && cfg->yield && cfg->post > cfg->spring) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_SIM_A_POST_STIFFNESS] ?:
+				    tb[RTHS_SIM_A_SPRING_STIFFNESS],
+				    "post-yield stiffness above the spring's initial stiffness");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A new spring is a virgin specimen with its zero at 0 nm. */
+static void rths_sim_spring_reset(struct rths_sim *sim)
+{
+	const struct rths_sim_cfg *c = &sim->cfg;
+	unsigned int i;
+
+	sim->c0 = c->spring && c->yield ?
+		  c->yield - mul_u64_u64_div_u64(c->yield, c->post, c->spring) :
+		  0;
+	for (i = 0; i < sim->channels; i++)
+		sim->ch[i].yp = 0;
+}
+
+/* The bilinear spring's force at @y (uN); |fs| <= k2 |y| / 1000 + c0. */
+static s64 rths_sim_spring(const struct rths_sim *sim, struct rths_sim_chan *c,
+			   s64 y)
+{
+	const struct rths_sim_cfg *cfg = &sim->cfg;
+	s64 f, mid;
+
+	if (!cfg->spring || !cfg->yield)
+		return 0;
+	f = rths_sim_coef(cfg->spring, y - c->yp);
+	mid = rths_sim_coef(cfg->post, y);
+	if (f > mid + sim->c0 || f < mid - sim->c0) {
+		f = f > mid ? mid + sim->c0 : mid - sim->c0;
+		/* |f| < 2^51, so f * 1000 fits */
+		c->yp = y - div64_s64(f * 1000, cfg->spring);
+	}
+	return f;
 }
 
 static int rths_sim_new(struct rths_device *rd, struct nlattr **tb,
@@ -153,6 +223,11 @@ static int rths_sim_new(struct rths_device *rd, struct nlattr **tb,
 	sim->cfg.stiffness = 1000000;
 	sim->cfg.seed = 1;
 	rths_sim_parse(&sim->cfg, tb);
+	if (rths_sim_check(&sim->cfg, tb, extack)) {
+		kvfree(sim);
+		return -EINVAL;
+	}
+	rths_sim_spring_reset(sim);
 	rths_sim_seed(sim);
 	for (i = 0; i < n; i++)
 		rths_sim_fill_line(&sim->ch[i]);
@@ -166,14 +241,21 @@ static void rths_sim_del(struct rths_device *rd)
 	rths_set_card_priv(rd, NULL);
 }
 
-/* The policy has checked every value, so applying cannot fail. */
+/* Checks the new parameters as a whole before applying any. */
 static int rths_sim_set(struct rths_device *rd, struct nlattr **tb,
 			struct netlink_ext_ack *extack)
 {
 	struct rths_sim *sim = rths_card_priv(rd);
+	struct rths_sim_cfg cfg = sim->cfg;
 	unsigned int i;
 
-	rths_sim_parse(&sim->cfg, tb);
+	rths_sim_parse(&cfg, tb);
+	if (rths_sim_check(&cfg, tb, extack))
+		return -EINVAL;
+	sim->cfg = cfg;
+	if (tb[RTHS_SIM_A_SPRING_STIFFNESS] || tb[RTHS_SIM_A_YIELD_FORCE] ||
+	    tb[RTHS_SIM_A_POST_STIFFNESS])
+		rths_sim_spring_reset(sim);
 	if (tb[RTHS_SIM_A_SEED])
 		rths_sim_seed(sim);
 	if (tb[RTHS_SIM_A_DELAY_TICKS])
@@ -195,7 +277,13 @@ static int rths_sim_fill(struct rths_device *rd, struct sk_buff *skb)
 			      RTHS_SIM_A_PAD) ||
 	    nla_put_u32(skb, RTHS_SIM_A_NOISE_DISP, c->noise_disp) ||
 	    nla_put_u32(skb, RTHS_SIM_A_NOISE_FORCE, c->noise_force) ||
-	    nla_put_u64_64bit(skb, RTHS_SIM_A_SEED, c->seed, RTHS_SIM_A_PAD))
+	    nla_put_u64_64bit(skb, RTHS_SIM_A_SEED, c->seed, RTHS_SIM_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_SIM_A_SPRING_STIFFNESS, c->spring,
+			      RTHS_SIM_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_SIM_A_YIELD_FORCE, c->yield,
+			      RTHS_SIM_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_SIM_A_POST_STIFFNESS, c->post,
+			      RTHS_SIM_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -223,7 +311,8 @@ static int rths_sim_write(struct rths_device *rd, const s64 *out)
 		ud = c->line[(c->head + 1) % len];	/* oldest in the line */
 		y = c->y + mul_s64_u64_shr(ud - c->y, sim->alpha, 32);
 		c->force = rths_sim_coef(sim->cfg.stiffness, y) +
-			   rths_sim_coef(sim->cfg.damping, (y - c->y) * rate);
+			   rths_sim_coef(sim->cfg.damping, (y - c->y) * rate) +
+			   rths_sim_spring(sim, c, y);
 		c->force = clamp_t(s64, c->force, -RTHS_FORCE_MAX,
 				   RTHS_FORCE_MAX);
 		c->y = y;

@@ -146,6 +146,17 @@ int rths_put_sim(struct rths_msgbuf *mb, const struct rths_sim_params *sim)
 			     sim->noise_force, 1e6, 0, UINT32_MAX, "N");
 	if (!ret && (sim->set & RTHS_SIM_SEED))
 		ret = put_u64(mb, RTHS_SIM_A_SEED, sim->seed);
+	if (!ret && (sim->set & RTHS_SIM_SPRING_STIFFNESS))
+		ret = put_si(mb, RTHS_SIM_A_SPRING_STIFFNESS, false,
+			     "spring-stiffness", sim->spring_stiffness, 1, 0,
+			     RTHS_SIM_STIFFNESS_MAX, "N/m");
+	if (!ret && (sim->set & RTHS_SIM_YIELD_FORCE))
+		ret = put_si(mb, RTHS_SIM_A_YIELD_FORCE, false, "yield-force",
+			     sim->yield_force, 1e6, 0, RTHS_FORCE_MAX, "N");
+	if (!ret && (sim->set & RTHS_SIM_POST_STIFFNESS))
+		ret = put_si(mb, RTHS_SIM_A_POST_STIFFNESS, false,
+			     "post-stiffness", sim->post_stiffness, 1, 0,
+			     RTHS_SIM_STIFFNESS_MAX, "N/m");
 	if (ret)
 		return ret;
 	mnl_attr_nest_end(mb->nlh, nest);
@@ -297,6 +308,15 @@ static int parse_sim(const struct nlattr *nest, struct rths_sim_params *sim)
 		sim->noise_force = rths_attr_u32(tb[RTHS_SIM_A_NOISE_FORCE]) / 1e6;
 	if (HAVE(RTHS_SIM_A_SEED, RTHS_SIM_SEED))
 		sim->seed = rths_attr_u64(tb[RTHS_SIM_A_SEED]);
+	if (HAVE(RTHS_SIM_A_SPRING_STIFFNESS, RTHS_SIM_SPRING_STIFFNESS))
+		sim->spring_stiffness =
+			(double)rths_attr_u64(tb[RTHS_SIM_A_SPRING_STIFFNESS]);
+	if (HAVE(RTHS_SIM_A_YIELD_FORCE, RTHS_SIM_YIELD_FORCE))
+		sim->yield_force =
+			rths_attr_u64(tb[RTHS_SIM_A_YIELD_FORCE]) / 1e6;
+	if (HAVE(RTHS_SIM_A_POST_STIFFNESS, RTHS_SIM_POST_STIFFNESS))
+		sim->post_stiffness =
+			(double)rths_attr_u64(tb[RTHS_SIM_A_POST_STIFFNESS]);
 #undef HAVE
 	return 0;
 }

@@ -184,6 +184,9 @@ static const struct rths_attr_desc sim_attrs[RTHS_SIM_A_MAX + 1] = {
 	[RTHS_SIM_A_NOISE_DISP] = U32("noise-disp"),
 	[RTHS_SIM_A_NOISE_FORCE] = U32("noise-force"),
 	[RTHS_SIM_A_SEED] = U64("seed"),
+	[RTHS_SIM_A_SPRING_STIFFNESS] = U64("spring-stiffness"),
+	[RTHS_SIM_A_YIELD_FORCE] = U64("yield-force"),
+	[RTHS_SIM_A_POST_STIFFNESS] = U64("post-stiffness"),
 };
 
 const struct rths_attr_space rths_space_sim = {

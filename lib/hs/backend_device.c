@@ -336,6 +336,13 @@ static void devb_config(const struct rths_hs_device_params *p,
 		cfg->sim.noise_disp = a->noise_disp;
 		cfg->sim.noise_force = a->noise_force;
 		cfg->sim.seed = a->seed;
+		/* always sent, so that a spring of an earlier run goes */
+		cfg->sim.set |= RTHS_SIM_SPRING;
+		if (p->spring) {
+			cfg->sim.spring_stiffness = p->spring->k;
+			cfg->sim.yield_force = p->spring->fy;
+			cfg->sim.post_stiffness = p->spring->alpha * p->spring->k;
+		}
 	}
 }
 

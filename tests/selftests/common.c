@@ -255,9 +255,35 @@ void sim_model_init(struct sim_model *m, uint32_t channels, uint32_t rate,
 	m->noise_force = (uint32_t)llround(sim->noise_force * 1e6);
 	m->rng = sim->seed ? sim->seed : 0x9E3779B97F4A7C15ULL;
 	m->alpha = (dt << 32) / (lag_ns + dt);
+	if (sim->set & RTHS_SIM_SPRING_STIFFNESS)
+		m->spring = (uint64_t)llround(sim->spring_stiffness);
+	if (sim->set & RTHS_SIM_YIELD_FORCE)
+		m->yield = (uint64_t)llround(sim->yield_force * 1e6);
+	if (sim->set & RTHS_SIM_POST_STIFFNESS)
+		m->post = (uint64_t)llround(sim->post_stiffness);
+	if (m->spring && m->yield)
+		m->c0 = (int64_t)(m->yield -
+			(uint64_t)((unsigned __int128)m->yield * m->post /
+				   m->spring));
 	for (i = 0; i < channels; i++)
 		for (j = 0; j <= RTHS_SIM_DELAY_MAX; j++)
 			m->ch[i].line[j] = 0;
+}
+
+/* The bilinear spring with kinematic hardening, as the card has it. */
+static int64_t sim_spring(struct sim_model *m, struct sim_chan *c, int64_t y)
+{
+	int64_t f, mid;
+
+	if (!m->spring || !m->yield)
+		return 0;
+	f = sim_coef(m->spring, y - c->yp);
+	mid = sim_coef(m->post, y);
+	if (f > mid + m->c0 || f < mid - m->c0) {
+		f = f > mid ? mid + m->c0 : mid - m->c0;
+		c->yp = y - f * 1000 / (int64_t)m->spring;
+	}
+	return f;
 }
 
 void sim_model_tick(struct sim_model *m, const int64_t *out, int64_t *disp,
@@ -273,7 +299,8 @@ void sim_model_tick(struct sim_model *m, const int64_t *out, int64_t *disp,
 		c->line[c->head] = out[i];
 		ud = c->line[(c->head + 1) % m->len];
 		y = c->y + sim_mul_q32(ud - c->y, m->alpha);
-		f = sim_coef(m->k, y) + sim_coef(m->c, (y - c->y) * (int64_t)m->rate);
+		f = sim_coef(m->k, y) + sim_coef(m->c, (y - c->y) * (int64_t)m->rate) +
+		    sim_spring(m, c, y);
 		if (f > RTHS_FORCE_MAX)
 			f = RTHS_FORCE_MAX;
 		if (f < -RTHS_FORCE_MAX)

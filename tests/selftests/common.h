@@ -74,8 +74,10 @@ struct sim_model {
 	uint32_t channels, rate, len;
 	uint64_t k, c, alpha, rng;
 	uint32_t noise_disp, noise_force;
+	uint64_t spring, yield, post;	/* the bilinear spring */
+	int64_t c0;
 	struct sim_chan {
-		int64_t y, force;
+		int64_t y, force, yp;
 		uint32_t head;
 		int64_t line[RTHS_SIM_DELAY_MAX + 1];
 	} ch[RTHS_MAX_CHANNELS];

@@ -4,6 +4,7 @@
  * interpolation to the count, equidistant sampling, the late-command
  * policies, limits and their events, and holds when the owner goes away.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,72 @@ TEST_F(loop, interpolation_exact)
 	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info));
 	for (ch = 0; ch < CH; ch++)
 		EXPECT_EQ(u[STEPS][ch], info.position_raw[ch]);
+}
+
+/* The sim card's bilinear spring: every sample predicted to the count, the
+ * force within the hardening band, and energy dissipated over the cycles. */
+TEST_F(loop, hysteretic_spring_predicted_to_the_count)
+{
+	enum { D = 8, STEPS = 120 };
+	int64_t u[STEPS + 1], disp[1], force[1], out[1];
+	struct rths_sim_params sim;
+	struct rths_dev_config cfg;
+	struct rths_dev_info info;
+	struct sim_model m;
+	double energy = 0, band;
+	int n, k;
+
+	rt_sim_default(&sim);
+	sim.noise_disp = 0;
+	sim.noise_force = 0;
+	sim.stiffness = 0;
+	sim.damping = 0;
+	sim.set |= RTHS_SIM_SPRING;
+	sim.spring_stiffness = 2e5;	/* N/m: yields at 0.25 mm */
+	sim.yield_force = 50;		/* N */
+	sim.post_stiffness = 2e4;	/* N/m */
+	rt_manual_config(&cfg, D);
+	setup_dev(_metadata, &self->t, 1, &cfg, &sim);
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info));
+	EXPECT_EQ(2e5, info.sim.spring_stiffness);
+	EXPECT_EQ(50, info.sim.yield_force);
+	EXPECT_EQ(2e4, info.sim.post_stiffness);
+	ASSERT_EQ(0, rt_start(&self->t));
+	/* three cycles of growing amplitude, 0.5 .. 1.5 mm */
+	u[0] = 0;
+	for (n = 1; n <= STEPS; n++) {
+		u[n] = (int64_t)((0.5 + n / 120.0) * MM *
+				 sin(2 * M_PI * n / 40.0));
+		ASSERT_EQ(0, rt_post1(&self->t, n, u[n]));
+		if (n % 40 == 0)
+			ASSERT_EQ(0, rt_tick(&self->t, 40 * D));
+	}
+	ASSERT_EQ(STEPS * D, rt_trace(&self->t, trace, 8192));
+	sim_model_init(&m, 1, RTHS_RATE_DEFAULT, &sim);
+	band = 50e6 * (1 - 2e4 / 2e5);		/* uN */
+	for (k = 0; k < STEPS * D; k++) {
+		n = k / D + 1;
+		out[0] = rt_interp(u[n - 1], u[n], k % D + 1, D);
+		ASSERT_EQ(out[0], trace[k].raw[0].command);
+		sim_model_tick(&m, out, disp, force);
+		ASSERT_EQ(disp[0], trace[k].raw[0].disp) TH_LOG("tick %d", k + 1);
+		ASSERT_EQ(force[0], trace[k].raw[0].force) TH_LOG("tick %d", k + 1);
+		EXPECT_LE(fabs(force[0] - 2e4 * disp[0] / 1000.0), band + 1);
+		if (k)
+			energy += 0.5 * (force[0] + trace[k - 1].raw[0].force) *
+				  (disp[0] - trace[k - 1].raw[0].disp);
+	}
+	/* uN * nm = 1e-15 J; a loop of width 2 c0 over strokes of a mm */
+	TH_LOG("dissipated %.3f J", energy * 1e-15);
+	EXPECT_GT(energy * 1e-15, 0.05);
+	/* a post-yield stiffness above the initial one is refused */
+	sim.set = RTHS_SIM_POST_STIFFNESS;
+	sim.post_stiffness = 3e5;
+	cfg.set = RTHS_CFG_SIM;
+	cfg.sim = sim;
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	EXPECT_EQ(-EINVAL, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "post-yield"));
 }
 
 /* 10,000 steps: one record per step, at its last tick, none lost, none

@@ -26,10 +26,16 @@ static int device_open(const struct rths_hs_experiment *x, const char *dir,
 	};
 	char trace[PATH_MAX];
 
-	if (sim && x->specimen.has_springs)
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, x->path, 0,
-				    "specimen.springs",
-				    "the sim card's specimen is linear (stiffness and damping only); remove the springs or run --offline");
+	if (sim && x->specimen.has_springs) {
+		const struct rths_hs_element_params *sp = &x->specimen.springs[0];
+
+		/* the card has one bilinear spring, the same on every channel */
+		if (x->specimen.n_if != 1 || sp->kind != RTHS_HS_ELEMENT_BILINEAR)
+			return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, x->path,
+					    0, "specimen.springs",
+					    "the sim card models one bilinear spring on a one-coordinate specimen; use that, or run --offline");
+		p.spring = sp;
+	}
 	if (x->out.csv) {
 		snprintf(trace, sizeof(trace), "%s/trace.csv", dir);
 		p.trace_path = trace;

@@ -23,6 +23,7 @@ void rc_usage_dev(FILE *f)
 	      "                  [SIM_PARAMS | COMEDI_PARAMS]\n"
 	      "SIM_PARAMS := [lag SEC] [delay TICKS] [stiffness N/m] [damping Ns/m]\n"
 	      "              [noise-disp M] [noise-force N] [seed S]\n"
+	      "              [spring-stiffness N/m yield-force N post-stiffness N/m]\n"
 	      "COMEDI_PARAMS := device /dev/comediN [ao-subdev S] [ai-subdev S]\n"
 	      "                 [channel I [ao C [range R]] [disp C [range R]]\n"
 	      "                            [force { C [range R] | none }]\n"
@@ -81,6 +82,14 @@ static json_t *json_sim(const struct rths_sim_params *s)
 	if (s->set & RTHS_SIM_NOISE_FORCE)
 		json_object_set_new(o, "noise_force",
 				    json_real(s->noise_force));
+	if (s->set & RTHS_SIM_SPRING_STIFFNESS)
+		json_object_set_new(o, "spring_stiffness",
+				    json_real(s->spring_stiffness));
+	if (s->set & RTHS_SIM_YIELD_FORCE)
+		json_object_set_new(o, "yield_force", json_real(s->yield_force));
+	if (s->set & RTHS_SIM_POST_STIFFNESS)
+		json_object_set_new(o, "post_stiffness",
+				    json_real(s->post_stiffness));
 	/* jansson integers are signed: a seed beyond that goes as text */
 	if ((s->set & RTHS_SIM_SEED) && s->seed <= INT64_MAX)
 		json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
@@ -256,7 +265,7 @@ static void print_comedi(const struct rths_comedi_params *p, uint32_t channels)
 
 static void print_dev(const struct rths_dev_info *d)
 {
-	char a[48], b[48];
+	char a[48], b[48], a2[48];
 	uint32_t i;
 
 	printf("%u: %s: card %s channels %u state %s", d->id, d->name, d->card,
@@ -302,6 +311,12 @@ static void print_dev(const struct rths_dev_info *d)
 			printf(" noise-force %s", rc_fmt(a, s->noise_force, RC_FORCE));
 		if (s->set & RTHS_SIM_SEED)
 			printf(" seed %llu", (unsigned long long)s->seed);
+		/* the spring only when there is one */
+		if (s->spring_stiffness > 0 && s->yield_force > 0)
+			printf("\n    spring %s yield %s post %s",
+			       rc_fmt(a, s->spring_stiffness, RC_STIFFNESS),
+			       rc_fmt(b, s->yield_force, RC_FORCE),
+			       rc_fmt(a2, s->post_stiffness, RC_STIFFNESS));
 		putchar('\n');
 	}
 	if (!strcmp(d->card, "comedi"))

@@ -131,7 +131,7 @@ int rc_parse_u64(const char *field, const char *s, uint64_t *v,
 
 static const char *const sim_words[] = {
 	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
-	"seed", NULL
+	"seed", "spring-stiffness", "yield-force", "post-stiffness", NULL
 };
 
 /* One sim parameter: @word (from sim_words) with its value @s. */
@@ -141,7 +141,8 @@ static int parse_sim_param(int which, const char *s,
 	static const unsigned int bit[] = {
 		RTHS_SIM_LAG, RTHS_SIM_DELAY, RTHS_SIM_STIFFNESS,
 		RTHS_SIM_DAMPING, RTHS_SIM_NOISE_DISP, RTHS_SIM_NOISE_FORCE,
-		RTHS_SIM_SEED,
+		RTHS_SIM_SEED, RTHS_SIM_SPRING_STIFFNESS, RTHS_SIM_YIELD_FORCE,
+		RTHS_SIM_POST_STIFFNESS,
 	};
 	const char *w = sim_words[which];
 
@@ -161,6 +162,14 @@ static int parse_sim_param(int which, const char *s,
 		return rc_parse_quantity(w, s, RC_LENGTH, &sim->noise_disp, e);
 	case RTHS_SIM_NOISE_FORCE:
 		return rc_parse_quantity(w, s, RC_FORCE, &sim->noise_force, e);
+	case RTHS_SIM_SPRING_STIFFNESS:
+		return rc_parse_quantity(w, s, RC_STIFFNESS,
+					 &sim->spring_stiffness, e);
+	case RTHS_SIM_YIELD_FORCE:
+		return rc_parse_quantity(w, s, RC_FORCE, &sim->yield_force, e);
+	case RTHS_SIM_POST_STIFFNESS:
+		return rc_parse_quantity(w, s, RC_STIFFNESS,
+					 &sim->post_stiffness, e);
 	default:
 		return rc_parse_u64(w, s, &sim->seed, e);
 	}
@@ -401,14 +410,15 @@ static bool comedi_given(const struct rths_comedi_params *p)
 
 static const char *const add_words[] = {
 	"type", "channels", "lag", "delay", "stiffness", "damping",
-	"noise-disp", "noise-force", "seed",
+	"noise-disp", "noise-force", "seed", "spring-stiffness", "yield-force",
+	"post-stiffness",
 	/* comedi_words, in their order */
 	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "force",
 	"range", "aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
 	"scale-force", "offset-force", NULL
 };
 
-#define ADD_COMEDI_FIRST 9
+#define ADD_COMEDI_FIRST 12
 
 int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		     struct rc_err *e)
@@ -475,7 +485,7 @@ static const char *const set_words[] = {
 	"cpu", "priority", "cmd-entries", "fb-entries", "trace-entries",
 	"limit", "stroke", "velocity", "force",
 	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
-	"seed",
+	"seed", "spring-stiffness", "yield-force", "post-stiffness",
 	/* comedi_words but "force" (after "channel I" it is comedi's) */
 	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "range",
 	"aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
@@ -486,7 +496,7 @@ enum {
 	W_CLOCK, W_RATE, W_STEP_TICKS, W_LATE_POLICY, W_DEADLINE, W_RAMP,
 	W_CPU, W_PRIORITY, W_CMD_ENTRIES, W_FB_ENTRIES, W_TRACE_ENTRIES,
 	W_LIMIT, W_STROKE, W_VELOCITY, W_FORCE, W_SIM_FIRST,
-	W_COMEDI_FIRST = W_SIM_FIRST + 7,
+	W_COMEDI_FIRST = W_SIM_FIRST + 10,
 };
 
 /* set_words from W_COMEDI_FIRST as comedi_words */

@@ -297,6 +297,10 @@ enum rths_sim_attr {
 	RTHS_SIM_A_NOISE_DISP,		/* u32 noise half-width, nm */
 	RTHS_SIM_A_NOISE_FORCE,		/* u32 noise half-width, uN */
 	RTHS_SIM_A_SEED,		/* u64 noise generator seed */
+	/* a bilinear (kinematic hardening) spring in parallel, off at 0 */
+	RTHS_SIM_A_SPRING_STIFFNESS,	/* u64 initial stiffness, N/m */
+	RTHS_SIM_A_YIELD_FORCE,		/* u64 yield force, uN */
+	RTHS_SIM_A_POST_STIFFNESS,	/* u64 post-yield stiffness, N/m */
 	__RTHS_SIM_A_MAX,
 };
 
