@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rths hybrid simulation engine: everything rths-run uses, in one include.
  * Units are SI throughout (m, N, s, kg); the device layer converts to the

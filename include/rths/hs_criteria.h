@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rths hybrid simulation: evaluation criteria of the RTHS benchmark
  * (Silva, Dyke et al. 2020), with c the commanded (numerical) and x the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The device backend: the specimen is on an rths device (the sim card in
  * the test VM, a real card in the lab), driven through <rths/device.h>.

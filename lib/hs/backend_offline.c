@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Offline backend: actuator and specimen modelled in userspace with the
  * sim card's structure (interpolation, transport delay, first-order lag,

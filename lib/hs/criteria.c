@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* RTHS benchmark tracking criteria J1..J3 and reference error ratios. */
 #include <math.h>
 

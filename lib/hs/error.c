@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Error reporting shared by every part of the hybrid simulation engine. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Experiment files: the top level, ground motion, integrator,
  * compensation, outputs and the checks that tie sections together. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Experiment files: the "device" section.  Checked against the kernel's
  * bounds (<linux/rths.h>) here, so a bad file fails before any device is

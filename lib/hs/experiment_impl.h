@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The experiment parser's sections, private. */
 #ifndef RTHS_HS_EXPERIMENT_IMPL_H
 #define RTHS_HS_EXPERIMENT_IMPL_H

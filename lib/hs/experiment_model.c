@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Experiment files: the "model" section and its damping. */
 #include <math.h>
 #include <stdlib.h>

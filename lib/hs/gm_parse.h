@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by the ground motion readers, private. */
 #ifndef RTHS_HS_GM_PARSE_H
 #define RTHS_HS_GM_PARSE_H

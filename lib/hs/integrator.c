@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* The stepper interface: state, start, the two halves of a step. */
 #include <math.h>
 #include <stdlib.h>

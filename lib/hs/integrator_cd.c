@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Central difference, three-point form:
  *	(M/dt^2 + C/(2dt)) u_{n+1} = f_n - r_n + (2M/dt^2) u_n

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Chen-Ricles (2008):
  *	v_{n+1} = v_n + dt A a_n,  u_{n+1} = u_n + dt v_n + dt^2 A a_n,

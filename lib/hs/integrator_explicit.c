@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Explicit Newmark (beta = 0):
  *	u_{n+1} = u_n + dt v_n + dt^2/2 a_n,

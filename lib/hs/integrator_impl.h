@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The stepper's common state and the per-method operations, private. */
 #ifndef RTHS_HS_INTEGRATOR_IMPL_H
 #define RTHS_HS_INTEGRATOR_IMPL_H

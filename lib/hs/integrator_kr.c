@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * KR-alpha (Kolay and Ricles 2014): the CR family with controllable
  * numerical damping.  With D = M + gamma dt C0 + beta dt^2 K0,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Implicit Newmark, average acceleration (beta = 1/4, gamma = 1/2): the
  * offline reference.  Each step solves

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * alpha operator splitting (Nakashima et al. 1990, Combescure and Pegon
  * 1997).  Predictor (the command):

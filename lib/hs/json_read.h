@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Typed, path-tracking reads from jansson values, private to the
  * experiment parser.  Every failure names the JSON path of the field

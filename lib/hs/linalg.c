@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* CBLAS/LAPACKE wrappers: one storage convention, errors as rths_hs_error. */
 #include <cblas.h>
 #include <lapacke.h>

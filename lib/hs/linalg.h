@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Dense linear algebra for the engine, private.  Thin wrappers over
  * CBLAS/LAPACKE so that every caller uses one storage convention: n x m

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* The step history as CSV. */
 #include <errno.h>
 #include <stdio.h>

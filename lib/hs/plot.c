@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* PNG plots of a run: a gnuplot script over the CSV, run as a child. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Step-size preview (patent claim 2): the whole test with a numerical
  * model in place of the specimen, once per candidate d = 1, 2, ..., until

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* xoshiro256** seeded through splitmix64 (Blackman and Vigna). */
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Seeded, portable random numbers (xoshiro256**), private. */
 #ifndef RTHS_HS_RANDOM_H
 #define RTHS_HS_RANDOM_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* The run summary: peaks, tracking criteria, reference errors, timing. */
 #include <errno.h>
 #include <math.h>

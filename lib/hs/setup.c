@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Experimental setups: the patent's multi-actuator decoupling and inverse. */
 #include <assert.h>
 #include <math.h>

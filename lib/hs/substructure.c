@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Interface between the numerical DOFs and the experimental substructure. */
 #include <stdlib.h>
 #include <string.h>

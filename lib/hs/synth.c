@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Synthetic ground motion: Gaussian white noise through a Kanai-Tajimi
  * soil filter and a Clough-Penzien high-pass (which removes the drift a
