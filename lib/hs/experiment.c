@@ -374,6 +374,9 @@ static int outputs(const struct rths_hs_jctx *c, json_t *root,
 	if (!o->csv && json_object_get(v, "every"))
 		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.every",
 				     "every thins the CSV, and csv is false");
+	if (!x->has_specimen && json_is_true(json_object_get(v, "reference")))
+		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.reference",
+				     "the reference is the all-numerical structure to compare a hybrid test with; without a specimen the run is all-numerical");
 	if (dir && (!dir[0] || strlen(dir) >= sizeof(o->directory)))
 		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE,
 				     "outputs.directory",

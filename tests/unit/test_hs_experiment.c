@@ -347,7 +347,8 @@ TEST(integrator_parameters_of_another_method)
 }
 
 /* Other options that used to be ignored: plots and every without the
- * CSV, a duration beyond the record, shift_to_zero on an AT2 file. */
+ * CSV, a duration beyond the record, shift_to_zero on an AT2 file, a
+ * reference without a specimen. */
 TEST(other_ignored_options_are_errors)
 {
 	static const struct {
@@ -364,6 +365,8 @@ TEST(other_ignored_options_are_errors)
 		  "ground_motion.shift_to_zero", RTHS_HS_E_CONFLICT },
 		{ ", \"ground_motion\": { \"shift_to_zero\": true }",
 		  "ground_motion.file", RTHS_HS_E_MISSING_FIELD },
+		{ ", \"outputs\": { \"reference\": true }",
+		  "outputs.reference", RTHS_HS_E_CONFLICT },
 	};
 	struct rths_hs_experiment x;
 	struct rths_hs_error err;
