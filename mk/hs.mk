@@ -16,6 +16,15 @@ $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_%.o): \
 	CPPFLAGS_COMMON += -DRTHS_HS_TESTDATA='"$(TOP)/tests/data/hs"' \
 		-DRTHS_HS_EXAMPLES='"$(TOP)/examples"'
 
+# rths-run's summary and plots are the tool's, not the library's; their
+# test links them in.
+# (plain: the tool's own objects; tools/rths-run is the binary there)
+HS_RUN_PARTS := report plot
+$(O)/plain/tests/unit/test_hs_output: \
+	$(patsubst %,$(O)/plain/tools/rths-run.parts/%.o,$(HS_RUN_PARTS))
+$(O)/asan/tests/unit/test_hs_output: \
+	$(patsubst %,$(O)/asan/tools/rths-run/%.o,$(HS_RUN_PARTS))
+
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
 $(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \

@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"Run the real-time hybrid simulation an experiment file describes and\n"
 		"write the step history (CSV), a summary and PNG plots.\n"
 		"\n"
-		"  -o, --output DIR      output directory (default: outputs.directory)\n"
+		"  -o, --output DIR      output directory (default: outputs.directory,\n"
+		"                        else rths-run-NAME)\n"
 		"      --offline         model the specimen and actuator in userspace,\n"
 		"                        whatever the device section says\n"
 		"  -d, --step-ticks D    integration step of D controller ticks (no preview)\n"
@@ -128,6 +129,17 @@ static int fail(const struct rths_hs_error *err)
 	return 1;
 }
 
+/* The library returns warnings; showing them is the tool's job. */
+static void print_warnings(const struct rths_hs_experiment *x)
+{
+	size_t n = x->n_warnings < RTHS_HS_MAX_WARNINGS ? x->n_warnings :
+		   RTHS_HS_MAX_WARNINGS;
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "rths-run: warning: %s: %s: %s\n", x->path,
+			x->warnings[i].path, x->warnings[i].msg);
+}
+
 static void print_preview(const struct rths_hs_preview_result *pr)
 {
 	printf("step preview (patent claim 2): the whole test with a numerical specimen\n");
@@ -210,7 +222,7 @@ static int reference_run(const struct rths_hs_experiment *x,
 
 static int write_outputs(const struct rths_hs_experiment *x,
 			 const struct options *o, const char *dir,
-			 const struct rths_hs_report_input *in)
+			 const struct report_input *in)
 {
 	char path[PATH_MAX + 32];
 	struct rths_hs_error err;
@@ -226,20 +238,20 @@ static int write_outputs(const struct rths_hs_experiment *x,
 		snprintf(path, sizeof(path), "%s/summary.txt", dir);
 		f = fopen(path, "w");
 		if (f) {
-			rths_hs_report_text(f, in);
+			report_text(f, in);
 			fclose(f);
 		} else {
 			fprintf(stderr, "rths-run: %s: %s\n", path, strerror(errno));
 			bad = 1;
 		}
 		snprintf(path, sizeof(path), "%s/summary.json", dir);
-		if (rths_hs_report_json(path, in, &err) < 0)
+		if (report_json(path, in, &err) < 0)
 			bad |= fail(&err);
 	}
 	if (!o->quiet)
-		rths_hs_report_text(stdout, in);
+		report_text(stdout, in);
 	if (x->out.csv && x->out.plots && o->plots) {
-		int r = rths_hs_plot(dir, "history.csv", in->h, in->ref != NULL,
+		int r = plot(dir, "history.csv", in->h, in->ref != NULL,
 				     true, &err);
 
 		if (r < 0)
@@ -257,7 +269,7 @@ static int write_outputs(const struct rths_hs_experiment *x,
 int main(int argc, char **argv)
 {
 	struct rths_hs_history h = { 0 }, ref = { 0 };
-	struct rths_hs_report_input in = { 0 };
+	struct report_input in = { 0 };
 	struct rths_hs_preview_result pr;
 	struct rths_hs_backend b = { 0 };
 	struct rths_hs_run_result res;
@@ -269,6 +281,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	struct options o;
 	bool previewed, has_ref = false;
+	char dir_default[sizeof(x.name) + 16];
 	const char *dir;
 	int r, status = 0;
 
@@ -287,11 +300,14 @@ int main(int argc, char **argv)
 	}
 	if (previewed && !o.quiet)
 		print_preview(&pr);
+	print_warnings(&x);
 	if (o.preview_only) {
 		rths_hs_experiment_free(&x);
 		return 0;
 	}
-	dir = o.output ? o.output : x.out.directory;
+	snprintf(dir_default, sizeof(dir_default), "rths-run-%s", x.name);
+	dir = o.output ? o.output :
+	      x.out.directory[0] ? x.out.directory : dir_default;
 	if (mkdir_p(dir) < 0) {
 		fprintf(stderr, "rths-run: %s: %s\n", dir, strerror(errno));
 		rths_hs_experiment_free(&x);
@@ -342,6 +358,9 @@ int main(int argc, char **argv)
 	in.res = &res;
 	in.ref = has_ref ? &ref : NULL;
 	in.preview = previewed ? &pr : NULL;
+	in.warnings = x.warnings;
+	in.n_warnings = x.n_warnings < RTHS_HS_MAX_WARNINGS ? x.n_warnings :
+			RTHS_HS_MAX_WARNINGS;
 	if (write_outputs(&x, &o, dir, &in))
 		status = 1;
 	if (res.error) {

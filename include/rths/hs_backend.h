@@ -140,7 +140,9 @@ struct rths_hs_device_params {
 	/* sim card only: a bilinear spring in parallel, NULL for none */
 	const struct rths_hs_element_params *spring;
 	bool create;		/* add the device if missing; deleted at close */
-	const char *trace_path;	/* NULL: no actuator-rate trace */
+	/* NULL: no actuator-rate trace; created by open (which fails if it
+	 * cannot be), written at close */
+	const char *trace_path;
 };
 
 int rths_hs_device_open(struct rths_hs_backend *b,

@@ -100,9 +100,33 @@ struct rths_hs_specimen {
 };
 
 struct rths_hs_output_config {
-	char directory[PATH_MAX];
+	char directory[PATH_MAX];	/* "": not given, the caller's choice */
 	bool csv, summary, plots, reference;
 	unsigned int every;	/* CSV: one row every this many steps */
+};
+
+/*
+ * Warnings: the experiment is valid, but something deserves a look.  The
+ * library never prints; the caller shows them (rths-run on stderr and in
+ * its summary).
+ */
+enum rths_hs_warning_code {
+	/* the step is coarser than the record's sampling (only with
+	 * integrator.allow_coarse_step, else an error) */
+	RTHS_HS_W_COARSE_STEP = 1,
+	/* the record's peak is above RTHS_HS_PLAUSIBLE_PGA */
+	RTHS_HS_W_LARGE_ACCELERATION,
+};
+
+#define RTHS_HS_MAX_WARNINGS 8
+/* 5 g: above any recorded earthquake (about 4 g); tens of g mean units
+ * or a scale gone wrong. */
+#define RTHS_HS_PLAUSIBLE_PGA (5 * RTHS_HS_G)
+
+struct rths_hs_warning {
+	enum rths_hs_warning_code code;
+	char path[160];		/* JSON path of the field concerned */
+	char msg[384];
 };
 
 struct rths_hs_experiment {
@@ -119,9 +143,12 @@ struct rths_hs_experiment {
 	struct rths_hs_gm gm;
 	double duration;			/* s */
 	struct rths_hs_stepper_params integrator;	/* dt 0 until known */
+	bool allow_coarse_step;	/* integrator.allow_coarse_step */
 	struct rths_hs_comp_params comp;
 	double comp_window;			/* s, ATS window */
 	struct rths_hs_output_config out;
+	size_t n_warnings;	/* the first RTHS_HS_MAX_WARNINGS are kept */
+	struct rths_hs_warning warnings[RTHS_HS_MAX_WARNINGS];
 };
 
 /* Reads, checks, and loads the ground motion; relative paths inside are
@@ -134,8 +161,12 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 			     struct rths_hs_error *err);
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
-/* Fixes d (after a preview or from the command line): dt = d / rate,
- * then checks what depends on dt (explicit stability limits, deadlines). */
+/*
+ * Fixes d (after a preview or from the command line): dt = d / rate,
+ * then checks what depends on dt (explicit stability limits, deadlines,
+ * a step coarser than the record's sampling: -RTHS_HS_E_OUT_OF_RANGE
+ * unless allow_coarse_step, then a warning).
+ */
 int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 				uint32_t step_ticks, struct rths_hs_error *err);
 

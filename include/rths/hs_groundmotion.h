@@ -23,22 +23,34 @@ struct rths_hs_gm {
 };
 
 /*
- * PEER NGA .AT2: four header lines (the third names the units, "UNITS OF
- * G" in NGA files; CM/S/S and M/S/S are also accepted), the fourth holds
- * NPTS and DT either as "NPTS=  5590, DT=   .0050 SEC" (NGA-West2) or as
- * "5590   .0050   NPTS, DT" (older files); then NPTS free-format values,
- * any number per line.  Values are converted to m/s^2.
+ * PEER NGA .AT2: four header lines (the third names an acceleration and
+ * its units, "UNITS OF G" in NGA files; CM/S/S and M/S/S are also
+ * accepted; a velocity or displacement record (.VT2, .DT2) is refused),
+ * the fourth holds NPTS and DT either as "NPTS=  5590, DT=   .0050 SEC"
+ * (NGA-West2) or as "5590   .0050   NPTS, DT" (older files) and nothing
+ * else; then NPTS free-format values, any number per line.  NPTS must fit
+ * in the file (at least two bytes a value).  Values are converted to
+ * m/s^2.
  */
 int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 			struct rths_hs_error *err);
 
+/* Reader flags. */
+enum rths_hs_gm_flags {
+	/* a two-column record may start at t0 != 0: its first sample is
+	 * taken as t = 0 (without it, -RTHS_HS_E_GM_TIME_STEP) */
+	RTHS_HS_GM_SHIFT_TO_ZERO = 1u << 0,
+};
+
 /*
  * Two columns "time accel" per line; '#' starts a comment; blank lines are
  * skipped.  Times must be equally spaced (to 1e-6 of the step) and start
- * at any value.  Values are multiplied by @to_si (RTHS_HS_G for g).
+ * at t = 0, or anywhere with RTHS_HS_GM_SHIFT_TO_ZERO.  Values are
+ * multiplied by @to_si (RTHS_HS_G for g).
  */
 int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
-			       double to_si, struct rths_hs_error *err);
+			       double to_si, unsigned int flags,
+			       struct rths_hs_error *err);
 
 struct rths_hs_synth_params {
 	uint64_t seed;

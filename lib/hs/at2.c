@@ -1,86 +1,175 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* PEER NGA .AT2 acceleration records. */
 #include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include <rths/hs_groundmotion.h>
 #include <rths/hs_model.h>
 
 #include "hs/gm_parse.h"
 
-/* Units named on header line 3, as a factor to m/s^2; 0 if none. */
-static double at2_units(const char *line)
+/* After "M/" of a unit: S/S, S^2, S2, S**2, SEC/SEC, SEC^2, ... (an
+ * acceleration); false for anything else (M/S is a velocity). */
+static bool per_second_squared(const char *p)
 {
+	for (int i = 0; i < 2; i++) {
+		if (!strncmp(p, "SEC", 3))
+			p += 3;
+		else if (*p == 'S')
+			p++;
+		else
+			return false;
+		if (i == 0 && (!strncmp(p, "^2", 2) || !strncmp(p, "**2", 3) ||
+			       *p == '2'))
+			return true;
+		if (i == 0 && *p != '/')
+			return false;
+		p++;
+	}
+	return true;
+}
+
+/*
+ * Header line 3 names what the record holds and its units: only an
+ * acceleration is read; *to_si is the factor to m/s^2.
+ */
+static int at2_kind(const char *path, const char *line, double *to_si,
+		    struct rths_hs_error *err)
+{
+	static const char *const others[] = { "VELOCITY", "DISPLACEMENT",
+					      NULL };
 	char up[512];
+	const char *m;
 	size_t i;
 
-	for (i = 0; line[i] && i < sizeof(up) - 1; i++)
+	for (i = 0; line[i] && line[i] != '\n' && line[i] != '\r' &&
+	     i < sizeof(up) - 1; i++)
 		up[i] = (char)toupper((unsigned char)line[i]);
 	up[i] = '\0';
-	if (strstr(up, "CM/S"))
-		return 0.01;
-	if (strstr(up, "M/S"))
-		return 1.0;
+	for (const char *const *o = others; *o; o++)
+		if (strstr(up, *o))
+			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3,
+					    NULL,
+					    "found a %s record (\"%.80s\"); an AT2 file holds accelerations",
+					    o == others ? "velocity" : "displacement",
+					    up);
+	m = strstr(up, "M/S");
+	if (m) {
+		bool cm = m > up && m[-1] == 'C';
+
+		if ((m > up && !cm && isalpha((unsigned char)m[-1])) ||
+		    (cm && m - 1 > up && isalpha((unsigned char)m[-2])))
+			goto unknown;
+		if (!per_second_squared(m + 2))
+			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3,
+					    NULL,
+					    "found units of velocity (\"%.80s\"); an AT2 file holds accelerations (G, CM/S/S or M/S/S)",
+					    up);
+		*to_si = cm ? 0.01 : 1.0;
+		return 0;
+	}
 	/* "UNITS OF G", "IN G": a G that is a word by itself. */
 	for (const char *g = strchr(up, 'G'); g; g = strchr(g + 1, 'G'))
 		if ((g == up || !isalnum((unsigned char)g[-1])) &&
 		    !isalnum((unsigned char)g[1]) &&
-		    (strstr(up, "UNITS") || strstr(up, " IN G")))
-			return RTHS_HS_G;
-	return 0.0;
+		    (strstr(up, "UNITS") || strstr(up, " IN G"))) {
+			*to_si = RTHS_HS_G;
+			return 0;
+		}
+unknown:
+	return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3, NULL,
+			    "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
 }
 
-/* The number after "KEY=" (NGA-West2 style); -1 if KEY is absent. */
-static int keyed_value(const char *line, const char *key, double *v)
+/*
+ * The number after "KEY=" (NGA-West2 style); -1 if KEY is absent, -2 if
+ * no number follows.  The key and its number are blanked in @line so that
+ * what remains can be checked.
+ */
+static int keyed_value(char *line, const char *key, double *v)
 {
-	const char *p = line;
+	char *p = line;
 	size_t kl = strlen(key);
 
 	while ((p = strstr(p, key))) {
-		const char *q = p + kl;
-		char *end;
+		char *q = p + kl, *end;
 
 		while (*q == ' ')
 			q++;
 		if (*q == '=') {
 			*v = strtod(q + 1, &end);
-			return end == q + 1 ? -2 : 0;
+			if (end == q + 1)
+				return -2;
+			memset(p, ' ', (size_t)(end - p));
+			return 0;
 		}
 		p += kl;
 	}
 	return -1;
 }
 
-static int parse_npts_dt(const char *path, const char *line, size_t *npts,
-			 double *dt, struct rths_hs_error *err)
+/* Words that may stand on the NPTS line besides the two numbers. */
+static bool npts_word(const char *w)
+{
+	static const char *const ok[] = { "NPTS", "DT", "SEC", "SECS",
+					  "SECONDS", "S", NULL };
+
+	for (const char *const *o = ok; *o; o++)
+		if (!strcasecmp(w, *o))
+			return true;
+	return false;
+}
+
+/* @max_npts: how many values the rest of the file can hold. */
+static int parse_npts_dt(const char *path, const char *text, size_t max_npts,
+			 size_t *npts, double *dt, struct rths_hs_error *err)
 {
 	double n = -1, d = -1;
-	int rn = keyed_value(line, "NPTS", &n);
-	int rd = keyed_value(line, "DT", &d);
+	char line[512], *save = NULL;
+	int rn, rd;
 
+	snprintf(line, sizeof(line), "%s", text);
+	rn = keyed_value(line, "NPTS", &n);
+	rd = keyed_value(line, "DT", &d);
 	if (rn == -1 && rd == -1) {
 		/* Older files: "5590    .0050    NPTS, DT" */
-		char *end;
+		char *end, *q;
 
 		n = strtod(line, &end);
-		if (end == line)
+		if (end == line) {
 			rn = -2;
-		else {
-			const char *q = end;
-
+		} else {
+			q = end;
 			d = strtod(q, &end);
 			rn = 0;
 			rd = end == q ? -2 : 0;
+			memset(line, ' ', (size_t)(end - line));
 		}
 	}
-	if (rn != 0 || !(n >= 1) || n != (double)(size_t)n)
+	if (rn != 0 || !(n >= 1) || n != floor(n))
 		return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4, NULL,
 				    "field NPTS: expected a positive whole number of points (\"NPTS= 5590, DT= .0050 SEC\")");
 	if (rd != 0 || !(d > 0) || d > 10)
 		return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4, NULL,
 				    "field DT: expected a time step in seconds, 0 < DT <= 10");
+	for (char *w = strtok_r(line, " \t\r\n,=", &save); w;
+	     w = strtok_r(NULL, " \t\r\n,=", &save))
+		if (!npts_word(w))
+			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4,
+					    NULL,
+					    "expected only NPTS and DT (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'",
+					    w);
+	/* Before any allocation: NPTS is the file's word, not its size. */
+	if (n > (double)max_npts)
+		return rths_hs_fail(err, RTHS_HS_E_GM_COUNT, path, 4, NULL,
+				    "field NPTS: NPTS = %.0f values cannot fit in the rest of the file (at most %zu)",
+				    n, max_npts);
 	*npts = (size_t)n;
 	*dt = d;
 	return 0;
@@ -104,16 +193,24 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 
 		lineno++;
 		if (lineno == 3) {
-			to_si = at2_units(line);
-			if (to_si == 0) {
-				r = rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path,
-						 3, NULL,
-						 "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
+			r = at2_kind(path, line, &to_si, err);
+			if (r < 0)
 				goto out;
-			}
 		}
 		if (lineno == 4) {
-			r = parse_npts_dt(path, line, &npts, &dt, err);
+			struct stat sb;
+			long here = ftell(f);
+			size_t left;
+
+			if (fstat(fileno(f), &sb) < 0 || here < 0) {
+				r = rths_hs_fail(err, RTHS_HS_E_IO, path, 4,
+						 NULL, "cannot size the file");
+				goto out;
+			}
+			/* a value and a separator: two bytes at least */
+			left = sb.st_size > here ? (size_t)(sb.st_size - here) : 0;
+			r = parse_npts_dt(path, line, (left + 1) / 2, &npts,
+					  &dt, err);
 			if (r < 0)
 				goto out;
 			cap = npts;

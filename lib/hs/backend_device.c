@@ -26,6 +26,7 @@ struct devb {
 	bool manual;			/* we run the ticks ourselves */
 	int timeout_ms;
 	char *trace_path;
+	FILE *trace_f;		/* created at open, where errors can be told */
 	struct rths_trace *trace;	/* drained records */
 	size_t ntrace, cap;
 	uint64_t trace_lost;
@@ -204,15 +205,10 @@ static int devb_stats(void *priv, struct rths_hs_backend_stats *st)
 
 static void devb_write_trace(struct devb *d)
 {
-	FILE *f = fopen(d->trace_path, "w");
+	FILE *f = d->trace_f;
 	size_t k;
 	uint32_t i;
 
-	if (!f) {
-		fprintf(stderr, "rths: %s: %s\n", d->trace_path,
-			strerror(errno));
-		return;
-	}
 	fprintf(f, "# actuator-rate trace of device %s, %u Hz, %u ticks a step%s\n",
 		d->name, d->rate, d->step_ticks,
 		d->trace_lost ? " (records lost: out of memory)" : "");
@@ -234,7 +230,6 @@ static void devb_write_trace(struct devb *d)
 				t->disp[i], t->force[i]);
 		fputc('\n', f);
 	}
-	fclose(f);
 }
 
 static void devb_close(void *priv)
@@ -247,8 +242,10 @@ static void devb_close(void *priv)
 		devb_drain_trace(d);
 		rths_dev_close(d->dev);
 	}
-	if (d->trace_path && d->ntrace)
+	if (d->trace_f) {
 		devb_write_trace(d);
+		fclose(d->trace_f);
+	}
 	if (d->created)
 		rths_dev_del(d->ctl, d->name);
 	if (d->ctl)
@@ -377,6 +374,13 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 		devb_close(d);
 		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
 				    "out of memory");
+	}
+	if (p->trace_path && !(d->trace_f = fopen(p->trace_path, "w"))) {
+		ret = rths_hs_fail(err, RTHS_HS_E_IO, p->trace_path, 0, NULL,
+				   "cannot write the trace: %s",
+				   strerror(errno));
+		devb_close(d);
+		return ret;
 	}
 
 	ret = rths_ctl_open(&d->ctl);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,41 @@
 #include "hs/experiment_impl.h"
 #include "hs/linalg.h"
 
+void rths_hs_experiment_warn(struct rths_hs_experiment *x,
+			     enum rths_hs_warning_code code, const char *path,
+			     const char *fmt, ...)
+{
+	struct rths_hs_warning *w;
+	va_list ap;
+
+	if (x->n_warnings++ >= RTHS_HS_MAX_WARNINGS)
+		return;
+	w = &x->warnings[x->n_warnings - 1];
+	w->code = code;
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* Drops the warnings of one kind (before they are given again). */
+static void unwarn(struct rths_hs_experiment *x,
+		   enum rths_hs_warning_code code)
+{
+	size_t n = x->n_warnings < RTHS_HS_MAX_WARNINGS ? x->n_warnings :
+		   RTHS_HS_MAX_WARNINGS, k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (x->warnings[i].code != code)
+			x->warnings[k++] = x->warnings[i];
+	x->n_warnings -= n - k;
+}
+
 static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 			 const char *base_dir, struct rths_hs_experiment *x)
 {
 	static const char *const keys[] = { "file", "format", "units", "scale",
-					    "synthetic", NULL };
+					    "shift_to_zero", "synthetic", NULL };
 	static const char *const skeys[] = {
 		"seed", "duration", "dt", "pga_g", "ground_frequency",
 		"ground_damping", "highpass_frequency", "highpass_damping",
@@ -30,6 +61,7 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 	json_t *gm = NULL, *sy = NULL;
 	struct rths_hs_error e;
 	double factor = 1, hz;
+	bool shift = false;
 	int r, fmt = -1, unit = 0;
 	unsigned long long seed;
 
@@ -47,6 +79,8 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 					 units, &unit)) < 0 ||
 		    (r = rths_hs_jnumber(c, gm, "ground_motion", "scale", false,
 					 &scale, &factor)) < 0 ||
+		    (r = rths_hs_jbool(c, gm, "ground_motion", "shift_to_zero",
+				       &shift)) < 0 ||
 		    (r = rths_hs_jobject(c, gm, "ground_motion", "synthetic",
 					 false, &sy)) < 0)
 			return r;
@@ -55,10 +89,11 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 					     "ground_motion",
 					     "give a record file or synthetic parameters, not both");
 		if (!file && (json_object_get(gm, "format") ||
-			      json_object_get(gm, "units")))
+			      json_object_get(gm, "units") ||
+			      json_object_get(gm, "shift_to_zero")))
 			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
 					     "ground_motion.file",
-					     "format and units describe a file; none is given");
+					     "format, units and shift_to_zero describe a file; none is given");
 	}
 	if (file) {
 		char path[PATH_MAX + 256];
@@ -69,8 +104,19 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 			 file[0] == '/' ? "" : "/", file);
 		if (fmt < 0)	/* from the extension */
 			fmt = n >= 4 && !strcasecmp(file + n - 4, ".at2") ? 0 : 1;
+		/* An option that cannot apply is an error, never ignored. */
+		if (fmt == 0 && json_object_get(gm, "units"))
+			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+					     "ground_motion.units",
+					     "an AT2 file names its units in its header (g for PEER NGA records); remove units, or use scale");
+		if (fmt == 0 && json_object_get(gm, "shift_to_zero"))
+			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+					     "ground_motion.shift_to_zero",
+					     "an AT2 record starts at t = 0 by definition; shift_to_zero is for two-column files");
 		r = fmt == 0 ? rths_hs_gm_read_at2(&x->gm, path, &e) :
-		    rths_hs_gm_read_two_column(&x->gm, path, unit_si[unit], &e);
+		    rths_hs_gm_read_two_column(&x->gm, path, unit_si[unit],
+					       shift ? RTHS_HS_GM_SHIFT_TO_ZERO : 0,
+					       &e);
 		if (r < 0) {
 			/* The record's own file and line, the field here,
 			 * and which experiment asked for it. */
@@ -139,6 +185,12 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 		}
 	}
 	rths_hs_gm_scale(&x->gm, factor);
+	if (rths_hs_gm_pga(&x->gm) > RTHS_HS_PLAUSIBLE_PGA)
+		rths_hs_experiment_warn(x, RTHS_HS_W_LARGE_ACCELERATION,
+					"ground_motion",
+					"the record peaks at %.3g m/s^2 = %.1f g, above any recorded earthquake (about 4 g): check its units and scale",
+					rths_hs_gm_pga(&x->gm),
+					rths_hs_gm_pga(&x->gm) / RTHS_HS_G);
 	return 0;
 }
 
@@ -147,7 +199,18 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 {
 	static const char *const keys[] = { "method", "dt", "rho_inf", "alpha",
 					    "gamma", "max_iter", "tolerance",
-					    NULL };
+					    "allow_coarse_step", NULL };
+	/* The parameters each method reads; any other is an error. */
+	static const struct {
+		const char *key;
+		enum rths_hs_method method;
+	} own[] = {
+		{ "rho_inf", RTHS_HS_KR_ALPHA },
+		{ "alpha", RTHS_HS_ALPHA_OS },
+		{ "gamma", RTHS_HS_NEWMARK_EXPLICIT },
+		{ "max_iter", RTHS_HS_NEWMARK_IMPLICIT },
+		{ "tolerance", RTHS_HS_NEWMARK_IMPLICIT },
+	};
 	static const char *const methods[] = {
 		"cr", "kr_alpha", "alpha_os", "newmark_explicit",
 		"central_difference", "newmark_implicit", NULL,
@@ -181,9 +244,23 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 	    (r = rths_hs_jnumber(c, o, "integrator", "gamma", false, &gamma,
 				 &p->gamma)) < 0 ||
 	    (r = rths_hs_jnumber(c, o, "integrator", "tolerance", false, &tol,
-				 &p->tol)) < 0)
+				 &p->tol)) < 0 ||
+	    (r = rths_hs_jbool(c, o, "integrator", "allow_coarse_step",
+			       &x->allow_coarse_step)) < 0)
 		return r;
 	p->method = (enum rths_hs_method)(m + 1);
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (p->method != own[i].method &&
+		    json_object_get(o, own[i].key)) {
+			char q[RTHS_HS_JPATH];
+
+			rths_hs_jpath_key(q, "integrator", own[i].key);
+			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, q,
+					     "%s applies to %s only; the method is %s",
+					     own[i].key,
+					     rths_hs_method_name(own[i].method),
+					     rths_hs_method_name(p->method));
+		}
 	r = rths_hs_juint(c, o, "integrator", "max_iter", false, 1, 10000, &it);
 	if (r == 0)
 		p->max_iter = (unsigned int)it;
@@ -272,7 +349,8 @@ static int outputs(const struct rths_hs_jctx *c, json_t *root,
 
 	o->csv = o->summary = o->plots = o->reference = true;
 	o->every = 1;
-	snprintf(o->directory, sizeof(o->directory), "rths-run-%s", x->name);
+	/* No default directory: where outputs go is the caller's choice. */
+	o->directory[0] = '\0';
 	r = rths_hs_jobject(c, root, "", "outputs", false, &v);
 	if (r)
 		return r < 0 ? r : 0;
@@ -289,6 +367,16 @@ static int outputs(const struct rths_hs_jctx *c, json_t *root,
 		return r;
 	if (r == 0)
 		o->every = (unsigned int)every;
+	/* Plots and "every" are made of the CSV: without it, nothing. */
+	if (!o->csv && json_is_true(json_object_get(v, "plots")))
+		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.plots",
+				     "plots are drawn from the CSV, and csv is false");
+	if (!o->csv && json_object_get(v, "every"))
+		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.every",
+				     "every thins the CSV, and csv is false");
+	if (!x->has_specimen && json_is_true(json_object_get(v, "reference")))
+		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.reference",
+				     "the reference is the all-numerical structure to compare a hybrid test with; without a specimen the run is all-numerical");
 	if (dir && (!dir[0] || strlen(dir) >= sizeof(o->directory)))
 		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE,
 				     "outputs.directory",
@@ -362,6 +450,24 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 		if (r < 0)
 			return r;
 	}
+	/* Steps over record samples skip its peaks (31 ms over a 20 ms
+	 * record: +36 % peak response): refused unless asked for. */
+	unwarn(x, RTHS_HS_W_COARSE_STEP);
+	if (x->gm.npts && dt > x->gm.dt * (1 + 1e-9)) {
+		if (!x->allow_coarse_step)
+			return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, file, 0,
+					    "integrator.dt",
+					    "dt = %g s (%u ticks at %u Hz) is coarser than the record's sampling, %g s: use d <= %u, or set integrator.allow_coarse_step",
+					    dt, step_ticks, x->device.rate,
+					    x->gm.dt,
+					    (unsigned int)floor(x->gm.dt *
+								x->device.rate *
+								(1 + 1e-9)));
+		rths_hs_experiment_warn(x, RTHS_HS_W_COARSE_STEP,
+					"integrator.allow_coarse_step",
+					"dt = %g s is coarser than the record's sampling, %g s: peaks between steps are missed",
+					dt, x->gm.dt);
+	}
 	x->device.step_ticks = step_ticks;
 	p->dt = dt;
 	x->comp.dt = dt;
@@ -375,6 +481,43 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 		return rths_hs_fail(err, e.code, file, 0, q, "%s", e.msg);
 	}
 	return 0;
+}
+
+/* The device rate nearest @rate at which @dt is whole ticks; 0: none. */
+static uint32_t whole_rate(double dt, uint32_t rate)
+{
+	uint32_t best = 0;
+
+	for (uint32_t n = 1; n <= RTHS_STEP_TICKS_MAX; n++) {
+		double f = n / dt;
+
+		if (f < RTHS_RATE_MIN)
+			continue;
+		if (f > RTHS_RATE_MAX)
+			break;
+		/* exact, not merely within the loader's 1e-6 */
+		if (fabs(f - nearbyint(f)) > 1e-9 * f)
+			continue;
+		if (!best || fabs(f - rate) < fabs((double)best - rate))
+			best = (uint32_t)nearbyint(f);
+	}
+	return best;
+}
+
+/* Says how to make @dt whole: another rate, or the nearest dt. */
+static int not_whole_ticks(const struct rths_hs_jctx *c, double dt,
+			   uint32_t rate)
+{
+	double d = dt * rate, near = nearbyint(d) < 1 ? 1 : nearbyint(d);
+	uint32_t f = whole_rate(dt, rate);
+	char alt[128] = "";
+
+	if (f)
+		snprintf(alt, sizeof(alt), "device.rate %u Hz makes it %.0f ticks, or ",
+			 f, nearbyint(dt * f));
+	return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, "integrator.dt",
+			     "expected a whole number of controller ticks (1/%u s), got %g ticks: %suse dt = %.0f/%u s = %.9g s",
+			     rate, d, alt, near, rate, near / rate);
 }
 
 static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
@@ -391,16 +534,18 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 			    &rths_hs_jr_positive, &x->duration);
 	if (r < 0)
 		return r;
+	/* A longer test than its record would silently be cut. */
+	if (r == 0 && x->duration > rths_hs_gm_duration(&x->gm) * (1 + 1e-9))
+		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, "duration",
+				     "expected at most the record's %g s, got %g s",
+				     rths_hs_gm_duration(&x->gm), x->duration);
 	if (r == 1 || x->duration > rths_hs_gm_duration(&x->gm))
 		x->duration = rths_hs_gm_duration(&x->gm);
 	if (dt > 0) {
 		/* The step is d / f_ctrl: dt fixes d. */
 		d = dt * x->device.rate;
 		if (fabs(d - nearbyint(d)) > 1e-6 * d || nearbyint(d) < 1)
-			return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE,
-					     "integrator.dt",
-					     "expected a whole number of controller ticks (1/%u s), got %g ticks",
-					     x->device.rate, d);
+			return not_whole_ticks(c, dt, x->device.rate);
 		if (x->device.step_ticks &&
 		    x->device.step_ticks != (uint32_t)nearbyint(d))
 			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,

@@ -31,4 +31,10 @@ int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,
 			const char *path, double default_k,
 			struct rths_hs_element_params *p);
 
+/* Adds a warning (the first RTHS_HS_MAX_WARNINGS are kept). */
+void rths_hs_experiment_warn(struct rths_hs_experiment *x,
+			     enum rths_hs_warning_code code, const char *path,
+			     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif /* RTHS_HS_EXPERIMENT_IMPL_H */

@@ -126,12 +126,13 @@ int rths_hs_gm_parse_number(const char *tok, double *v)
 }
 
 int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
-			       double to_si, struct rths_hs_error *err)
+			       double to_si, unsigned int flags,
+			       struct rths_hs_error *err)
 {
 	FILE *f = rths_hs_gm_open(gm, path, err);
 	char *line = NULL;
 	size_t len = 0, cap = 0;
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, first_line = 0;
 	double t0 = 0, tprev = 0;
 	int r = 0;
 
@@ -176,6 +177,16 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 						 t, t0);
 				goto out;
 			}
+			/* The loop starts every record at t = 0: a later
+			 * start moved there silently would shift the test. */
+			if (!(flags & RTHS_HS_GM_SHIFT_TO_ZERO) &&
+			    fabs(t0) > 1e-6 * gm->dt) {
+				r = rths_hs_fail(err, RTHS_HS_E_GM_TIME_STEP,
+						 path, first_line, NULL,
+						 "field 1 (time): the record starts at t = %g s, not 0; shift it explicitly (ground_motion.shift_to_zero) or start the file at 0",
+						 t0);
+				goto out;
+			}
 		} else if (gm->npts > 1 &&
 			   fabs(t - tprev - gm->dt) > 1e-6 * gm->dt +
 			   1e-9 * fabs(t)) {
@@ -185,8 +196,10 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 					 gm->dt, t - tprev);
 			goto out;
 		}
-		if (gm->npts == 0)
+		if (gm->npts == 0) {
 			t0 = t;
+			first_line = lineno;
+		}
 		tprev = t;
 		r = rths_hs_gm_append(gm, &cap, a * to_si, err);
 		if (r < 0)

@@ -51,6 +51,18 @@ static const struct {
 	{ "bad-setup-shape.json", RTHS_HS_E_BAD_SHAPE, "setup.type", 0 },
 	{ "bad-late-deadline.json", RTHS_HS_E_OUT_OF_RANGE,
 	  "device.late_deadline", 0 },
+	/* options that cannot apply are errors, not ignored */
+	{ "bad-units-on-at2.json", RTHS_HS_E_CONFLICT, "ground_motion.units",
+	  0 },
+	{ "bad-rho-inf-with-cr.json", RTHS_HS_E_CONFLICT,
+	  "integrator.rho_inf", 0 },
+	/* a record that starts at 1 s is not moved to 0 unless asked */
+	{ "bad-late-start.json", RTHS_HS_E_GM_TIME_STEP, "ground_motion.file",
+	  2 },
+	/* 32/1024 s over a 20 ms record: refused unless allowed */
+	{ "bad-coarse-step.json", RTHS_HS_E_OUT_OF_RANGE, "integrator.dt", 0 },
+	{ "bad-dt-not-whole-ticks.json", RTHS_HS_E_OUT_OF_RANGE,
+	  "integrator.dt", 0 },
 };
 #define N_BAD (sizeof(bad) / sizeof(bad[0]))
 
@@ -77,8 +89,10 @@ TEST(each_bad_file_has_its_error)
 		 * error the record itself (and the message names the
 		 * experiment). */
 		if (bad[i].code == RTHS_HS_E_GM_VALUE ||
+		    bad[i].code == RTHS_HS_E_GM_TIME_STEP ||
 		    bad[i].code == RTHS_HS_E_IO) {
-			EXPECT_NE(NULL, strstr(err.file, ".AT2"));
+			EXPECT_TRUE(strstr(err.file, ".AT2") ||
+				    strstr(err.file, ".txt"));
 			EXPECT_NE(NULL, strstr(err.msg, bad[i].file));
 		} else {
 			EXPECT_NE(NULL, strstr(err.file, bad[i].file));
@@ -202,7 +216,9 @@ TEST(defaults_and_nonlinear_story)
 	EXPECT_EQ(RTHS_HS_CR, x.integrator.method);
 	EXPECT_EQ(RTHS_HS_COMP_NONE, x.comp.kind);
 	EXPECT_STREQ("inline", x.name);
-	EXPECT_STREQ("rths-run-inline", x.out.directory);
+	/* where outputs go is the caller's choice, not the library's */
+	EXPECT_STREQ("", x.out.directory);
+	EXPECT_EQ(0, x.n_warnings);
 	EXPECT_LT(fabs(x.duration - 20), 1e-9);
 	rths_hs_experiment_free(&x);
 }
@@ -277,6 +293,191 @@ TEST(error_text_names_file_path_and_kind)
 	EXPECT_NE(NULL, strstr(msg, "bad-out-of-range.json: "
 			       "model.stories[2].stiffness: expected a number > 0"));
 	EXPECT_NE(NULL, strstr(msg, "[out-of-range]"));
+}
+
+#define TWO_STORIES \
+	"\"model\": { \"type\": \"shear_building\", \"stories\": [" \
+	" { \"mass\": 1000, \"stiffness\": 1.19e6 }," \
+	" { \"mass\": 1000, \"stiffness\": 1.0e6 } ] }"
+
+/* Parses @tail after the two-story model; the error in *err. */
+static int parse_with(struct rths_hs_experiment *x, const char *tail,
+		      struct rths_hs_error *err)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "{ " TWO_STORIES "%s }", tail);
+	memset(err, 0, sizeof(*err));
+	return rths_hs_experiment_parse(x, text, "inline", RTHS_HS_TESTDATA,
+					err);
+}
+
+/* Every integrator parameter given to a method that does not read it is
+ * an error naming the field and the method. */
+TEST(integrator_parameters_of_another_method)
+{
+	static const struct {
+		const char *tail, *path;
+	} cases[] = {
+		{ ", \"integrator\": { \"rho_inf\": 0.5 }", "integrator.rho_inf" },
+		{ ", \"integrator\": { \"method\": \"kr_alpha\", \"alpha\": -0.1 }",
+		  "integrator.alpha" },
+		{ ", \"integrator\": { \"method\": \"alpha_os\", \"gamma\": 0.6 }",
+		  "integrator.gamma" },
+		{ ", \"integrator\": { \"method\": \"cr\", \"max_iter\": 3 }",
+		  "integrator.max_iter" },
+		{ ", \"integrator\": { \"method\": \"newmark_explicit\", \"tolerance\": 1e-6 }",
+		  "integrator.tolerance" },
+	};
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(-RTHS_HS_E_CONFLICT, parse_with(&x, cases[i].tail,
+							  &err))
+			TH_LOG("%s", cases[i].path);
+		EXPECT_STREQ(cases[i].path, err.path);
+		EXPECT_NE(NULL, strstr(err.msg, "applies to")) TH_LOG("%s", err.msg);
+	}
+	/* ... and accepted by its own method */
+	ASSERT_EQ(0, parse_with(&x, ", \"integrator\": { \"method\": \"kr_alpha\", \"rho_inf\": 0.5 }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0.5, x.integrator.rho_inf);
+	rths_hs_experiment_free(&x);
+}
+
+/* Other options that used to be ignored: plots and every without the
+ * CSV, a duration beyond the record, shift_to_zero on an AT2 file, a
+ * reference without a specimen. */
+TEST(other_ignored_options_are_errors)
+{
+	static const struct {
+		const char *tail, *path;
+		enum rths_hs_err code;
+	} cases[] = {
+		{ ", \"outputs\": { \"csv\": false, \"plots\": true }",
+		  "outputs.plots", RTHS_HS_E_CONFLICT },
+		{ ", \"outputs\": { \"csv\": false, \"every\": 4 }",
+		  "outputs.every", RTHS_HS_E_CONFLICT },
+		{ ", \"ground_motion\": { \"file\": \"tiny.AT2\" }, \"duration\": 1",
+		  "duration", RTHS_HS_E_OUT_OF_RANGE },
+		{ ", \"ground_motion\": { \"file\": \"tiny.AT2\", \"shift_to_zero\": true }",
+		  "ground_motion.shift_to_zero", RTHS_HS_E_CONFLICT },
+		{ ", \"ground_motion\": { \"shift_to_zero\": true }",
+		  "ground_motion.file", RTHS_HS_E_MISSING_FIELD },
+		{ ", \"outputs\": { \"reference\": true }",
+		  "outputs.reference", RTHS_HS_E_CONFLICT },
+	};
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(-(int)cases[i].code, parse_with(&x, cases[i].tail,
+							  &err))
+			TH_LOG("%s", cases[i].path);
+		EXPECT_STREQ(cases[i].path, err.path) TH_LOG("%s", err.msg);
+	}
+	/* plots off without the CSV is fine */
+	ASSERT_EQ(0, parse_with(&x, ", \"outputs\": { \"csv\": false, \"plots\": false }",
+				&err)) TH_LOG("%s", err.msg);
+	rths_hs_experiment_free(&x);
+}
+
+/* The shift is explicit, and then the record starts at t = 0. */
+TEST(explicit_shift_to_zero)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"file\": \"late-start.txt\","
+				" \"units\": \"g\", \"shift_to_zero\": true }", &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_LT(fabs(x.duration - 0.06), 1e-12);
+	EXPECT_LT(fabs(rths_hs_gm_at(&x.gm, 0.02) - 0.1 * RTHS_HS_G), 1e-12);
+	rths_hs_experiment_free(&x);
+}
+
+/* A step coarser than the record: refused, or with the opt-in a warning
+ * (data, not a print) that a finer step takes away again. */
+TEST(coarse_step_refused_or_warned)
+{
+	static const char gm[] = ", \"ground_motion\": { \"file\": \"two-column.txt\", \"units\": \"g\" }";
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+	char tail[512];
+
+	ASSERT_EQ(0, parse_with(&x, gm, &err)) TH_LOG("%s", err.msg);
+	/* 32/1024 s = 31.25 ms over 20 ms samples */
+	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_set_step(&x, 32, &err));
+	EXPECT_STREQ("integrator.dt", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "use d <= 20")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "allow_coarse_step"));
+	EXPECT_EQ(0, rths_hs_experiment_set_step(&x, 20, &err));
+	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+
+	snprintf(tail, sizeof(tail), "%s, \"integrator\": { \"allow_coarse_step\": true },"
+		 " \"device\": { \"step_ticks\": 32 }", gm);
+	ASSERT_EQ(0, parse_with(&x, tail, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(1, x.n_warnings);
+	EXPECT_EQ(RTHS_HS_W_COARSE_STEP, x.warnings[0].code);
+	EXPECT_NE(NULL, strstr(x.warnings[0].msg, "coarser than the record"));
+	EXPECT_EQ(0, rths_hs_experiment_set_step(&x, 8, &err));
+	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+}
+
+/* Tens of g: a warning; the examples' records: none. */
+TEST(implausible_acceleration_warned)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	/* a scale meant for cm/s^2 on a record in g */
+	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"synthetic\": { \"pga_g\": 0.3 },"
+				" \"scale\": 100 }", &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(1, x.n_warnings);
+	EXPECT_EQ(RTHS_HS_W_LARGE_ACCELERATION, x.warnings[0].code);
+	EXPECT_STREQ("ground_motion", x.warnings[0].path);
+	EXPECT_NE(NULL, strstr(x.warnings[0].msg, "30.0 g"))
+		TH_LOG("%s", x.warnings[0].msg);
+	rths_hs_experiment_free(&x);
+	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"synthetic\": { \"pga_g\": 1 } }",
+				&err));
+	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+	ASSERT_EQ(0, rths_hs_experiment_load(&x, RTHS_HS_EXAMPLES
+					     "/two-story-frame-sim.json", &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+}
+
+/* dt = 20 ms at 1024 Hz is 20.48 ticks: the error says which rate makes
+ * it whole and the nearest whole dt at this rate. */
+TEST(dt_not_whole_ticks_says_how)
+{
+	struct rths_hs_experiment x;
+	struct rths_hs_error err;
+
+	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_load(&x, RTHS_HS_TESTDATA
+					  "/bad-dt-not-whole-ticks.json", &err));
+	EXPECT_NE(NULL, strstr(err.msg, "got 20.48 ticks"));
+	EXPECT_NE(NULL, strstr(err.msg, "device.rate 1000 Hz makes it 20 ticks"))
+		TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "dt = 20/1024 s = 0.01953125 s"));
+	/* 12.3 ms: exactly 123 ticks at 10 kHz, the only whole rate */
+	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+		  parse_with(&x, ", \"integrator\": { \"dt\": 0.0123 }", &err));
+	EXPECT_NE(NULL, strstr(err.msg, "device.rate 10000 Hz makes it 123 ticks"))
+		TH_LOG("%s", err.msg);
+	/* 7.31 ms is whole at no rate from 100 Hz to 20 kHz */
+	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+		  parse_with(&x, ", \"integrator\": { \"dt\": 0.00731 }", &err));
+	EXPECT_EQ(NULL, strstr(err.msg, "device.rate")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "dt = 7/1024 s"));
 }
 
 TEST_HARNESS_MAIN

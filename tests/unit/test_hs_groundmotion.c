@@ -93,7 +93,10 @@ TEST(at2_header_and_count_errors)
 		unsigned int line;
 		const char *word;
 	} cases[] = {
-		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2\n", RTHS_HS_E_GM_COUNT, 5,
+		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2 \n", RTHS_HS_E_GM_COUNT, 5,
+		  "NPTS = 3" },
+		/* cannot fit: refused before the allocation */
+		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2\n", RTHS_HS_E_GM_COUNT, 4,
 		  "NPTS = 3" },
 		{ HEADER3 "NPTS= 2, DT= .01 SEC\n1 2 3\n", RTHS_HS_E_GM_COUNT,
 		  5, "field 3" },
@@ -127,7 +130,7 @@ TEST(two_column_file)
 	char path[64];
 
 	ASSERT_EQ(0, rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
-						"/two-column.txt", RTHS_HS_G,
+						"/two-column.txt", RTHS_HS_G, 0,
 						&err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(4, gm.npts);
 	EXPECT_LT(fabs(gm.dt - 0.02), 1e-12);
@@ -142,17 +145,125 @@ TEST(two_column_file)
 
 	ASSERT_EQ(0, write_temp(path, sizeof(path), "0 1\n0.1 2\n0.25 3\n"));
 	EXPECT_EQ(-RTHS_HS_E_GM_TIME_STEP,
-		  rths_hs_gm_read_two_column(&gm, path, 1, &err));
+		  rths_hs_gm_read_two_column(&gm, path, 1, 0, &err));
 	EXPECT_EQ(3, err.line);
 	unlink(path);
 	ASSERT_EQ(0, write_temp(path, sizeof(path), "0 1\n0.1 x2\n"));
 	EXPECT_EQ(-RTHS_HS_E_GM_VALUE,
-		  rths_hs_gm_read_two_column(&gm, path, 1, &err));
+		  rths_hs_gm_read_two_column(&gm, path, 1, 0, &err));
 	EXPECT_EQ(2, err.line);
 	EXPECT_NE(NULL, strstr(err.msg, "field 2"));
 	unlink(path);
 	EXPECT_EQ(-RTHS_HS_E_IO,
-		  rths_hs_gm_read_two_column(&gm, "/nonexistent/x", 1, &err));
+		  rths_hs_gm_read_two_column(&gm, "/nonexistent/x", 1, 0,
+						     &err));
+}
+
+/*
+ * Each kind of bad AT2 file (tests/data/hs) is refused at the line that
+ * is wrong, saying what was found.
+ */
+TEST(at2_bad_files)
+{
+	static const struct {
+		const char *file;
+		enum rths_hs_err code;
+		unsigned int line;
+		const char *word;
+	} cases[] = {
+		/* a velocity or displacement record is not an acceleration */
+		{ "bad-velocity.VT2", RTHS_HS_E_GM_HEADER, 3, "velocity record" },
+		{ "bad-displacement.DT2", RTHS_HS_E_GM_HEADER, 3,
+		  "displacement record" },
+		{ "bad-velocity-units.AT2", RTHS_HS_E_GM_HEADER, 3,
+		  "units of velocity" },
+		/* nothing but NPTS and DT on their line */
+		{ "bad-junk-after-npts.AT2", RTHS_HS_E_GM_HEADER, 4, "'x'" },
+		{ "bad-junk-after-dt.AT2", RTHS_HS_E_GM_HEADER, 4, "'7'" },
+		/* NPTS is bounded by the file before anything is allocated
+		 * (1e14 values aborted under ASan) */
+		{ "bad-huge-npts.AT2", RTHS_HS_E_GM_COUNT, 4,
+		  "NPTS = 100000000000000" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rths_hs_error err;
+		struct rths_hs_gm gm;
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", RTHS_HS_TESTDATA,
+			 cases[i].file);
+		memset(&err, 0, sizeof(err));
+		EXPECT_EQ(-(int)cases[i].code,
+			  rths_hs_gm_read_at2(&gm, path, &err))
+			TH_LOG("%s", cases[i].file);
+		EXPECT_EQ(cases[i].line, err.line);
+		EXPECT_STREQ(path, err.file);
+		EXPECT_NE(NULL, strstr(err.msg, cases[i].word))
+			TH_LOG("%s: %s", cases[i].file, err.msg);
+		EXPECT_EQ(NULL, gm.acc);
+	}
+}
+
+/* Acceleration units in other spellings, and the older NPTS line. */
+TEST(at2_acceleration_units)
+{
+	static const struct {
+		const char *units;
+		double to_si;
+	} cases[] = {
+		{ "ACCELERATION TIME SERIES IN UNITS OF G", RTHS_HS_G },
+		{ "ACCELERATION IN CM/S/S", 0.01 },
+		{ "ACCELERATION IN CM/SEC^2", 0.01 },
+		{ "ACCELERATION IN M/S2", 1.0 },
+		{ "ACCELERATION IN M/S**2", 1.0 },
+	};
+	struct rths_hs_error err;
+	struct rths_hs_gm gm;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[64], text[256];
+
+		snprintf(text, sizeof(text),
+			 "A\nB\n%s\nNPTS= 2, DT= .01 SEC,\n1 -2\n",
+			 cases[i].units);
+		ASSERT_EQ(0, write_temp(path, sizeof(path), text));
+		ASSERT_EQ(0, rths_hs_gm_read_at2(&gm, path, &err))
+			TH_LOG("%s: %s", cases[i].units, err.msg);
+		EXPECT_EQ(-2 * cases[i].to_si, gm.acc[1]);
+		rths_hs_gm_free(&gm);
+		unlink(path);
+	}
+	ASSERT_EQ(0, rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA
+					 "/old-header-cms2.AT2", &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(12, gm.npts);
+	EXPECT_LT(fabs(gm.acc[0] - 0.1e-2 * 0.01), 1e-15);
+	rths_hs_gm_free(&gm);
+}
+
+/* A two-column record starting at t = 1 s is not moved to t = 0 unless
+ * asked: the shift is explicit. */
+TEST(two_column_late_start)
+{
+	struct rths_hs_error err;
+	struct rths_hs_gm gm;
+
+	EXPECT_EQ(-RTHS_HS_E_GM_TIME_STEP,
+		  rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
+					     "/late-start.txt", RTHS_HS_G, 0,
+					     &err));
+	EXPECT_EQ(2, err.line);
+	EXPECT_NE(NULL, strstr(err.msg, "starts at t = 1 s"))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
+						"/late-start.txt", RTHS_HS_G,
+						RTHS_HS_GM_SHIFT_TO_ZERO,
+						&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(4, gm.npts);
+	/* its first sample is now t = 0 */
+	EXPECT_LT(fabs(rths_hs_gm_at(&gm, 0.02) - 0.1 * RTHS_HS_G), 1e-12);
+	rths_hs_gm_free(&gm);
 }
 
 TEST(synthetic_is_seeded_and_scaled)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Outputs of a run: CSV layout, summary text and JSON, the plot script. */
+/*
+ * Outputs of a run: the library's CSV layout; rths-run's summary text and
+ * JSON and its plot script (tools/rths-run/report.c, plot.c, linked in).
+ */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #include <jansson.h>
@@ -15,12 +18,14 @@
 #include <rths/hs_experiment.h>
 #include <rths/hs_output.h>
 
+#include "../../tools/rths-run/rths-run.h"
+
 /* The two-story example, offline, 2 s; a fresh temp directory. */
 FIXTURE(run) {
 	struct rths_hs_experiment x;
 	struct rths_hs_history h, ref;
 	struct rths_hs_run_result res;
-	struct rths_hs_report_input in;
+	struct report_input in;
 	char dir[64];
 };
 
@@ -126,15 +131,16 @@ TEST_F(run, summary_text_and_json)
 	FILE *f = open_memstream(&text, &len);
 
 	ASSERT_NE(NULL, f);
-	rths_hs_report_text(f, &self->in);
+	report_text(f, &self->in);
 	fclose(f);
 	EXPECT_NE(NULL, strstr(text, "tracking (RTHS benchmark)"));
 	EXPECT_NE(NULL, strstr(text, "J1 delay"));
 	EXPECT_NE(NULL, strstr(text, "against the all-numerical structure"));
 	EXPECT_NE(NULL, strstr(text, "cr, dt = 2/1024 s"));
+	EXPECT_EQ(NULL, strstr(text, "warning"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/summary.json", self->dir);
-	ASSERT_EQ(0, rths_hs_report_json(path, &self->in, NULL));
+	ASSERT_EQ(0, report_json(path, &self->in, NULL));
 	j = json_load_file(path, 0, NULL);
 	ASSERT_NE(NULL, j);
 	EXPECT_EQ(1024, json_integer_value(json_object_get(j, "steps")));
@@ -146,6 +152,37 @@ TEST_F(run, summary_text_and_json)
 	json_decref(j);
 }
 
+/* The library's warnings reach the summary, text and JSON. */
+TEST_F(run, summary_shows_warnings)
+{
+	struct rths_hs_warning w = {
+		.code = RTHS_HS_W_LARGE_ACCELERATION,
+		.path = "ground_motion",
+		.msg = "the record peaks at 294 m/s^2 = 30.0 g",
+	};
+	char path[128], *text = NULL;
+	size_t len = 0;
+	json_t *j, *a;
+	FILE *f = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f);
+	self->in.warnings = &w;
+	self->in.n_warnings = 1;
+	report_text(f, &self->in);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "warning       ground_motion: the record peaks at 294"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/summary.json", self->dir);
+	ASSERT_EQ(0, report_json(path, &self->in, NULL));
+	j = json_load_file(path, 0, NULL);
+	ASSERT_NE(NULL, j);
+	a = json_array_get(json_object_get(j, "warnings"), 0);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ("ground_motion",
+		     json_string_value(json_object_get(a, "path")));
+	json_decref(j);
+}
+
 /* The script plots the columns it says (no gnuplot needed to check). */
 TEST_F(run, plot_script)
 {
@@ -153,7 +190,7 @@ TEST_F(run, plot_script)
 	long len;
 	FILE *f;
 
-	ASSERT_EQ(0, rths_hs_plot(self->dir, "history.csv", &self->h, true,
+	ASSERT_EQ(0, plot(self->dir, "history.csv", &self->h, true,
 				  false, NULL));
 	snprintf(path, sizeof(path), "%s/plots.gp", self->dir);
 	f = fopen(path, "r");
@@ -172,7 +209,7 @@ TEST_F(run, plot_script)
 	EXPECT_NE(NULL, strstr(text, "all-numerical"));
 	free(text);
 	EXPECT_EQ(-RTHS_HS_E_UNSUPPORTED,
-		  rths_hs_plot("/tmp/it's", "history.csv", &self->h, false,
+		  plot("/tmp/it's", "history.csv", &self->h, false,
 			       false, NULL));
 }
 

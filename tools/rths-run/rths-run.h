@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rths/hs.h>
 #include <rths/hs_experiment.h>
@@ -31,5 +32,37 @@ int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 const char *dir, struct rths_hs_backend *b, char *desc,
 		 size_t desc_len, char *actuator, size_t act_len,
 		 struct rths_hs_error *err);
+
+/* What the summary shows (report.c). */
+struct report_input {
+	const char *name;
+	const char *backend;		/* e.g. "offline" */
+	const char *actuator;		/* e.g. "lag 4 ms, delay 8 ticks" */
+	const struct rths_hs_stepper_params *integrator;
+	uint32_t rate, step_ticks;
+	const char *compensation;	/* "none", "ats", ... */
+	const struct rths_hs_history *h;
+	const struct rths_hs_run_result *res;
+	const struct rths_hs_history *ref;		/* may be NULL */
+	const struct rths_hs_preview_result *preview;	/* may be NULL */
+	/* the experiment's warnings, shown in the summary */
+	const struct rths_hs_warning *warnings;
+	size_t n_warnings;
+};
+
+/* Peaks, RTHS benchmark tracking criteria, errors against the
+ * all-numerical reference, timing, events; as text and as JSON. */
+void report_text(FILE *f, const struct report_input *in);
+int report_json(const char *path, const struct report_input *in,
+		struct rths_hs_error *err);
+
+/*
+ * Writes DIR/plots.gp for the CSV at @csv (its name relative to DIR)
+ * and, if @run, runs gnuplot in DIR: response.png, tracking.png and
+ * hysteresis.png (the last two with actuators only).
+ * -RTHS_HS_E_UNSUPPORTED if gnuplot is not installed.
+ */
+int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
+	 bool with_ref, bool run, struct rths_hs_error *err);
 
 #endif /* RTHS_RUN_H */

@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
-/* PNG plots of a run: a gnuplot script over the CSV, run as a child. */
+// SPDX-License-Identifier: GPL-2.0
+/* rths-run: PNG plots of a run: a gnuplot script over the CSV, run as a child. */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 
 #include <rths/hs_output.h>
+
+#include "rths-run.h"
 
 #define MAX_CURVES 8
 
@@ -69,9 +71,8 @@ static void script(FILE *f, const char *dir, const char *csv,
 	fprintf(f, "\nunset output\n");
 }
 
-int rths_hs_plot(const char *dir, const char *csv,
-		 const struct rths_hs_history *h, bool with_ref, bool run,
-		 struct rths_hs_error *err)
+int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
+	 bool with_ref, bool run, struct rths_hs_error *err)
 {
 	char path[4096], log[4096];
 	posix_spawn_file_actions_t fa;

@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
-/* The run summary: peaks, tracking criteria, reference errors, timing. */
+// SPDX-License-Identifier: GPL-2.0
+/* rths-run: the run summary: peaks, tracking criteria, reference errors, timing. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -9,6 +9,8 @@
 #include <linux/rths.h>
 #include <rths/hs_criteria.h>
 #include <rths/hs_output.h>
+
+#include "rths-run.h"
 
 #define NCH RTHS_HS_MAX_CHANNELS
 #define MAX_LISTED 16	/* DOFs shown in the text summary */
@@ -40,7 +42,7 @@ static struct peak peak_of(const double *a, size_t rows, size_t stride,
 	return p;
 }
 
-static void compute(const struct rths_hs_report_input *in, struct report *R)
+static void compute(const struct report_input *in, struct report *R)
 {
 	const struct rths_hs_history *h = in->h;
 	size_t rows = h->rows;
@@ -91,7 +93,7 @@ static void compute(const struct rths_hs_report_input *in, struct report *R)
 			R->over_budget++;
 }
 
-void rths_hs_report_text(FILE *f, const struct rths_hs_report_input *in)
+void report_text(FILE *f, const struct report_input *in)
 {
 	const struct rths_hs_run_result *res = in->res;
 	const struct rths_hs_history *h = in->h;
@@ -134,6 +136,9 @@ void rths_hs_report_text(FILE *f, const struct rths_hs_report_input *in)
 					res->comp_updates[j]);
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < in->n_warnings; i++)
+		fprintf(f, "  warning       %s: %s\n", in->warnings[i].path,
+			in->warnings[i].msg);
 	fprintf(f, "peaks                          value        at\n");
 	for (size_t i = 0; i < R.n_listed; i++) {
 		fprintf(f, "  DOF %-3zu displacement     %9.3f mm   %7.3f s\n",
@@ -210,8 +215,8 @@ static json_t *peak_json(const struct peak *p, double scale)
 			 p->time);
 }
 
-int rths_hs_report_json(const char *path, const struct rths_hs_report_input *in,
-			struct rths_hs_error *err)
+int report_json(const char *path, const struct report_input *in,
+		struct rths_hs_error *err)
 {
 	const struct rths_hs_run_result *res = in->res;
 	json_t *root, *dofs = json_array(), *acts = json_array();
@@ -260,6 +265,15 @@ int rths_hs_report_json(const char *path, const struct rths_hs_report_input *in,
 	if (!root)
 		return rths_hs_fail(err, RTHS_HS_E_NOMEM, path, 0, NULL,
 				    "cannot build the JSON summary");
+	if (in->n_warnings) {
+		json_t *w = json_array();
+
+		for (size_t i = 0; i < in->n_warnings; i++)
+			json_array_append_new(w, json_pack("{s:s,s:s}", "path",
+				in->warnings[i].path, "message",
+				in->warnings[i].msg));
+		json_object_set_new(root, "warnings", w);
+	}
 	if (in->preview && in->preview->chosen)
 		json_object_set_new(root, "preview_step_ticks",
 				    json_integer(in->preview->chosen));
