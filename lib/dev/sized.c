@@ -25,10 +25,12 @@ int rths_copy_in(void *dst, size_t size, const void *src, size_t usize,
 	const unsigned char *p = src;
 	size_t i;
 
-	if (!src || usize < min)
+	if (!src)
+		return rths_err_set(err, -EINVAL, "struct %s: NULL", what);
+	if (usize < min)
 		return rths_err_set(err, -EINVAL,
 				    "struct %s: size %zu is below the first published size (%zu)",
-				    what, src ? usize : 0, min);
+				    what, usize, min);
 	/* a newer caller: what we do not know must be left unset */
 	for (i = size; i < usize; i++)
 		if (p[i])
@@ -43,10 +45,12 @@ int rths_copy_in(void *dst, size_t size, const void *src, size_t usize,
 int rths_copy_out(void *dst, size_t usize, const void *src, size_t size,
 		  size_t min, const char *what, struct rths_err *err)
 {
-	if (!dst || usize < min)
+	if (!dst)
+		return rths_err_set(err, -EINVAL, "struct %s: NULL", what);
+	if (usize < min)
 		return rths_err_set(err, -EINVAL,
 				    "struct %s: size %zu is below the first published size (%zu)",
-				    what, dst ? usize : 0, min);
+				    what, usize, min);
 	memcpy(dst, src, usize < size ? usize : size);
 	if (usize > size)
 		memset((char *)dst + size, 0, usize - size);
@@ -80,11 +84,13 @@ int rths_card_params_in(const char *card, const struct rths_card_params *cp,
 	char what[RTHS_NAME_LEN + 16];
 	int k;
 
-	if (!cp->card || (card && strcmp(card, cp->card)))
+	if (!cp->card)
+		return rths_err_set(err, -EINVAL,
+				    "card parameters: the card they are for is not named");
+	if (card && strcmp(card, cp->card))
 		return rths_err_set(err, -EINVAL,
 				    "card %s: parameters for card %s given",
-				    card ? card : "?",
-				    cp->card ? cp->card : "(none)");
+				    card, cp->card);
 	k = card_index(cp->card);
 	if (k < 0)
 		return rths_err_set(err, -EOPNOTSUPP,

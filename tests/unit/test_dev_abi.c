@@ -185,6 +185,11 @@ TEST(sim_parameters_travel_size_tagged)
 	EXPECT_EQ(-EINVAL, encode(got, &cp, &err));
 	cp = (struct rths_card_params){ "sim", NULL, sizeof(x.sim) };
 	EXPECT_EQ(-EINVAL, encode(got, &cp, &err));
+	EXPECT_STREQ("struct rths_sim_params: NULL", err.msg);
+	cp = (struct rths_card_params){ NULL, &x, sizeof(x.sim) };
+	EXPECT_EQ(-EINVAL, encode(got, &cp, &err));
+	EXPECT_STREQ("card parameters: the card they are for is not named",
+		     err.msg);
 	cp = (struct rths_card_params){ "daq", &x, sizeof(x.sim) };
 	EXPECT_EQ(-EOPNOTSUPP, encode(got, &cp, &err));
 	EXPECT_STREQ("card daq: this librths knows no parameters for it",
