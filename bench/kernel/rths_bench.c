@@ -51,7 +51,7 @@ static void make_dev(struct rths_ctl *ctl, const char *name, uint32_t d,
 	err = rths_dev_new(ctl, name, "sim", 1, NULL);
 	if (err)
 		die(ctl, "dev new", err);
-	err = rths_dev_set(ctl, name, &cfg);
+	err = rths_dev_set(ctl, name, &cfg, sizeof(cfg), NULL);
 	if (err)
 		die(ctl, "dev set", err);
 }

@@ -182,8 +182,9 @@ enum rths_config_field {
 	RTHS_CFG_FB_ENTRIES = 1u << 9,
 	RTHS_CFG_TRACE_ENTRIES = 1u << 10,
 	RTHS_CFG_LIMITS = 1u << 11,	/* channels whose bit is in limits_set */
-	RTHS_CFG_SIM = 1u << 12,	/* sim card parameters */
-	RTHS_CFG_COMEDI = 1u << 13,	/* comedi card parameters */
+	/* 1u << 12 and 1u << 13 were the sim and comedi parameters of
+	 * librths.so.1: card parameters now travel in their own struct
+	 * (struct rths_card_params) */
 };
 
 struct rths_dev_config {
@@ -199,8 +200,7 @@ struct rths_dev_config {
 	uint32_t cmd_entries, fb_entries, trace_entries;
 	uint32_t limits_set;		/* bit i: send limits[i] */
 	struct rths_limits limits[RTHS_MAX_CHANNELS];
-	struct rths_sim_params sim;
-	struct rths_comedi_params comedi;	/* with RTHS_CFG_COMEDI */
+	/* new fields go here, each with its RTHS_CFG_* bit */
 };
 
 struct rths_ring_info {
@@ -224,40 +224,91 @@ struct rths_dev_info {
 	uint32_t late_deadline, ramp_ticks, cpu, priority;
 	uint32_t cmd_entries, fb_entries, trace_entries;
 	struct rths_limits limits[RTHS_MAX_CHANNELS];
-	struct rths_sim_params sim;	/* set == 0 unless card is "sim" */
 	struct rths_ring_info cmd, fb, trace;
 	uint64_t mmap_size;
 	uint32_t chrdev_major, chrdev_minor;
 	bool io_may_sleep, owned;
 	uint64_t step, tick;
-	/* set == 0 unless card is "comedi" */
-	struct rths_comedi_params comedi;
 	/* where the outputs are; a new run starts there (the card may take
 	 * it from the actuators at creation: bumpless) */
 	double position[RTHS_MAX_CHANNELS];	/* m */
 	int64_t position_raw[RTHS_MAX_CHANNELS];	/* nm */
+	/* new fields go here */
 };
 
-/* Create a device.  @sim may be NULL (card defaults) and is only valid for
- * card "sim". */
-int rths_dev_new(struct rths_ctl *ctl, const char *name, const char *card,
-		 uint32_t channels, const struct rths_sim_params *sim);
-/* Create a device of card "comedi"; @comedi must name the board
- * (RTHS_COMEDI_MINOR). */
-int rths_dev_new_comedi(struct rths_ctl *ctl, const char *name,
-			uint32_t channels,
-			const struct rths_comedi_params *comedi);
-int rths_dev_del(struct rths_ctl *ctl, const char *name);
-int rths_dev_set(struct rths_ctl *ctl, const char *name,
-		 const struct rths_dev_config *cfg);
-int rths_dev_get(struct rths_ctl *ctl, const char *name,
-		 struct rths_dev_info *info);
+/*
+ * Size-tagged structs (Documentation/librths.rst, "ABI policy").  The
+ * calls below take the size of the struct the caller was compiled with,
+ * as clone3() does, so that a struct can grow at its end without a new
+ * soname: the library accepts any size from the first published one
+ * (RTHS_*_SIZE_VER0) up; a shorter struct's missing tail reads as 0 (not
+ * set), bytes the library does not know must be 0 (else -E2BIG), and a
+ * struct the library fills gets 0 in whatever it does not know.  Clear a
+ * struct (= { 0 } or memset) before filling it in.
+ */
+#define RTHS_END_OF(type, member) \
+	(offsetof(type, member) + sizeof(((type *)0)->member))
+#define RTHS_DEV_CONFIG_SIZE_VER0 RTHS_END_OF(struct rths_dev_config, limits)
+#define RTHS_DEV_INFO_SIZE_VER0 \
+	RTHS_END_OF(struct rths_dev_info, position_raw)
+#define RTHS_SIM_PARAMS_SIZE_VER0 \
+	RTHS_END_OF(struct rths_sim_params, post_stiffness)
+#define RTHS_COMEDI_PARAMS_SIZE_VER0 \
+	RTHS_END_OF(struct rths_comedi_params, driver)
 
-/* Call @cb for every device; stops early and returns @cb's value if it
- * returns non-zero.  @cb must not use @ctl (the dump is still being
- * read). */
+/*
+ * A card's parameters: @params points at the struct of card @card
+ * ("sim": struct rths_sim_params, "comedi": struct rths_comedi_params)
+ * and @size is its size.  RTHS_SIM_PARAMS(&sim) and
+ * RTHS_COMEDI_PARAMS(&comedi) build one (C only).
+ */
+struct rths_card_params {
+	const char *card;
+	const void *params;
+	size_t size;
+};
+
+#ifndef __cplusplus
+#define RTHS_SIM_PARAMS(p) \
+	(&(const struct rths_card_params){ "sim", \
+	 _Generic((p), struct rths_sim_params *: (p), \
+		  const struct rths_sim_params *: (p)), sizeof(*(p)) })
+#define RTHS_COMEDI_PARAMS(p) \
+	(&(const struct rths_card_params){ "comedi", \
+	 _Generic((p), struct rths_comedi_params *: (p), \
+		  const struct rths_comedi_params *: (p)), sizeof(*(p)) })
+#endif
+
+/* Create a device of card @card with @channels channels.  @card_params
+ * may be NULL (the card's defaults) and must be for @card; they go in the
+ * same request (a comedi device needs its board, RTHS_COMEDI_MINOR). */
+int rths_dev_new(struct rths_ctl *ctl, const char *name, const char *card,
+		 uint32_t channels,
+		 const struct rths_card_params *card_params);
+int rths_dev_del(struct rths_ctl *ctl, const char *name);
+/* Configure a device: the fields of @cfg (@cfg_size bytes, may be NULL)
+ * whose bit is set, and @card_params (may be NULL; for the device's card,
+ * which the kernel checks), in one request. */
+int rths_dev_set(struct rths_ctl *ctl, const char *name,
+		 const struct rths_dev_config *cfg, size_t cfg_size,
+		 const struct rths_card_params *card_params);
+/* What the kernel reports about a device: @info_size bytes of @info. */
+int rths_dev_get(struct rths_ctl *ctl, const char *name,
+		 struct rths_dev_info *info, size_t info_size);
+/* The card parameters of a device of card @card (struct rths_sim_params
+ * for "sim", ...): @size bytes at @params.  -EMEDIUMTYPE if the device's
+ * card is another one, -EOPNOTSUPP for a card the library does not know. */
+int rths_dev_get_card(struct rths_ctl *ctl, const char *name,
+		      const char *card, void *params, size_t size);
+
+/* Call @cb for every device, with its card parameters (@card->params is
+ * NULL for a card the library does not know; @card->size is the
+ * library's size of the struct, at least the caller's); stops early and
+ * returns @cb's value if it returns non-zero.  @cb must not use @ctl (the
+ * dump is still being read). */
 int rths_dev_list(struct rths_ctl *ctl,
-		  int (*cb)(const struct rths_dev_info *info, void *arg),
+		  int (*cb)(const struct rths_dev_info *info,
+			    const struct rths_card_params *card, void *arg),
 		  void *arg);
 
 /* Card types the kernel has registered. */

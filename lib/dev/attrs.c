@@ -273,13 +273,6 @@ int rths_put_config(struct rths_msgbuf *mb, const struct rths_dev_config *cfg)
 		if (!ret)
 			mnl_attr_nest_end(mb->nlh, nest);
 	}
-	if (!ret && (cfg->set & RTHS_CFG_SIM) && (cfg->set & RTHS_CFG_COMEDI))
-		return rths_err_set(mb->err, -EINVAL,
-				    "sim and comedi parameters in one request: a device has one card");
-	if (!ret && (cfg->set & RTHS_CFG_SIM))
-		ret = rths_put_sim(mb, &cfg->sim);
-	if (!ret && (cfg->set & RTHS_CFG_COMEDI))
-		ret = rths_put_comedi(mb, &cfg->comedi);
 	return ret;
 }
 
@@ -395,13 +388,14 @@ static int parse_rings(const struct nlattr *nest, struct rths_dev_info *info)
 	return 0;
 }
 
-int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_info *info)
+int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_reply *r)
 {
 	const struct nlattr *tb[RTHS_A_MAX + 1] = { NULL };
+	struct rths_dev_info *info = &r->info;
 	uint32_t dev;
 	int ret;
 
-	memset(info, 0, sizeof(*info));
+	memset(r, 0, sizeof(*r));
 	ret = rths_attr_parse_msg(nlh, &rths_space_dev, tb);
 	if (ret)
 		return ret;
@@ -452,10 +446,10 @@ int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_info *info)
 	if (tb[RTHS_A_DEV_RINGS] && parse_rings(tb[RTHS_A_DEV_RINGS], info))
 		return -EPROTO;
 	if (tb[RTHS_A_DEV_CARD_PARAMS] && !strcmp(info->card, "sim") &&
-	    parse_sim(tb[RTHS_A_DEV_CARD_PARAMS], &info->sim))
+	    parse_sim(tb[RTHS_A_DEV_CARD_PARAMS], &r->card.sim))
 		return -EPROTO;
 	if (tb[RTHS_A_DEV_CARD_PARAMS] && !strcmp(info->card, "comedi") &&
-	    rths_comedi_parse(tb[RTHS_A_DEV_CARD_PARAMS], &info->comedi))
+	    rths_comedi_parse(tb[RTHS_A_DEV_CARD_PARAMS], &r->card.comedi))
 		return -EPROTO;
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * The comedi card's parameters: their attribute spaces, the encoding of a
  * request (SI calibrations become the kernel's fractions here), the
- * decoding of a DEV_GET reply, and rths_dev_new_comedi().
+ * decoding of a DEV_GET reply.
  *
  * A scale s (m or N per count) goes to the kernel as the fraction num/den
  * nearest to s * 10^9 (nm) or s * 10^6 (uN) with |num| <= 2^30 and
@@ -303,25 +303,6 @@ int rths_put_comedi(struct rths_msgbuf *mb, const struct rths_comedi_params *p)
 		mnl_attr_nest_end(mb->nlh, chans);
 	mnl_attr_nest_end(mb->nlh, nest);
 	return 0;
-}
-
-int rths_dev_new_comedi(struct rths_ctl *ctl, const char *name,
-			uint32_t channels, const struct rths_comedi_params *comedi)
-{
-	struct rths_msgbuf mb = rths_ctl_msg(ctl, RTHS_CMD_DEV_NEW, 0);
-	int ret;
-
-	ret = rths_put_name(&mb, RTHS_A_DEV_NAME, "name", name);
-	if (!ret)
-		ret = rths_put_name(&mb, RTHS_A_DEV_CARD, "card", "comedi");
-	if (!ret)
-		ret = rths_put_u32(&mb, RTHS_A_DEV_CHANNELS, channels);
-	if (!ret && comedi)
-		ret = rths_put_comedi(&mb, comedi);
-	if (ret)
-		return ret;
-	ctl->nl.params = mb.params;
-	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
 }
 
 /* ---- DEV_GET ---------------------------------------------------------------- */

@@ -122,6 +122,10 @@ RTHS_HIDDEN int rths_put_comedi(struct rths_msgbuf *mb,
 				const struct rths_comedi_params *p);
 RTHS_HIDDEN int rths_put_config(struct rths_msgbuf *mb,
 				const struct rths_dev_config *cfg);
+/* The parameters @cp of card @card (NULL: whichever @cp names), checked
+ * as rths_card_params_in() does. */
+RTHS_HIDDEN int rths_put_card(struct rths_msgbuf *mb, const char *card,
+			      const struct rths_card_params *cp);
 
 /* Decode the NLMSG_ERROR message @ack that answers @req (which may be NULL
  * if it is not at hand): returns its error code (0 for a plain ack) and,
@@ -203,10 +207,54 @@ RTHS_HIDDEN int rths_ctl_dev_cmd(struct rths_ctl *ctl, uint8_t cmd,
 				 const char *name, rths_reply_cb cb,
 				 void *arg);
 
+/* ---- size-tagged structs (sized.c) ------------------------------------- */
+
+/* Every card's parameters struct this library knows. */
+union rths_card_union {
+	struct rths_sim_params sim;
+	struct rths_comedi_params comedi;
+};
+
+/* A DEV_GET reply, decoded: the core part and the card's parameters
+ * (those of card info.card, zero for a card the library does not know). */
+struct rths_dev_reply {
+	struct rths_dev_info info;
+	union rths_card_union card;
+};
+
+/* Take the caller's struct @src of @usize bytes into @dst (our @size):
+ * a shorter struct's tail reads as 0; -EINVAL below @min (the first
+ * published size) or for NULL, -E2BIG if a byte beyond @size is not 0.
+ * @what names the struct in the message. */
+RTHS_HIDDEN int rths_copy_in(void *dst, size_t size, const void *src,
+			     size_t usize, size_t min, const char *what,
+			     struct rths_err *err);
+/* Give the caller @usize bytes of @src (our @size bytes), zeroing what
+ * it has beyond ours; -EINVAL below @min or for NULL. */
+RTHS_HIDDEN int rths_copy_out(void *dst, size_t usize, const void *src,
+			      size_t size, size_t min, const char *what,
+			      struct rths_err *err);
+/* Check @cp against card @card (NULL: any) and take its struct into @u:
+ * -EINVAL for parameters of another card, -EOPNOTSUPP for a card the
+ * library does not know, and as rths_copy_in(). */
+RTHS_HIDDEN int rths_card_params_in(const char *card,
+				    const struct rths_card_params *cp,
+				    union rths_card_union *u,
+				    struct rths_err *err);
+/* @r's card parameters as the library's own struct (params NULL for a
+ * card it does not know). */
+RTHS_HIDDEN void rths_dev_reply_card(const struct rths_dev_reply *r,
+				     struct rths_card_params *cp);
+/* Give @r's parameters of card @card to the caller (@size bytes at
+ * @params): -EMEDIUMTYPE if the device has another card. */
+RTHS_HIDDEN int rths_card_params_out(const struct rths_dev_reply *r,
+				     const char *card, void *params,
+				     size_t size, struct rths_err *err);
+
 /* ---- decoders (attrs.c, stats.c, mon.c) -------------------------------- */
 
 RTHS_HIDDEN int rths_dev_info_parse(const struct nlmsghdr *nlh,
-				    struct rths_dev_info *info);
+				    struct rths_dev_reply *r);
 RTHS_HIDDEN int rths_stats_parse(const struct nlmsghdr *nlh, uint32_t *id,
 				 char name[RTHS_NAME_LEN],
 				 struct rths_stats *st);

@@ -87,7 +87,7 @@ int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
 	int fd, ret;
 
 	*devp = NULL;
-	ret = rths_dev_get(ctl, name, &info);
+	ret = rths_dev_get(ctl, name, &info, sizeof(info));
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "/dev/rths/%s", info.name);

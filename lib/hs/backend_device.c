@@ -49,7 +49,7 @@ static int devb_halted(struct devb *d, struct rths_hs_error *err)
 {
 	struct rths_dev_info info;
 
-	if (rths_dev_get(d->ctl, d->name, &info))
+	if (rths_dev_get(d->ctl, d->name, &info, sizeof(info)))
 		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
 				    "device %s is gone", d->name);
 	return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
@@ -266,14 +266,17 @@ static const struct rths_hs_backend_ops devb_ops = {
 	.close = devb_close,
 };
 
-/* The device configuration the experiment asks for. */
+/* The device configuration the experiment asks for; @sim->set stays 0
+ * unless the card is "sim". */
 static void devb_config(const struct rths_hs_device_params *p,
-			struct rths_dev_config *cfg)
+			struct rths_dev_config *cfg,
+			struct rths_sim_params *sim)
 {
 	const struct rths_hs_device_config *x = p->dev;
 	uint32_t ch;
 
 	memset(cfg, 0, sizeof(*cfg));
+	memset(sim, 0, sizeof(*sim));
 	cfg->set = RTHS_CFG_RATE | RTHS_CFG_STEP_TICKS |
 		   RTHS_CFG_TRACE_ENTRIES;
 	cfg->rate_hz = x->rate;
@@ -321,24 +324,23 @@ static void devb_config(const struct rths_hs_device_params *p,
 	if (!strcmp(x->card, "sim")) {
 		const struct rths_hs_actuator_model *a = &x->actuator;
 
-		cfg->set |= RTHS_CFG_SIM;
-		cfg->sim.set = RTHS_SIM_LAG | RTHS_SIM_DELAY |
-			       RTHS_SIM_STIFFNESS | RTHS_SIM_DAMPING |
-			       RTHS_SIM_NOISE_DISP | RTHS_SIM_NOISE_FORCE |
-			       RTHS_SIM_SEED;
-		cfg->sim.lag = a->lag;
-		cfg->sim.delay_ticks = a->delay_ticks;
-		cfg->sim.stiffness = p->stiffness;
-		cfg->sim.damping = p->damping;
-		cfg->sim.noise_disp = a->noise_disp;
-		cfg->sim.noise_force = a->noise_force;
-		cfg->sim.seed = a->seed;
+		sim->set = RTHS_SIM_LAG | RTHS_SIM_DELAY |
+			   RTHS_SIM_STIFFNESS | RTHS_SIM_DAMPING |
+			   RTHS_SIM_NOISE_DISP | RTHS_SIM_NOISE_FORCE |
+			   RTHS_SIM_SEED;
+		sim->lag = a->lag;
+		sim->delay_ticks = a->delay_ticks;
+		sim->stiffness = p->stiffness;
+		sim->damping = p->damping;
+		sim->noise_disp = a->noise_disp;
+		sim->noise_force = a->noise_force;
+		sim->seed = a->seed;
 		/* always sent, so that a spring of an earlier run goes */
-		cfg->sim.set |= RTHS_SIM_SPRING;
+		sim->set |= RTHS_SIM_SPRING;
 		if (p->spring) {
-			cfg->sim.spring_stiffness = p->spring->k;
-			cfg->sim.yield_force = p->spring->fy;
-			cfg->sim.post_stiffness = p->spring->alpha * p->spring->k;
+			sim->spring_stiffness = p->spring->k;
+			sim->yield_force = p->spring->fy;
+			sim->post_stiffness = p->spring->alpha * p->spring->k;
 		}
 	}
 }
@@ -348,6 +350,7 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 			struct rths_hs_error *err)
 {
 	struct rths_dev_config cfg;
+	struct rths_sim_params sim;
 	struct rths_dev_info info;
 	struct devb *d;
 	double dt;
@@ -389,7 +392,7 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 		devb_close(d);
 		return ret;
 	}
-	ret = rths_dev_get(d->ctl, d->name, &info);
+	ret = rths_dev_get(d->ctl, d->name, &info, sizeof(info));
 	if (ret == -ENODEV && p->create) {
 		ret = rths_dev_new(d->ctl, d->name, p->dev->card, p->channels,
 				   NULL);
@@ -399,7 +402,7 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 			return ret;
 		}
 		d->created = true;
-		ret = rths_dev_get(d->ctl, d->name, &info);
+		ret = rths_dev_get(d->ctl, d->name, &info, sizeof(info));
 	}
 	if (ret) {
 		ret = devb_fail(d, ret, "dev show", err);
@@ -416,8 +419,9 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 	}
 	if (info.state != RTHS_STATE_STOPPED)
 		rths_run_stop(d->ctl, d->name);	/* a left-over run */
-	devb_config(p, &cfg);
-	ret = rths_dev_set(d->ctl, d->name, &cfg);
+	devb_config(p, &cfg, &sim);
+	ret = rths_dev_set(d->ctl, d->name, &cfg, sizeof(cfg),
+			   sim.set ? RTHS_SIM_PARAMS(&sim) : NULL);
 	if (ret) {
 		ret = devb_fail(d, ret, "dev set", err);
 		devb_close(d);

@@ -49,14 +49,15 @@ int rt_create(struct rt *t, const char *tag, uint32_t channels,
 	err = rths_ctl_open(&t->ctl);
 	if (err)
 		return err;
-	err = rths_dev_new(t->ctl, t->name, "sim", channels, sim);
+	err = rths_dev_new(t->ctl, t->name, "sim", channels,
+			   sim ? RTHS_SIM_PARAMS(sim) : NULL);
 	if (err)
 		return err;
 	if (!cfg) {
 		rt_manual_config(&def, 8);
 		cfg = &def;
 	}
-	return rths_dev_set(t->ctl, t->name, cfg);
+	return rths_dev_set(t->ctl, t->name, cfg, sizeof(*cfg), NULL);
 }
 
 int rt_open(struct rt *t)
@@ -132,7 +133,7 @@ int rt_state(struct rt *t, enum rths_state *state, enum rths_reason *reason,
 	     enum rths_fault *fault)
 {
 	struct rths_dev_info info;
-	int err = rths_dev_get(t->ctl, t->name, &info);
+	int err = rths_dev_get(t->ctl, t->name, &info, sizeof(info));
 
 	if (err)
 		return err;
@@ -160,7 +161,7 @@ int rt_raw_map(struct rt *t, struct rt_raw *raw, bool owner)
 
 	memset(raw, 0, sizeof(*raw));
 	raw->fd = -1;
-	err = rths_dev_get(t->ctl, t->name, &raw->info);
+	err = rths_dev_get(t->ctl, t->name, &raw->info, sizeof(raw->info));
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "/dev/rths/%s", t->name);

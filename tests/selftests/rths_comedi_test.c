@@ -170,19 +170,31 @@ static int cm_create(struct rt *t, const char *tag, uint32_t channels,
 	err = rths_ctl_open(&t->ctl);
 	if (err)
 		return err;
-	err = rths_dev_new_comedi(t->ctl, t->name, channels, p);
+	err = rths_dev_new(t->ctl, t->name, "comedi", channels,
+			   p ? RTHS_COMEDI_PARAMS(p) : NULL);
 	if (err)
 		return err;
 	if (!cfg) {
 		rt_manual_config(&def, 8);
 		cfg = &def;
 	}
-	return rths_dev_set(t->ctl, t->name, cfg);
+	return rths_dev_set(t->ctl, t->name, cfg, sizeof(*cfg), NULL);
+}
+
+/* DEV_GET: the core part and the comedi parameters. */
+static int cm_get(struct rths_ctl *ctl, const char *name,
+		  struct rths_dev_info *info, struct rths_comedi_params *p)
+{
+	int err = rths_dev_get(ctl, name, info, sizeof(*info));
+
+	return err ? err : rths_dev_get_card(ctl, name, "comedi", p,
+					     sizeof(*p));
 }
 
 FIXTURE(comedi) {
 	struct rt t;
 	struct rths_dev_info info;
+	struct rths_comedi_params comedi;
 	int base;		/* comedi_test's references without us */
 };
 
@@ -202,12 +214,12 @@ FIXTURE_TEARDOWN(comedi)
 static void create(struct __test_metadata *_metadata, struct rt *t,
 		   uint32_t channels, const struct rths_comedi_params *p,
 		   const struct rths_dev_config *cfg,
-		   struct rths_dev_info *info)
+		   struct rths_dev_info *info, struct rths_comedi_params *got)
 {
 	ASSERT_EQ(0, cm_create(t, "cm", channels, p, cfg)) {
 		TH_LOG("create: %s", t->ctl ? rths_ctl_error(t->ctl) : "");
 	}
-	ASSERT_EQ(0, rths_dev_get(t->ctl, t->name, info));
+	ASSERT_EQ(0, cm_get(t->ctl, t->name, info, got));
 	ASSERT_STREQ("comedi", info->card);
 	ASSERT_EQ(0, rt_open(t));
 }
@@ -227,17 +239,18 @@ TEST_F(comedi, defaults_are_reported)
 	uint32_t i;
 
 	params_init(&p);
-	create(_metadata, &self->t, 3, &p, NULL, &self->info);
+	create(_metadata, &self->t, 3, &p, NULL, &self->info,
+	       &self->comedi);
 	EXPECT_TRUE(self->info.io_may_sleep);
 	EXPECT_EQ(RTHS_COMEDI_MINOR | RTHS_COMEDI_AO_SUBDEV |
-		  RTHS_COMEDI_AI_SUBDEV, self->info.comedi.set);
-	EXPECT_EQ(0u, self->info.comedi.minor);
-	EXPECT_EQ(1u, self->info.comedi.ao_subdev);	/* comedi_test's */
-	EXPECT_EQ(0u, self->info.comedi.ai_subdev);
-	EXPECT_STREQ("comedi_test", self->info.comedi.board);
-	EXPECT_STREQ("comedi_test", self->info.comedi.driver);
+		  RTHS_COMEDI_AI_SUBDEV, self->comedi.set);
+	EXPECT_EQ(0u, self->comedi.minor);
+	EXPECT_EQ(1u, self->comedi.ao_subdev);	/* comedi_test's */
+	EXPECT_EQ(0u, self->comedi.ai_subdev);
+	EXPECT_STREQ("comedi_test", self->comedi.board);
+	EXPECT_STREQ("comedi_test", self->comedi.driver);
 	for (i = 0; i < 3; i++) {
-		c = &self->info.comedi.chan[i];
+		c = &self->comedi.chan[i];
 		EXPECT_EQ(i, c->ao_chan);
 		EXPECT_EQ(i, c->disp_chan);
 		EXPECT_EQ(0u, c->ao_range);
@@ -253,7 +266,7 @@ TEST_F(comedi, defaults_are_reported)
 		EXPECT_EQ(65535u, c->disp_maxdata);
 		EXPECT_EQ(0u, c->clamps);
 	}
-	EXPECT_EQ(0u, self->info.comedi.chan[3].set);
+	EXPECT_EQ(0u, self->comedi.chan[3].set);
 	EXPECT_EQ(self->base + 1, refcnt("comedi_test"));
 }
 
@@ -267,7 +280,7 @@ TEST_F(comedi, loopback_predicted_to_the_count)
 {
 	enum { D = 5, STEPS = 60, CH = 2 };
 	int64_t u[STEPS + 1][CH], out[CH], disp[CH], force[CH];
-	const struct rths_comedi_params *k = &self->info.comedi;
+	const struct rths_comedi_params *k = &self->comedi;
 	uint64_t clamps[CH] = { 0 }, seed = 7;
 	struct rths_comedi_params p;
 	struct rths_dev_config cfg;
@@ -295,7 +308,8 @@ TEST_F(comedi, loopback_predicted_to_the_count)
 		.force = { .scale = 3e-6 / 7, .offset = -100 },
 	};
 	rt_manual_config(&cfg, D);
-	create(_metadata, &self->t, CH, &p, &cfg, &self->info);
+	create(_metadata, &self->t, CH, &p, &cfg, &self->info,
+	       &self->comedi);
 
 	/* the library's fractions, as the kernel holds them */
 	EXPECT_EQ(1953125, k->chan[0].disp.num);
@@ -362,9 +376,10 @@ TEST_F(comedi, loopback_predicted_to_the_count)
 	}
 	EXPECT_EQ(0u, clamps[0]);
 	EXPECT_EQ(0u, clamps[1]);
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->info));
-	EXPECT_EQ(0u, self->info.comedi.chan[0].clamps);
-	EXPECT_EQ(0u, self->info.comedi.chan[1].clamps);
+	ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, &self->info,
+			    &self->comedi));
+	EXPECT_EQ(0u, self->comedi.chan[0].clamps);
+	EXPECT_EQ(0u, self->comedi.chan[1].clamps);
 	EXPECT_EQ(RTHS_STATE_RUNNING, self->info.state);
 }
 
@@ -375,7 +390,7 @@ TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 	int64_t target[STEPS + 1] = {
 		0, 30000, 45000, -20000, -50000, 1000, 0,
 	};
-	const struct rths_comedi_params *k = &self->info.comedi;
+	const struct rths_comedi_params *k = &self->comedi;
 	struct rths_comedi_params p;
 	struct rths_dev_config cfg;
 	struct rths_stats st;
@@ -386,7 +401,8 @@ TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 
 	params_init(&p);
 	rt_manual_config(&cfg, D);
-	create(_metadata, &self->t, 1, &p, &cfg, &self->info);
+	create(_metadata, &self->t, 1, &p, &cfg, &self->info,
+	       &self->comedi);
 	target[0] = self->info.position_raw[0];	/* where it starts */
 	ASSERT_EQ(0, rt_start(&self->t));
 	for (n = 1; n <= STEPS; n++)
@@ -406,8 +422,9 @@ TEST_F(comedi, out_of_range_outputs_clamp_and_count)
 	EXPECT_GT(high, 0u);
 	EXPECT_GT(low, 0u);
 	EXPECT_EQ(high + low, clamps[0]);
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->info));
-	EXPECT_EQ(clamps[0], self->info.comedi.chan[0].clamps);
+	ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, &self->info,
+			    &self->comedi));
+	EXPECT_EQ(clamps[0], self->comedi.chan[0].clamps);
 	/* clamping is not an error: the run goes on */
 	EXPECT_EQ(RTHS_STATE_RUNNING, self->info.state);
 	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
@@ -431,7 +448,7 @@ TEST_F(comedi, a_new_device_starts_where_the_actuator_is)
 
 	params_init(&p);
 	rt_manual_config(&cfg, D);
-	create(_metadata, &self->t, 1, &p, &cfg, &info);
+	create(_metadata, &self->t, 1, &p, &cfg, &info, &self->comedi);
 	ASSERT_EQ(0, rt_start(&self->t));
 	ASSERT_EQ(0, rt_post1(&self->t, 1, there));
 	ASSERT_EQ(0, rt_tick(&self->t, D));
@@ -439,7 +456,7 @@ TEST_F(comedi, a_new_device_starts_where_the_actuator_is)
 	rt_destroy(&self->t);
 
 	/* 1 nm a count, so the board holds 20 um to the count */
-	create(_metadata, &self->t, 1, &p, &cfg, &info);
+	create(_metadata, &self->t, 1, &p, &cfg, &info, &self->comedi);
 	EXPECT_EQ(there, info.position_raw[0]);
 	ASSERT_EQ(0, rt_start(&self->t));
 	ASSERT_EQ(0, rt_post1(&self->t, 1, next));
@@ -589,14 +606,16 @@ TEST_F(comedi, bad_parameters_fail_with_an_extack_and_create_nothing)
 		snprintf(name, sizeof(name), "cb%d", (int)getpid());
 		params_init(&p);
 		b->edit(&p);
-		EXPECT_EQ(b->err, rths_dev_new_comedi(ctl, name, b->channels, &p)) {
+		EXPECT_EQ(b->err, rths_dev_new(ctl, name, "comedi", b->channels,
+					       RTHS_COMEDI_PARAMS(&p))) {
 			TH_LOG("%s: %s", b->what, rths_ctl_error(ctl));
 		}
 		EXPECT_EQ(b->attr, rths_ctl_error_attr(ctl)) TH_LOG("%s", b->what);
 		EXPECT_TRUE(has(rths_ctl_error(ctl), b->msg)) {
 			TH_LOG("%s: \"%s\"", b->what, rths_ctl_error(ctl));
 		}
-		EXPECT_EQ(-ENODEV, rths_dev_get(ctl, name, &info));
+		EXPECT_EQ(-ENODEV, rths_dev_get(ctl, name, &info,
+						sizeof(info)));
 		/* no reference left behind */
 		EXPECT_EQ(self->base, refcnt("comedi_test")) TH_LOG("%s", b->what);
 	}
@@ -610,30 +629,37 @@ TEST_F(comedi, bad_set_changes_nothing)
 {
 	struct rths_comedi_params p, *before = calloc(1, sizeof(*before));
 	struct rths_dev_config *cfg = calloc(1, sizeof(*cfg));
+	struct rths_comedi_params *cp = calloc(1, sizeof(*cp));
+	struct rths_comedi_params *got = calloc(1, sizeof(*got));
 	struct rths_dev_info *info = calloc(1, sizeof(*info));
 	unsigned int i;
 
 	ASSERT_NE(NULL, before);
 	ASSERT_NE(NULL, cfg);
 	ASSERT_NE(NULL, info);
+	ASSERT_NE(NULL, cp);
+	ASSERT_NE(NULL, got);
 	params_init(&p);
 	p.chan[1].set = RTHS_COMEDI_CH_SCALE_DISP;
 	p.chan[1].disp.scale = 2e-9;
-	create(_metadata, &self->t, 2, &p, NULL, &self->info);
-	*before = self->info.comedi;
+	create(_metadata, &self->t, 2, &p, NULL, &self->info,
+	       &self->comedi);
+	*before = self->comedi;
 	for (i = 0; i < sizeof(bad_new) / sizeof(bad_new[0]); i++) {
 		const struct bad *b = &bad_new[i];
 
 		if (!b->on_set)
 			continue;
 		memset(cfg, 0, sizeof(*cfg));
-		cfg->set = RTHS_CFG_COMEDI | RTHS_CFG_RATE;
+		cfg->set = RTHS_CFG_RATE;
 		cfg->rate_hz = 2048;
-		params_init(&cfg->comedi);
-		b->edit(&cfg->comedi);
-		if (!cfg->comedi.minor)	/* the board stays */
-			cfg->comedi.set &= ~RTHS_COMEDI_MINOR;
-		EXPECT_EQ(b->err, rths_dev_set(self->t.ctl, self->t.name, cfg)) {
+		params_init(cp);
+		b->edit(cp);
+		if (!cp->minor)	/* the board stays */
+			cp->set &= ~RTHS_COMEDI_MINOR;
+		EXPECT_EQ(b->err, rths_dev_set(self->t.ctl, self->t.name, cfg,
+					       sizeof(*cfg),
+					       RTHS_COMEDI_PARAMS(cp))) {
 			TH_LOG("%s: %s", b->what, rths_ctl_error(self->t.ctl));
 		}
 		EXPECT_EQ(b->attr, rths_ctl_error_attr(self->t.ctl)) {
@@ -642,8 +668,8 @@ TEST_F(comedi, bad_set_changes_nothing)
 		EXPECT_TRUE(has(rths_ctl_error(self->t.ctl), b->msg)) {
 			TH_LOG("%s: \"%s\"", b->what, rths_ctl_error(self->t.ctl));
 		}
-		ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, info));
-		EXPECT_EQ(0, memcmp(before, &info->comedi, sizeof(*before))) {
+		ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, info, got));
+		EXPECT_EQ(0, memcmp(before, got, sizeof(*before))) {
 			TH_LOG("%s changed the parameters", b->what);
 		}
 		EXPECT_EQ(self->info.rate_hz, info->rate_hz);
@@ -652,36 +678,41 @@ TEST_F(comedi, bad_set_changes_nothing)
 
 	/* a good one: a force input on channel 1 starts at mid-scale */
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->set = RTHS_CFG_COMEDI;
-	cfg->comedi.chan[1].set = RTHS_COMEDI_CH_FORCE_CHAN |
-				  RTHS_COMEDI_CH_SCALE_FORCE;
-	cfg->comedi.chan[1].force_chan = 0;
-	cfg->comedi.chan[1].force.scale = 1e-3;
-	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, cfg)) {
+	memset(cp, 0, sizeof(*cp));
+	cp->chan[1].set = RTHS_COMEDI_CH_FORCE_CHAN |
+			  RTHS_COMEDI_CH_SCALE_FORCE;
+	cp->chan[1].force_chan = 0;
+	cp->chan[1].force.scale = 1e-3;
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, cfg, sizeof(*cfg),
+				  RTHS_COMEDI_PARAMS(cp))) {
 		TH_LOG("%s", rths_ctl_error(self->t.ctl));
 	}
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, info));
-	EXPECT_EQ(0, info->comedi.chan[1].force_chan);
-	EXPECT_EQ(1000, info->comedi.chan[1].force.num);
-	EXPECT_EQ(32768, info->comedi.chan[1].force.offset);
-	EXPECT_EQ(65535u, info->comedi.chan[1].force_maxdata);
+	ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, info, got));
+	EXPECT_EQ(0, got->chan[1].force_chan);
+	EXPECT_EQ(1000, got->chan[1].force.num);
+	EXPECT_EQ(32768, got->chan[1].force.offset);
+	EXPECT_EQ(65535u, got->chan[1].force_maxdata);
 	/* the rest as it was */
-	EXPECT_EQ(2, info->comedi.chan[1].disp.num);
-	EXPECT_EQ(0, memcmp(&before->chan[0], &info->comedi.chan[0],
+	EXPECT_EQ(2, got->chan[1].disp.num);
+	EXPECT_EQ(0, memcmp(&before->chan[0], &got->chan[0],
 			    sizeof(before->chan[0])));
 	/* and off again */
-	cfg->comedi.chan[1].set = RTHS_COMEDI_CH_FORCE_CHAN;
-	cfg->comedi.chan[1].force_chan = -1;
-	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, cfg));
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, info));
-	EXPECT_EQ(-1, info->comedi.chan[1].force_chan);
+	cp->chan[1].set = RTHS_COMEDI_CH_FORCE_CHAN;
+	cp->chan[1].force_chan = -1;
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, cfg, sizeof(*cfg),
+				  RTHS_COMEDI_PARAMS(cp)));
+	ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, info, got));
+	EXPECT_EQ(-1, got->chan[1].force_chan);
 
 	/* only while stopped */
 	ASSERT_EQ(0, rt_start(&self->t));
-	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, cfg));
+	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, cfg,
+				       sizeof(*cfg), RTHS_COMEDI_PARAMS(cp)));
 	free(before);
 	free(cfg);
 	free(info);
+	free(got);
+	free(cp);
 }
 
 /* The device holds comedi_test: rmmod fails and the device keeps working;
@@ -693,7 +724,8 @@ TEST_F(comedi, the_device_holds_its_driver)
 	enum rths_state state;
 
 	params_init(&p);
-	create(_metadata, &self->t, 1, &p, NULL, &self->info);
+	create(_metadata, &self->t, 1, &p, NULL, &self->info,
+	       &self->comedi);
 	EXPECT_EQ(self->base + 1, refcnt("comedi_test"));
 	EXPECT_NE(0, rt_sh("rmmod comedi_test 2>/dev/null", NULL));
 	EXPECT_TRUE(loaded("comedi_test"));
@@ -719,7 +751,7 @@ TEST_F(comedi, the_device_holds_its_driver)
 TEST_F_TIMEOUT(comedi, hrtimer_run_counters_add_up, 300)
 {
 	enum { CH = 2, D = 8, STEPS = 400 };
-	const struct rths_comedi_params *k = &self->info.comedi;
+	const struct rths_comedi_params *k = &self->comedi;
 	struct rths_dev_config cfg = {
 		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS |
 		       RTHS_CFG_LATE_POLICY,
@@ -741,7 +773,8 @@ TEST_F_TIMEOUT(comedi, hrtimer_run_counters_add_up, 300)
 	p.chan[0].disp.scale = 3.0517578125e-7;		/* 20 V / 2^16 in um */
 	p.chan[1].set = RTHS_COMEDI_CH_SCALE_DISP;
 	p.chan[1].disp.scale = 1e-7;
-	create(_metadata, &self->t, CH, &p, &cfg, &self->info);
+	create(_metadata, &self->t, CH, &p, &cfg, &self->info,
+	       &self->comedi);
 	ASSERT_EQ(0, rt_start(&self->t));
 	while (posted < 2) {
 		posted++;
@@ -789,9 +822,10 @@ TEST_F_TIMEOUT(comedi, hrtimer_run_counters_add_up, 300)
 	EXPECT_EQ(seen, st.steps);
 	EXPECT_EQ(0u, st.card_errors);
 	EXPECT_EQ(st.ticks, st.lat_samples);
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->info));
+	ASSERT_EQ(0, cm_get(self->t.ctl, self->t.name, &self->info,
+			    &self->comedi));
 	EXPECT_EQ(0u, self->info.fault);
-	EXPECT_EQ(0u, self->info.comedi.chan[0].clamps);
+	EXPECT_EQ(0u, self->comedi.chan[0].clamps);
 }
 
 /* rthsctl next to this binary: build/plain/tools/rthsctl. */
@@ -843,8 +877,8 @@ TEST_F(comedi, rthsctl_add_show_set)
 		 "channel 1 ao 2 disp 2 range 1 aref ground scale-ao 3nm", ctl,
 		 name);
 	ASSERT_EQ(0, system(cmd));
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, name, &self->info));
-	c = &self->info.comedi.chan[0];
+	ASSERT_EQ(0, cm_get(self->t.ctl, name, &self->info, &self->comedi));
+	c = &self->comedi.chan[0];
 	EXPECT_EQ(1, c->force_chan);
 	EXPECT_EQ(1u, c->force_range);
 	EXPECT_EQ(1953125, c->disp.num);
@@ -852,7 +886,7 @@ TEST_F(comedi, rthsctl_add_show_set)
 	EXPECT_EQ(30000, c->disp.offset);
 	EXPECT_EQ(30000, c->ao.offset);
 	EXPECT_EQ(500000, c->force.num);
-	c = &self->info.comedi.chan[1];
+	c = &self->comedi.chan[1];
 	EXPECT_EQ(2u, c->ao_chan);
 	EXPECT_EQ(2u, c->disp_chan);
 	EXPECT_EQ(1u, c->disp_range);
@@ -874,8 +908,8 @@ TEST_F(comedi, rthsctl_add_show_set)
 	snprintf(cmd, sizeof(cmd), "%s dev set %s channel 1 force 3 limit 0 force 10kN",
 		 ctl, name);
 	ASSERT_EQ(0, system(cmd));
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, name, &self->info));
-	EXPECT_EQ(3, self->info.comedi.chan[1].force_chan);
+	ASSERT_EQ(0, cm_get(self->t.ctl, name, &self->info, &self->comedi));
+	EXPECT_EQ(3, self->comedi.chan[1].force_chan);
 	EXPECT_EQ(10000.0, self->info.limits[0].force_max);
 	snprintf(cmd, sizeof(cmd),
 		 "%s dev set %s channel 1 disp 2 range 7 2> /tmp/cm-err.txt",
@@ -902,7 +936,8 @@ TEST_F_TIMEOUT(comedi, rmmod_during_a_run, 120)
 	int err;
 
 	params_init(&p);
-	create(_metadata, &self->t, 2, &p, &cfg, &self->info);
+	create(_metadata, &self->t, 2, &p, &cfg, &self->info,
+	       &self->comedi);
 	ASSERT_EQ(0, rt_start(&self->t));
 	for (n = 1; n <= 20; n++)
 		ASSERT_EQ(0, rt_post1(&self->t, n, (int64_t)n * 1000));
@@ -911,7 +946,8 @@ TEST_F_TIMEOUT(comedi, rmmod_during_a_run, 120)
 
 	ASSERT_EQ(0, rt_sh("rmmod rths_comedi", NULL));
 	EXPECT_FALSE(loaded("rths_comedi"));
-	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info));
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info,
+					sizeof(info)));
 	do {
 		err = rths_wait_feedback(self->t.dev, &fb, 10000, 0);
 	} while (err == 0);

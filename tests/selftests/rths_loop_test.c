@@ -116,7 +116,8 @@ TEST_F(loop, interpolation_exact)
 	}
 	EXPECT_EQ(-EAGAIN, rths_read_feedback(self->t.dev, &fb));
 	/* the device reports where the outputs are: the last target */
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info,
+				  sizeof(info)));
 	for (ch = 0; ch < CH; ch++)
 		EXPECT_EQ(u[STEPS][ch], info.position_raw[ch]);
 }
@@ -127,9 +128,8 @@ TEST_F(loop, hysteretic_spring_predicted_to_the_count)
 {
 	enum { D = 8, STEPS = 120 };
 	int64_t u[STEPS + 1], disp[1], force[1], out[1];
-	struct rths_sim_params sim;
+	struct rths_sim_params sim, got;
 	struct rths_dev_config cfg;
-	struct rths_dev_info info;
 	struct sim_model m;
 	double energy = 0, band;
 	int n, k;
@@ -145,10 +145,11 @@ TEST_F(loop, hysteretic_spring_predicted_to_the_count)
 	sim.post_stiffness = 2e4;	/* N/m */
 	rt_manual_config(&cfg, D);
 	setup_dev(_metadata, &self->t, 1, &cfg, &sim);
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info));
-	EXPECT_EQ(2e5, info.sim.spring_stiffness);
-	EXPECT_EQ(50, info.sim.yield_force);
-	EXPECT_EQ(2e4, info.sim.post_stiffness);
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim", &got,
+				       sizeof(got)));
+	EXPECT_EQ(2e5, got.spring_stiffness);
+	EXPECT_EQ(50, got.yield_force);
+	EXPECT_EQ(2e4, got.post_stiffness);
 	ASSERT_EQ(0, rt_start(&self->t));
 	/* three cycles of growing amplitude, 0.5 .. 1.5 mm */
 	u[0] = 0;
@@ -180,10 +181,9 @@ TEST_F(loop, hysteretic_spring_predicted_to_the_count)
 	/* a post-yield stiffness above the initial one is refused */
 	sim.set = RTHS_SIM_POST_STIFFNESS;
 	sim.post_stiffness = 3e5;
-	cfg.set = RTHS_CFG_SIM;
-	cfg.sim = sim;
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
-	EXPECT_EQ(-EINVAL, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_EQ(-EINVAL, rths_dev_set(self->t.ctl, self->t.name, NULL, 0,
+					RTHS_SIM_PARAMS(&sim)));
 	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "post-yield"));
 }
 

@@ -149,6 +149,7 @@ FIXTURE(nl) {
 	struct rt t;
 	struct raw_nl nl;
 	struct rths_dev_info before;
+	struct rths_sim_params sim_before;
 };
 
 FIXTURE_SETUP(nl)
@@ -159,7 +160,11 @@ FIXTURE_SETUP(nl)
 	ASSERT_EQ(0, rt_create(&self->t, "nl", 2, &sim, NULL));
 	ASSERT_EQ(0, raw_open(&self->nl));
 	memset(&self->before, 0, sizeof(self->before));
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->before));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &self->before,
+				  sizeof(self->before)));
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim",
+				       &self->sim_before,
+				       sizeof(self->sim_before)));
 }
 
 FIXTURE_TEARDOWN(nl)
@@ -174,10 +179,12 @@ static void expect_unchanged(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(nl) *self)
 {
 	struct rths_dev_info now, *b = &self->before;
+	struct rths_sim_params sim;
 	unsigned int ch;
 
 	memset(&now, 0, sizeof(now));
-	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &now));
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &now,
+				  sizeof(now)));
 	EXPECT_EQ(b->state, now.state);
 	EXPECT_EQ(b->clock, now.clock);
 	EXPECT_EQ(b->rate_hz, now.rate_hz);
@@ -192,7 +199,9 @@ static void expect_unchanged(struct __test_metadata *_metadata,
 	for (ch = 0; ch < b->channels; ch++)
 		EXPECT_EQ(0, memcmp(&b->limits[ch], &now.limits[ch],
 				    sizeof(now.limits[ch])));
-	EXPECT_EQ(0, memcmp(&b->sim, &now.sim, sizeof(now.sim)));
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim", &sim,
+				       sizeof(sim)));
+	EXPECT_EQ(0, memcmp(&self->sim_before, &sim, sizeof(sim)));
 }
 
 static struct nlmsghdr *set_msg(FIXTURE_DATA(nl) *self)
@@ -296,7 +305,7 @@ TEST_F(nl, missing_required_attribute)
 	}
 	EXPECT_EQ(RTHS_A_DEV_CHANNELS, r.miss_type);
 	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, "nlmissing",
-					&self->before));
+					&self->before, sizeof(self->before)));
 }
 
 TEST_F(nl, limit_without_channel_index)
@@ -362,7 +371,8 @@ TEST_F(nl, busy_while_running)
 	struct rths_dev_config cfg = { .set = RTHS_CFG_RATE, .rate_hz = 2048 };
 
 	ASSERT_EQ(0, rt_start(&self->t));
-	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg,
+				       sizeof(cfg), NULL));
 	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "running"));
 	EXPECT_EQ(-EBUSY, rths_run_start(self->t.ctl, self->t.name));
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
@@ -377,7 +387,8 @@ TEST_F(nl, tick_needs_the_manual_clock)
 
 	EXPECT_EQ(-EINVAL, rt_tick(&self->t, 1));	/* stopped */
 	EXPECT_NE('\0', rths_ctl_error(self->t.ctl)[0]);
-	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg, sizeof(cfg),
+				  NULL));
 	ASSERT_EQ(0, rt_start(&self->t));
 	EXPECT_EQ(-EINVAL, rt_tick(&self->t, 1));
 	EXPECT_NE(NULL, strstr(rths_ctl_error(self->t.ctl), "manual"));
@@ -398,7 +409,8 @@ TEST_F(nl, lifecycle)
 	EXPECT_EQ(-EINVAL, rths_dev_new(self->t.ctl, "a b", "sim", 1, NULL));
 	EXPECT_GT(0, rths_dev_new(self->t.ctl, "nlwide", "sim",
 				  RTHS_MAX_CHANNELS + 1, NULL));
-	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, "nlwide", &info));
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, "nlwide", &info,
+					sizeof(info)));
 
 	snprintf(path, sizeof(path), "/dev/rths/%s", self->t.name);
 	ASSERT_EQ(0, stat(path, &stt));
@@ -413,15 +425,19 @@ TEST_F(nl, lifecycle)
 
 	ASSERT_EQ(0, rths_dev_del(self->t.ctl, self->t.name));
 	EXPECT_EQ(-1, stat(path, &stt));
-	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info));
+	EXPECT_EQ(-ENODEV, rths_dev_get(self->t.ctl, self->t.name, &info,
+					sizeof(info)));
 	EXPECT_EQ(-ENODEV, rths_dev_del(self->t.ctl, self->t.name));
 }
 
-static int count_dev(const struct rths_dev_info *info, void *arg)
+static int count_dev(const struct rths_dev_info *info,
+		     const struct rths_card_params *card, void *arg)
 {
 	struct { const char *name; int n; } *c = arg;
 
-	if (!strcmp(info->name, c->name))
+	/* ours, with its card's parameters */
+	if (!strcmp(info->name, c->name) && !strcmp(card->card, "sim") &&
+	    card->params && card->size >= RTHS_SIM_PARAMS_SIZE_VER0)
 		c->n++;
 	return 0;
 }
@@ -468,10 +484,12 @@ TEST_F(nl, resize_while_mapped_is_busy)
 	struct rt_raw a;
 
 	ASSERT_EQ(0, rt_raw_map(&self->t, &a, false));
-	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_EQ(-EBUSY, rths_dev_set(self->t.ctl, self->t.name, &cfg,
+				       sizeof(cfg), NULL));
 	expect_unchanged(_metadata, self);
 	rt_raw_unmap(&a);
-	EXPECT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg));
+	EXPECT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg, sizeof(cfg),
+				  NULL));
 }
 
 /* Without CAP_NET_ADMIN every change is refused; reading is allowed. */
@@ -495,13 +513,13 @@ TEST_F(nl, unprivileged_gets_eperm)
 		if (setgid(65534) || setuid(65534) || rths_ctl_open(&ctl))
 			_exit(100);
 		ok[0] = rths_dev_new(ctl, "nlnobody", "sim", 1, NULL) == -EPERM;
-		ok[1] = rths_dev_set(ctl, n, &cfg) == -EPERM;
+		ok[1] = rths_dev_set(ctl, n, &cfg, sizeof(cfg), NULL) == -EPERM;
 		ok[2] = rths_run_start(ctl, n) == -EPERM;
 		ok[3] = rths_run_stop(ctl, n) == -EPERM;
 		ok[4] = rths_run_tick(ctl, n, 1) == -EPERM;
 		ok[5] = rths_stats_reset(ctl, n) == -EPERM;
 		ok[6] = rths_dev_del(ctl, n) == -EPERM;
-		ok[7] = rths_dev_get(ctl, n, &info) == 0;
+		ok[7] = rths_dev_get(ctl, n, &info, sizeof(info)) == 0;
 		ok[8] = open(path, O_RDWR) < 0 && errno == EACCES;
 		ok[9] = rths_run_hold(ctl, n) == -EPERM;
 		for (i = 0; i < 10; i++)

@@ -56,7 +56,7 @@ TEST(rmmod_during_a_run)
 	/* running, owned and mapped: the card module still goes */
 	ASSERT_EQ(0, rt_sh("rmmod rths_sim", NULL));
 	EXPECT_EQ(0, module_loaded("rths_sim"));
-	EXPECT_EQ(-ENODEV, rths_dev_get(t.ctl, t.name, &info));
+	EXPECT_EQ(-ENODEV, rths_dev_get(t.ctl, t.name, &info, sizeof(info)));
 	do {
 		err = rths_wait_feedback(t.dev, &fb, 10000, 0);
 	} while (err == 0);
@@ -74,9 +74,11 @@ TEST(rmmod_during_a_run)
 	ASSERT_EQ(0, rt_sh("insmod %s/kernel/cards/rths_sim.ko", kdir));
 }
 
-static int count_dev(const struct rths_dev_info *info, void *arg)
+static int count_dev(const struct rths_dev_info *info,
+		     const struct rths_card_params *card, void *arg)
 {
 	(void)info;
+	(void)card;
 	(*(int *)arg)++;
 	return 0;
 }

@@ -70,9 +70,11 @@ static void *owner(void *arg)
 	return NULL;
 }
 
-static int count_cb(const struct rths_dev_info *info, void *arg)
+static int count_cb(const struct rths_dev_info *info,
+		    const struct rths_card_params *card, void *arg)
 {
 	(void)info;
+	(void)card;
 	(*(int *)arg)++;
 	return 0;
 }
@@ -106,7 +108,7 @@ static void *dumper(void *arg)
 		if (!err)
 			err = rths_stats_list(ctl, stats_cb, &n);
 		if (!err)
-			err = rths_dev_get(ctl, s->t.name, &info);
+			err = rths_dev_get(ctl, s->t.name, &info, sizeof(info));
 		if (!err)
 			err = rths_stats_get(ctl, s->t.name, &st);
 		if (err && !(atomic_load(&s->gone) && gone_errno(err)))
@@ -130,7 +132,7 @@ static void *observer(void *arg)
 		bad(s, "observer ctl", -EIO);
 		return NULL;
 	}
-	err = rths_dev_get(ctl, s->t.name, &info);
+	err = rths_dev_get(ctl, s->t.name, &info, sizeof(info));
 	rths_ctl_close(ctl);
 	if (err) {
 		bad(s, "observer get", err);
@@ -219,7 +221,8 @@ TEST_F_TIMEOUT(stress, delete_under_load, 300)
 	EXPECT_EQ(0, atomic_load(&s->unexpected));
 	EXPECT_GT(st.ticks, 0u);
 	EXPECT_EQ(-ENODEV, rths_dev_get(s->t.ctl, s->t.name,
-					&(struct rths_dev_info){ 0 }));
+					&(struct rths_dev_info){ 0 },
+					sizeof(struct rths_dev_info)));
 	/* the owner's mapping outlives the device; closing it is clean */
 	rths_dev_close(s->t.dev);
 	s->t.dev = NULL;

@@ -20,8 +20,8 @@
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
 #define ADD(a, e, ...) \
 	rc_parse_dev_add(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, e)
-#define SET(name, cfg, e, ...) \
-	rc_parse_dev_set(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), name, cfg, e)
+#define SET(s, e, ...) \
+	rc_parse_dev_set(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), s, e)
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -339,25 +339,27 @@ TEST(scales_that_do_not_convert_are_named_before_sending)
 	EXPECT_EQ(RTHS_COMEDI_CH_A_AO_NUM, err.attr);
 }
 
-TEST(one_card_per_request)
+TEST(card_params_name_their_card)
 {
 	char buf[RTHS_REQ_SIZE];
 	struct rths_err err;
 	struct rths_msgbuf mb = { .size = sizeof(buf), .err = &err };
-	struct rths_dev_config cfg = {
-		.set = RTHS_CFG_SIM | RTHS_CFG_COMEDI,
-		.sim = { .set = RTHS_SIM_SEED, .seed = 1 },
-		.comedi = { .set = RTHS_COMEDI_AO_SUBDEV, .ao_subdev = 1 },
+	struct rths_comedi_params p = {
+		.set = RTHS_COMEDI_AO_SUBDEV, .ao_subdev = 1,
 	};
+	struct rths_sim_params sim = { .set = RTHS_SIM_SEED, .seed = 1 };
 
+	/* a device has one card: its parameters must be that card's */
 	rths_err_clear(&err);
-	mb.nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_SET, 0);
-	EXPECT_EQ(-EINVAL, rths_put_config(&mb, &cfg));
-	EXPECT_TRUE(starts(err.msg, "sim and comedi parameters in one request"));
+	mb.nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_NEW, 0);
+	EXPECT_EQ(-EINVAL, rths_put_card(&mb, "sim", RTHS_COMEDI_PARAMS(&p)));
+	EXPECT_STREQ("card sim: parameters for card comedi given", err.msg);
+	EXPECT_EQ(NULL, mb.params);
+	EXPECT_EQ(-EINVAL, rths_put_card(&mb, "comedi", RTHS_SIM_PARAMS(&sim)));
+	EXPECT_STREQ("card comedi: parameters for card sim given", err.msg);
 
-	cfg.set = RTHS_CFG_COMEDI;
 	mb.nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_SET, 0);
-	EXPECT_EQ(0, rths_put_config(&mb, &cfg));
+	EXPECT_EQ(0, rths_put_card(&mb, NULL, RTHS_COMEDI_PARAMS(&p)));
 	EXPECT_EQ(&rths_space_comedi, mb.params);
 }
 
@@ -511,22 +513,21 @@ static struct nlmsghdr *build_reply(void *buf, const char *card)
 TEST(dev_get_reply_decodes_the_comedi_parameters)
 {
 	char buf[RTHS_REQ_SIZE];
-	struct rths_dev_info *info = calloc(1, sizeof(*info));
+	struct rths_dev_reply *r = calloc(1, sizeof(*r));
 	const struct rths_comedi_chan *c;
 
-	ASSERT_NE(NULL, info);
-	ASSERT_EQ(0, rths_dev_info_parse(build_reply(buf, "comedi"), info));
-	EXPECT_STREQ("comedi", info->card);
-	EXPECT_EQ(0u, info->sim.set);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, rths_dev_info_parse(build_reply(buf, "comedi"), r));
+	EXPECT_STREQ("comedi", r->info.card);
 	EXPECT_EQ(RTHS_COMEDI_MINOR | RTHS_COMEDI_AO_SUBDEV |
-		  RTHS_COMEDI_AI_SUBDEV, info->comedi.set);
-	EXPECT_EQ(1u, info->comedi.minor);
-	EXPECT_EQ(1u, info->comedi.ao_subdev);
-	EXPECT_EQ(0u, info->comedi.ai_subdev);
-	EXPECT_STREQ("a board whose name is longer th", info->comedi.board);
-	EXPECT_STREQ("comedi_test", info->comedi.driver);
+		  RTHS_COMEDI_AI_SUBDEV, r->card.comedi.set);
+	EXPECT_EQ(1u, r->card.comedi.minor);
+	EXPECT_EQ(1u, r->card.comedi.ao_subdev);
+	EXPECT_EQ(0u, r->card.comedi.ai_subdev);
+	EXPECT_STREQ("a board whose name is longer th", r->card.comedi.board);
+	EXPECT_STREQ("comedi_test", r->card.comedi.driver);
 
-	c = &info->comedi.chan[0];
+	c = &r->card.comedi.chan[0];
 	EXPECT_EQ(3u, c->ao_chan);
 	EXPECT_EQ(1u, c->ao_range);
 	EXPECT_EQ(4u, c->disp_chan);
@@ -546,7 +547,7 @@ TEST(dev_get_reply_decodes_the_comedi_parameters)
 	EXPECT_EQ(65535u, c->disp_maxdata);
 	EXPECT_EQ(17u, c->clamps);
 
-	c = &info->comedi.chan[1];
+	c = &r->card.comedi.chan[1];
 	EXPECT_EQ(2u, c->aref);
 	EXPECT_EQ(3, c->ao.num);
 	EXPECT_EQ(7u, c->ao.den);
@@ -557,24 +558,24 @@ TEST(dev_get_reply_decodes_the_comedi_parameters)
 	EXPECT_EQ(0.5, c->force.scale);
 	EXPECT_EQ(100, c->force.offset);
 	EXPECT_EQ(1023u, c->force_maxdata);
-	EXPECT_EQ(0u, info->comedi.chan[2].set);
+	EXPECT_EQ(0u, r->card.comedi.chan[2].set);
 
 	/* another card's nest is not read as comedi's */
-	ASSERT_EQ(0, rths_dev_info_parse(build_reply(buf, "daq"), info));
-	EXPECT_EQ(0u, info->comedi.set);
-	EXPECT_EQ(0u, info->comedi.chan[0].set);
-	free(info);
+	ASSERT_EQ(0, rths_dev_info_parse(build_reply(buf, "daq"), r));
+	EXPECT_EQ(0u, r->card.comedi.set);
+	EXPECT_EQ(0u, r->card.comedi.chan[0].set);
+	free(r);
 }
 
 TEST(malformed_replies_are_refused)
 {
 	char buf[RTHS_REQ_SIZE];
-	struct rths_dev_info *info = calloc(1, sizeof(*info));
+	struct rths_dev_reply *r = calloc(1, sizeof(*r));
 	struct nlmsghdr *nlh = rths_msg_init(buf, sizeof(buf), FAMILY,
 					     RTHS_CMD_DEV_GET, 0);
 	struct nlattr *params, *chans, *ch;
 
-	ASSERT_NE(NULL, info);
+	ASSERT_NE(NULL, r);
 	mnl_attr_put_u32(nlh, RTHS_A_DEV_ID, 5);
 	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "c0");
 	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "comedi");
@@ -588,7 +589,7 @@ TEST(malformed_replies_are_refused)
 	mnl_attr_nest_end(nlh, ch);
 	mnl_attr_nest_end(nlh, chans);
 	mnl_attr_nest_end(nlh, params);
-	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, info));
+	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, r));
 
 	/* a u64 where a u32 belongs */
 	nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_GET, 0);
@@ -598,8 +599,8 @@ TEST(malformed_replies_are_refused)
 	params = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
 	mnl_attr_put_u64(nlh, RTHS_COMEDI_A_MINOR, 1);
 	mnl_attr_nest_end(nlh, params);
-	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, info));
-	free(info);
+	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, r));
+	free(r);
 }
 
 /* ---- rthsctl --------------------------------------------------------------- */
@@ -735,41 +736,42 @@ TEST(dev_add_comedi_errors_say_what)
 
 TEST(dev_set_comedi_and_limits_share_force)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 
-	ASSERT_EQ(0, SET(&name, &cfg, &e, "c0", "limit", "0", "force", "1kN",
+	ASSERT_EQ(0, SET(&s, &e, "c0", "limit", "0", "force", "1kN",
 			 "channel", "0", "force", "2", "range", "1",
 			 "limit", "1", "force", "2kN", "ao-subdev", "3",
 			 "channel", "1", "disp", "5", "rate", "2048")) {
 		TH_LOG("%s", e.msg);
 	}
-	EXPECT_EQ(RTHS_CFG_LIMITS | RTHS_CFG_COMEDI | RTHS_CFG_RATE, cfg.set);
-	EXPECT_EQ(1e3, cfg.limits[0].force_max);
-	EXPECT_EQ(2e3, cfg.limits[1].force_max);
-	EXPECT_EQ(RTHS_COMEDI_AO_SUBDEV, cfg.comedi.set);
-	EXPECT_EQ(3u, cfg.comedi.ao_subdev);
+	EXPECT_EQ(RTHS_CFG_LIMITS | RTHS_CFG_RATE, s.cfg.set);
+	EXPECT_TRUE(s.comedi_given);
+	EXPECT_FALSE(s.sim_given);
+	EXPECT_EQ(1e3, s.cfg.limits[0].force_max);
+	EXPECT_EQ(2e3, s.cfg.limits[1].force_max);
+	EXPECT_EQ(RTHS_COMEDI_AO_SUBDEV, s.comedi.set);
+	EXPECT_EQ(3u, s.comedi.ao_subdev);
 	EXPECT_EQ(RTHS_COMEDI_CH_FORCE_CHAN | RTHS_COMEDI_CH_FORCE_RANGE,
-		  cfg.comedi.chan[0].set);
-	EXPECT_EQ(2, cfg.comedi.chan[0].force_chan);
-	EXPECT_EQ(1u, cfg.comedi.chan[0].force_range);
-	EXPECT_EQ(RTHS_COMEDI_CH_DISP_CHAN, cfg.comedi.chan[1].set);
-	EXPECT_EQ(5u, cfg.comedi.chan[1].disp_chan);
-	EXPECT_EQ(2048u, cfg.rate_hz);
+		  s.comedi.chan[0].set);
+	EXPECT_EQ(2, s.comedi.chan[0].force_chan);
+	EXPECT_EQ(1u, s.comedi.chan[0].force_range);
+	EXPECT_EQ(RTHS_COMEDI_CH_DISP_CHAN, s.comedi.chan[1].set);
+	EXPECT_EQ(5u, s.comedi.chan[1].disp_chan);
+	EXPECT_EQ(2048u, s.cfg.rate_hz);
 
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "c0", "channel", "0", "ao",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "c0", "channel", "0", "ao",
 			       "1", "stroke", "-1", "1"));
 	EXPECT_STREQ("stroke: give \"limit CH\" first", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "c0", "limit", "0", "channel",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "c0", "limit", "0", "channel",
 			       "0", "ao", "1"));
 	EXPECT_STREQ("limit 0: give stroke, velocity or force", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "c0", "channel", "0"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "c0", "channel", "0"));
 	EXPECT_TRUE(starts(e.msg, "channel 0: give ao"));
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "c0", "channel", "0", "ao",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "c0", "channel", "0", "ao",
 			       "1", "lag", "1ms"));
 	EXPECT_STREQ("dev set c0: sim and comedi parameters together", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "c0", "disp", "1"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "c0", "disp", "1"));
 	EXPECT_STREQ("disp: give \"channel I\" first", e.msg);
 }
 

@@ -122,7 +122,7 @@ static struct nlmsghdr *build_set(void *buf, size_t size, struct rths_err *err,
 		       RTHS_CFG_LATE_POLICY | RTHS_CFG_LATE_DEADLINE |
 		       RTHS_CFG_RAMP_TICKS | RTHS_CFG_CPU | RTHS_CFG_PRIORITY |
 		       RTHS_CFG_CMD_ENTRIES | RTHS_CFG_FB_ENTRIES |
-		       RTHS_CFG_TRACE_ENTRIES | RTHS_CFG_LIMITS | RTHS_CFG_SIM,
+		       RTHS_CFG_TRACE_ENTRIES | RTHS_CFG_LIMITS,
 		.clock = RTHS_CLOCK_MANUAL,
 		.rate_hz = 2048,
 		.step_ticks = 10,
@@ -140,12 +140,12 @@ static struct nlmsghdr *build_set(void *buf, size_t size, struct rths_err *err,
 				.force_max = 1e5 },
 			[3] = { .pos_max = 0.025, .set = RTHS_LIM_POS_MAX },
 		},
-		.sim = {
-			.set = RTHS_SIM_LAG | RTHS_SIM_STIFFNESS | RTHS_SIM_SEED,
-			.lag = 0.0125,
-			.stiffness = 2.5e6,
-			.seed = 42,
-		},
+	};
+	struct rths_sim_params sim = {
+		.set = RTHS_SIM_LAG | RTHS_SIM_STIFFNESS | RTHS_SIM_SEED,
+		.lag = 0.0125,
+		.stiffness = 2.5e6,
+		.seed = 42,
 	};
 	struct rths_msgbuf mb = { .size = size, .err = err };
 
@@ -154,6 +154,8 @@ static struct nlmsghdr *build_set(void *buf, size_t size, struct rths_err *err,
 	*ret = rths_put_name(&mb, RTHS_A_DEV_NAME, "name", "s0");
 	if (!*ret)
 		*ret = rths_put_config(&mb, &cfg);
+	if (!*ret)
+		*ret = rths_put_card(&mb, NULL, RTHS_SIM_PARAMS(&sim));
 	mb.nlh->nlmsg_seq = 77;
 	return mb.nlh;
 }
@@ -661,73 +663,79 @@ static struct nlmsghdr *build_dev_reply(void *buf)
 TEST(dev_get_reply_decodes)
 {
 	char buf[4096];
-	struct rths_dev_info info;
+	struct rths_dev_reply r;
+	const struct rths_dev_info *i = &r.info;
+	struct rths_card_params cp;
 	struct nlmsghdr *nlh = build_dev_reply(buf);
 
-	ASSERT_EQ(0, rths_dev_info_parse(nlh, &info));
-	EXPECT_EQ(7U, info.id);
-	EXPECT_STREQ("s0", info.name);
-	EXPECT_STREQ("sim", info.card);
-	EXPECT_EQ(2U, info.channels);
-	EXPECT_EQ(RTHS_STATE_RUNNING, info.state);
-	EXPECT_EQ(RTHS_REASON_USER, info.reason);
-	EXPECT_EQ(0, (int)info.fault);
-	EXPECT_EQ(RTHS_CLOCK_HRTIMER, info.clock);
-	EXPECT_EQ(1024U, info.rate_hz);
-	EXPECT_EQ(4U, info.step_ticks);
-	EXPECT_EQ(RTHS_LATE_HOLD, info.late_policy);
-	EXPECT_EQ(0x123U, info.chrdev_major);
-	EXPECT_EQ(0x45678U, info.chrdev_minor);
-	EXPECT_TRUE(info.owned);
-	EXPECT_FALSE(info.io_may_sleep);
-	EXPECT_EQ(1ULL << 40, info.step);
-	EXPECT_EQ(1ULL << 42, info.tick);
-	EXPECT_EQ(16384ULL, info.mmap_size);
+	ASSERT_EQ(0, rths_dev_info_parse(nlh, &r));
+	EXPECT_EQ(7U, i->id);
+	EXPECT_STREQ("s0", i->name);
+	EXPECT_STREQ("sim", i->card);
+	EXPECT_EQ(2U, i->channels);
+	EXPECT_EQ(RTHS_STATE_RUNNING, i->state);
+	EXPECT_EQ(RTHS_REASON_USER, i->reason);
+	EXPECT_EQ(0, (int)i->fault);
+	EXPECT_EQ(RTHS_CLOCK_HRTIMER, i->clock);
+	EXPECT_EQ(1024U, i->rate_hz);
+	EXPECT_EQ(4U, i->step_ticks);
+	EXPECT_EQ(RTHS_LATE_HOLD, i->late_policy);
+	EXPECT_EQ(0x123U, i->chrdev_major);
+	EXPECT_EQ(0x45678U, i->chrdev_minor);
+	EXPECT_TRUE(i->owned);
+	EXPECT_FALSE(i->io_may_sleep);
+	EXPECT_EQ(1ULL << 40, i->step);
+	EXPECT_EQ(1ULL << 42, i->tick);
+	EXPECT_EQ(16384ULL, i->mmap_size);
 
 	EXPECT_EQ(RTHS_SIM_LAG | RTHS_SIM_DELAY | RTHS_SIM_STIFFNESS |
-		  RTHS_SIM_NOISE_FORCE, info.sim.set);
-	EXPECT_EQ(0.005, info.sim.lag);
-	EXPECT_EQ(3U, info.sim.delay_ticks);
-	EXPECT_EQ(1e6, info.sim.stiffness);
-	EXPECT_EQ(0.0025, info.sim.noise_force);
+		  RTHS_SIM_NOISE_FORCE, r.card.sim.set);
+	EXPECT_EQ(0.005, r.card.sim.lag);
+	EXPECT_EQ(3U, r.card.sim.delay_ticks);
+	EXPECT_EQ(1e6, r.card.sim.stiffness);
+	EXPECT_EQ(0.0025, r.card.sim.noise_force);
+	rths_dev_reply_card(&r, &cp);
+	EXPECT_STREQ("sim", cp.card);
+	EXPECT_EQ((const void *)&r.card.sim, cp.params);
+	EXPECT_EQ(sizeof(struct rths_sim_params), cp.size);
 
-	EXPECT_EQ(0U, info.limits[0].set);
-	EXPECT_EQ(RTHS_LIM_ALL, info.limits[1].set);
-	EXPECT_EQ(-0.05, info.limits[1].pos_min);
-	EXPECT_EQ(0.06, info.limits[1].pos_max);
-	EXPECT_EQ(0.25, info.limits[1].vel_max);
-	EXPECT_EQ(3000.0, info.limits[1].force_max);
+	EXPECT_EQ(0U, i->limits[0].set);
+	EXPECT_EQ(RTHS_LIM_ALL, i->limits[1].set);
+	EXPECT_EQ(-0.05, i->limits[1].pos_min);
+	EXPECT_EQ(0.06, i->limits[1].pos_max);
+	EXPECT_EQ(0.25, i->limits[1].vel_max);
+	EXPECT_EQ(3000.0, i->limits[1].force_max);
 
-	EXPECT_EQ(16U, info.cmd.entries);
-	EXPECT_EQ(32U, info.cmd.entry_size);
-	EXPECT_EQ(4096ULL, info.cmd.producer);
-	EXPECT_EQ(4160ULL, info.cmd.consumer);
-	EXPECT_EQ(4224ULL, info.cmd.desc);
-	EXPECT_EQ(32U, info.fb.entries);
-	EXPECT_EQ(8192ULL + 128, info.fb.desc);
-	EXPECT_EQ(0U, info.trace.entries);
+	EXPECT_EQ(16U, i->cmd.entries);
+	EXPECT_EQ(32U, i->cmd.entry_size);
+	EXPECT_EQ(4096ULL, i->cmd.producer);
+	EXPECT_EQ(4160ULL, i->cmd.consumer);
+	EXPECT_EQ(4224ULL, i->cmd.desc);
+	EXPECT_EQ(32U, i->fb.entries);
+	EXPECT_EQ(8192ULL + 128, i->fb.desc);
+	EXPECT_EQ(0U, i->trace.entries);
 }
 
 TEST(malformed_reply_is_refused)
 {
 	char buf[4096];
-	struct rths_dev_info info;
+	struct rths_dev_reply r;
 	struct nlmsghdr *nlh = build_dev_reply(buf);
 
 	/* a u64 attribute that is 4 bytes long */
 	mnl_attr_put_u32(nlh, RTHS_A_DEV_MMAP_SIZE, 1);
-	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &info));
+	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &r));
 
 	/* a name without its NUL */
 	nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_GET, 0);
 	mnl_attr_put_u32(nlh, RTHS_A_DEV_ID, 1);
 	mnl_attr_put(nlh, RTHS_A_DEV_NAME, 2, "s0");
-	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &info));
+	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &r));
 
 	/* no id at all */
 	nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_GET, 0);
 	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "s0");
-	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &info));
+	EXPECT_EQ(-EPROTO, rths_dev_info_parse(nlh, &r));
 }
 
 static struct nlmsghdr *build_stats_reply(void *buf, size_t hist_len)

@@ -13,8 +13,8 @@
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
 /* Parse a literal argument list. */
-#define SET(name, cfg, e, ...) \
-	rc_parse_dev_set(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), name, cfg, e)
+#define SET(s, e, ...) \
+	rc_parse_dev_set(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), s, e)
 #define ADD(a, e, ...) \
 	rc_parse_dev_add(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, e)
 
@@ -203,89 +203,87 @@ TEST(dev_add_errors)
 
 TEST(dev_set_plain_settings)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 
-	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "clock", "manual", "rate",
+	ASSERT_EQ(0, SET(&s, &e, "s0", "clock", "manual", "rate",
 			 "2048Hz", "step-ticks", "10", "late-policy",
 			 "event-driven", "deadline", "5", "ramp", "200", "cpu",
 			 "1", "priority", "90", "cmd-entries", "256",
 			 "fb-entries", "512", "trace-entries", "0"));
-	EXPECT_STREQ("s0", name);
+	EXPECT_STREQ("s0", s.name);
 	EXPECT_EQ((unsigned int)(RTHS_CFG_CLOCK | RTHS_CFG_RATE |
 				 RTHS_CFG_STEP_TICKS | RTHS_CFG_LATE_POLICY |
 				 RTHS_CFG_LATE_DEADLINE | RTHS_CFG_RAMP_TICKS |
 				 RTHS_CFG_CPU | RTHS_CFG_PRIORITY |
 				 RTHS_CFG_CMD_ENTRIES | RTHS_CFG_FB_ENTRIES |
-				 RTHS_CFG_TRACE_ENTRIES), cfg.set);
-	EXPECT_EQ(RTHS_CLOCK_MANUAL, cfg.clock);
-	EXPECT_EQ(2048U, cfg.rate_hz);
-	EXPECT_EQ(10U, cfg.step_ticks);
-	EXPECT_EQ(RTHS_LATE_EVENT_DRIVEN, cfg.late_policy);
-	EXPECT_EQ(5U, cfg.late_deadline);
-	EXPECT_EQ(200U, cfg.ramp_ticks);
-	EXPECT_EQ(1U, cfg.cpu);
-	EXPECT_EQ(90U, cfg.priority);
-	EXPECT_EQ(256U, cfg.cmd_entries);
-	EXPECT_EQ(512U, cfg.fb_entries);
-	EXPECT_EQ(0U, cfg.trace_entries);
-	EXPECT_EQ(0U, cfg.limits_set);
+				 RTHS_CFG_TRACE_ENTRIES), s.cfg.set);
+	EXPECT_EQ(RTHS_CLOCK_MANUAL, s.cfg.clock);
+	EXPECT_EQ(2048U, s.cfg.rate_hz);
+	EXPECT_EQ(10U, s.cfg.step_ticks);
+	EXPECT_EQ(RTHS_LATE_EVENT_DRIVEN, s.cfg.late_policy);
+	EXPECT_EQ(5U, s.cfg.late_deadline);
+	EXPECT_EQ(200U, s.cfg.ramp_ticks);
+	EXPECT_EQ(1U, s.cfg.cpu);
+	EXPECT_EQ(90U, s.cfg.priority);
+	EXPECT_EQ(256U, s.cfg.cmd_entries);
+	EXPECT_EQ(512U, s.cfg.fb_entries);
+	EXPECT_EQ(0U, s.cfg.trace_entries);
+	EXPECT_EQ(0U, s.cfg.limits_set);
 
-	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "clock", "hrtimer"));
-	EXPECT_EQ(RTHS_CLOCK_HRTIMER, cfg.clock);
-	EXPECT_EQ((unsigned int)RTHS_CFG_CLOCK, cfg.set);
+	ASSERT_EQ(0, SET(&s, &e, "s0", "clock", "hrtimer"));
+	EXPECT_EQ(RTHS_CLOCK_HRTIMER, s.cfg.clock);
+	EXPECT_EQ((unsigned int)RTHS_CFG_CLOCK, s.cfg.set);
 }
 
 TEST(dev_set_limits_per_channel)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 
-	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "limit", "0", "stroke",
+	ASSERT_EQ(0, SET(&s, &e, "s0", "limit", "0", "stroke",
 			 "-100mm", "100mm", "velocity", "0.5", "force", "100kN",
 			 "limit", "3", "force", "20kN", "rate", "1024",
 			 "lag", "10ms"));
-	EXPECT_EQ((unsigned int)(RTHS_CFG_LIMITS | RTHS_CFG_RATE |
-				 RTHS_CFG_SIM), cfg.set);
-	EXPECT_EQ((1u << 0) | (1u << 3), cfg.limits_set);
-	EXPECT_EQ(RTHS_LIM_ALL, cfg.limits[0].set);
-	EXPECT_EQ(-100e-3, cfg.limits[0].pos_min);
-	EXPECT_EQ(100e-3, cfg.limits[0].pos_max);
-	EXPECT_EQ(0.5, cfg.limits[0].vel_max);
-	EXPECT_EQ(100e3, cfg.limits[0].force_max);
+	EXPECT_EQ((unsigned int)(RTHS_CFG_LIMITS | RTHS_CFG_RATE), s.cfg.set);
+	EXPECT_TRUE(s.sim_given);
+	EXPECT_FALSE(s.comedi_given);
+	EXPECT_EQ((1u << 0) | (1u << 3), s.cfg.limits_set);
+	EXPECT_EQ(RTHS_LIM_ALL, s.cfg.limits[0].set);
+	EXPECT_EQ(-100e-3, s.cfg.limits[0].pos_min);
+	EXPECT_EQ(100e-3, s.cfg.limits[0].pos_max);
+	EXPECT_EQ(0.5, s.cfg.limits[0].vel_max);
+	EXPECT_EQ(100e3, s.cfg.limits[0].force_max);
 	/* only the force of channel 3: the kernel keeps the rest */
-	EXPECT_EQ((unsigned int)RTHS_LIM_FORCE_MAX, cfg.limits[3].set);
-	EXPECT_EQ(20e3, cfg.limits[3].force_max);
-	EXPECT_EQ((unsigned int)RTHS_SIM_LAG, cfg.sim.set);
-	EXPECT_EQ(10e-3, cfg.sim.lag);
+	EXPECT_EQ((unsigned int)RTHS_LIM_FORCE_MAX, s.cfg.limits[3].set);
+	EXPECT_EQ(20e3, s.cfg.limits[3].force_max);
+	EXPECT_EQ((unsigned int)RTHS_SIM_LAG, s.sim.set);
+	EXPECT_EQ(10e-3, s.sim.lag);
 }
 
 TEST(limits_can_be_lifted)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 	uint64_t nmps;
 	int64_t k;
 
-	ASSERT_EQ(0, SET(&name, &cfg, &e, "s0", "limit", "1", "stroke",
+	ASSERT_EQ(0, SET(&s, &e, "s0", "limit", "1", "stroke",
 			 "unlimited", "velocity", "unlimited", "force",
 			 "unlimited"));
-	EXPECT_EQ(RTHS_LIM_ALL, cfg.limits[1].set);
-	EXPECT_TRUE(rc_unlimited(cfg.limits[1].pos_min, RC_LENGTH));
-	EXPECT_TRUE(rc_unlimited(cfg.limits[1].pos_max, RC_LENGTH));
-	EXPECT_TRUE(rc_unlimited(cfg.limits[1].vel_max, RC_VELOCITY));
-	EXPECT_TRUE(rc_unlimited(cfg.limits[1].force_max, RC_FORCE));
+	EXPECT_EQ(RTHS_LIM_ALL, s.cfg.limits[1].set);
+	EXPECT_TRUE(rc_unlimited(s.cfg.limits[1].pos_min, RC_LENGTH));
+	EXPECT_TRUE(rc_unlimited(s.cfg.limits[1].pos_max, RC_LENGTH));
+	EXPECT_TRUE(rc_unlimited(s.cfg.limits[1].vel_max, RC_VELOCITY));
+	EXPECT_TRUE(rc_unlimited(s.cfg.limits[1].force_max, RC_FORCE));
 	/* and what it sets is what the kernel takes */
-	ASSERT_EQ(0, rths_m_to_nm(cfg.limits[1].pos_min, &k));
+	ASSERT_EQ(0, rths_m_to_nm(s.cfg.limits[1].pos_min, &k));
 	EXPECT_EQ(-RTHS_POS_MAX, k);
-	ASSERT_EQ(0, rths_m_to_nm(cfg.limits[1].pos_max, &k));
+	ASSERT_EQ(0, rths_m_to_nm(s.cfg.limits[1].pos_max, &k));
 	EXPECT_EQ(RTHS_POS_MAX, k);
-	ASSERT_EQ(0, rths_n_to_un(cfg.limits[1].force_max, &k));
+	ASSERT_EQ(0, rths_n_to_un(s.cfg.limits[1].force_max, &k));
 	EXPECT_EQ(RTHS_FORCE_MAX, k);
-	ASSERT_EQ(0, rths_mps_to_nmps(cfg.limits[1].vel_max, &nmps));
+	ASSERT_EQ(0, rths_mps_to_nmps(s.cfg.limits[1].vel_max, &nmps));
 	EXPECT_GE(nmps, 1ULL << 63);
 	/* the kernel's own "none" reads back as unlimited */
 	EXPECT_TRUE(rc_unlimited((double)UINT64_MAX / 1e9, RC_VELOCITY));
@@ -349,49 +347,48 @@ TEST(enum_words_agree_with_the_library)
 
 TEST(dev_set_errors)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0"));
 	EXPECT_STREQ("dev set s0: nothing to set", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "clock", "quartz"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "clock", "quartz"));
 	EXPECT_STREQ("unknown clock \"quartz\"; valid: hrtimer manual", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "late-policy", "lenient"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "late-policy", "lenient"));
 	EXPECT_STREQ("unknown late-policy \"lenient\"; valid: strict hold event-driven",
 		     e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rat", "1000"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "rat", "1000"));
 	EXPECT_TRUE(starts(e.msg, "unknown dev set keyword \"rat\"; valid: clock rate"));
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rate", "fast"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "rate", "fast"));
 	EXPECT_TRUE(starts(e.msg, "rate: \"fast\" is not a non-negative integer"));
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "rate", "1", "rate", "2"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "rate", "1", "rate", "2"));
 	EXPECT_STREQ("rate given twice", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "stroke", "0", "1"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "stroke", "0", "1"));
 	EXPECT_STREQ("stroke: give \"limit CH\" first", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "1"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "1"));
 	EXPECT_STREQ("limit 1: give stroke, velocity or force", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "1", "rate", "5"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "1", "rate", "5"));
 	EXPECT_STREQ("limit 1: give stroke, velocity or force", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "16", "force",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "16", "force",
 			       "1"));
 	EXPECT_STREQ("limit: channel 16 does not exist (0 to 15)", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "stroke",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "2", "stroke",
 			       "5mm"));
 	EXPECT_STREQ("limit 2 stroke: needs MIN and MAX", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "stroke",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "2", "stroke",
 			       "5mm", "-5mm"));
 	EXPECT_STREQ("limit 2 stroke: MIN 5mm is above MAX -5mm", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "2", "force",
 			       "heavy"));
 	EXPECT_STREQ("limit 2 force: \"heavy\" is not a number", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "2", "force",
 			       "1", "limit", "2", "force", "2"));
 	EXPECT_STREQ("limit 2 given twice", e.msg);
 	/* after a sim parameter, limit parts need a new "limit CH" */
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "limit", "2", "force",
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "limit", "2", "force",
 			       "1", "seed", "3", "velocity", "1"));
 	EXPECT_STREQ("velocity: give \"limit CH\" first", e.msg);
-	EXPECT_EQ(-EINVAL, SET(&name, &cfg, &e, "s0", "cpu"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "cpu"));
 	EXPECT_STREQ("cpu: missing value", e.msg);
 }
 

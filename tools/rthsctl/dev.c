@@ -165,7 +165,8 @@ static json_t *json_ring(const struct rths_ring_info *r)
 			 "desc", (json_int_t)r->desc);
 }
 
-static json_t *json_dev(const struct rths_dev_info *d)
+static json_t *json_dev(const struct rths_dev_info *d,
+			const struct rths_card_params *card)
 {
 	json_t *o = json_pack("{s:I,s:s,s:s,s:I}",
 			      "id", (json_int_t)d->id, "name", d->name,
@@ -189,11 +190,11 @@ static json_t *json_dev(const struct rths_dev_info *d)
 	json_object_set_new(o, "fb_entries", json_integer(d->fb_entries));
 	json_object_set_new(o, "trace_entries", json_integer(d->trace_entries));
 	json_object_set_new(o, "limits", json_limits(d));
-	if (!strcmp(d->card, "sim"))
-		json_object_set_new(o, "sim", json_sim(&d->sim));
-	if (!strcmp(d->card, "comedi"))
+	if (card->params && !strcmp(card->card, "sim"))
+		json_object_set_new(o, "sim", json_sim(card->params));
+	if (card->params && !strcmp(card->card, "comedi"))
 		json_object_set_new(o, "comedi",
-				    json_comedi(&d->comedi, d->channels));
+				    json_comedi(card->params, d->channels));
 	json_object_set_new(o, "rings",
 			    json_pack("{s:o,s:o,s:o}", "cmd", json_ring(&d->cmd),
 				      "fb", json_ring(&d->fb),
@@ -263,9 +264,40 @@ static void print_comedi(const struct rths_comedi_params *p, uint32_t channels)
 	}
 }
 
-static void print_dev(const struct rths_dev_info *d)
+static void print_sim(const struct rths_sim_params *s)
 {
 	char a[48], b[48], a2[48];
+
+	if (!s->set)
+		return;
+	printf("    sim");
+	if (s->set & RTHS_SIM_LAG)
+		printf(" lag %s", rc_fmt(a, s->lag, RC_TIME));
+	if (s->set & RTHS_SIM_DELAY)
+		printf(" delay %u", s->delay_ticks);
+	if (s->set & RTHS_SIM_STIFFNESS)
+		printf(" stiffness %s", rc_fmt(a, s->stiffness, RC_STIFFNESS));
+	if (s->set & RTHS_SIM_DAMPING)
+		printf(" damping %s", rc_fmt(a, s->damping, RC_DAMPING));
+	if (s->set & RTHS_SIM_NOISE_DISP)
+		printf(" noise-disp %s", rc_fmt(a, s->noise_disp, RC_LENGTH));
+	if (s->set & RTHS_SIM_NOISE_FORCE)
+		printf(" noise-force %s", rc_fmt(a, s->noise_force, RC_FORCE));
+	if (s->set & RTHS_SIM_SEED)
+		printf(" seed %llu", (unsigned long long)s->seed);
+	/* the spring only when there is one */
+	if (s->spring_stiffness > 0 && s->yield_force > 0)
+		printf("\n    spring %s yield %s post %s",
+		       rc_fmt(a, s->spring_stiffness, RC_STIFFNESS),
+		       rc_fmt(b, s->yield_force, RC_FORCE),
+		       rc_fmt(a2, s->post_stiffness, RC_STIFFNESS));
+	putchar('\n');
+}
+
+static void print_dev(const struct rths_dev_info *d,
+		      const struct rths_card_params *card)
+{
+	char a[48], b[48];
 	uint32_t i;
 
 	printf("%u: %s: card %s channels %u state %s", d->id, d->name, d->card,
@@ -293,34 +325,10 @@ static void print_dev(const struct rths_dev_info *d)
 	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++)
 		printf(" %s", rc_fmt(a, d->position[i], RC_LENGTH));
 	putchar('\n');
-	if (d->sim.set) {
-		const struct rths_sim_params *s = &d->sim;
-
-		printf("    sim");
-		if (s->set & RTHS_SIM_LAG)
-			printf(" lag %s", rc_fmt(a, s->lag, RC_TIME));
-		if (s->set & RTHS_SIM_DELAY)
-			printf(" delay %u", s->delay_ticks);
-		if (s->set & RTHS_SIM_STIFFNESS)
-			printf(" stiffness %s", rc_fmt(a, s->stiffness, RC_STIFFNESS));
-		if (s->set & RTHS_SIM_DAMPING)
-			printf(" damping %s", rc_fmt(a, s->damping, RC_DAMPING));
-		if (s->set & RTHS_SIM_NOISE_DISP)
-			printf(" noise-disp %s", rc_fmt(a, s->noise_disp, RC_LENGTH));
-		if (s->set & RTHS_SIM_NOISE_FORCE)
-			printf(" noise-force %s", rc_fmt(a, s->noise_force, RC_FORCE));
-		if (s->set & RTHS_SIM_SEED)
-			printf(" seed %llu", (unsigned long long)s->seed);
-		/* the spring only when there is one */
-		if (s->spring_stiffness > 0 && s->yield_force > 0)
-			printf("\n    spring %s yield %s post %s",
-			       rc_fmt(a, s->spring_stiffness, RC_STIFFNESS),
-			       rc_fmt(b, s->yield_force, RC_FORCE),
-			       rc_fmt(a2, s->post_stiffness, RC_STIFFNESS));
-		putchar('\n');
-	}
-	if (!strcmp(d->card, "comedi"))
-		print_comedi(&d->comedi, d->channels);
+	if (card->params && !strcmp(card->card, "sim"))
+		print_sim(card->params);
+	if (card->params && !strcmp(card->card, "comedi"))
+		print_comedi(card->params, d->channels);
 	/* Only the limits that limit something: the kernel's defaults are
 	 * the largest values it takes. */
 	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
@@ -353,15 +361,44 @@ struct show_ctx {
 	json_t *arr;
 };
 
-static int show_one(const struct rths_dev_info *d, void *arg)
+static int show_one(const struct rths_dev_info *d,
+		    const struct rths_card_params *card, void *arg)
 {
 	struct show_ctx *s = arg;
 
 	if (s->arr)
-		json_array_append_new(s->arr, json_dev(d));
+		json_array_append_new(s->arr, json_dev(d, card));
 	else
-		print_dev(d);
+		print_dev(d, card);
 	return 0;
+}
+
+/* One device: its core part, then its card's parameters. */
+static int show_named(struct rths_ctl *ctl, const char *name,
+		      struct show_ctx *s)
+{
+	union {
+		struct rths_sim_params sim;
+		struct rths_comedi_params comedi;
+	} u;
+	struct rths_card_params card = { NULL, NULL, 0 };
+	struct rths_dev_info d;
+	int ret = rths_dev_get(ctl, name, &d, sizeof(d));
+
+	if (ret)
+		return ret;
+	card.card = d.card;
+	if (!strcmp(d.card, "sim"))
+		card.size = sizeof(u.sim);
+	if (!strcmp(d.card, "comedi"))
+		card.size = sizeof(u.comedi);
+	if (card.size) {
+		ret = rths_dev_get_card(ctl, name, d.card, &u, card.size);
+		if (ret)
+			return ret;
+		card.params = &u;
+	}
+	return show_one(&d, &card, s);
 }
 
 static int dev_show(struct rc *rc, int argc, char **argv)
@@ -383,11 +420,7 @@ static int dev_show(struct rc *rc, int argc, char **argv)
 		return RC_ERROR;
 	}
 	if (argc == 1) {
-		struct rths_dev_info d;
-
-		ret = rths_dev_get(ctl, argv[0], &d);
-		if (!ret)
-			show_one(&d, &s);
+		ret = show_named(ctl, argv[0], &s);
 	} else {
 		ret = rths_dev_list(ctl, show_one, &s);
 	}
@@ -412,11 +445,11 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 	if (!rc_ctl(rc))
 		return RC_ERROR;
 	if (!strcmp(a.card, "comedi"))
-		ret = rths_dev_new_comedi(rc->ctl, a.name, a.channels,
-					  &a.comedi);
+		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
+				   RTHS_COMEDI_PARAMS(&a.comedi));
 	else
 		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
-				   a.sim.set ? &a.sim : NULL);
+				   a.sim.set ? RTHS_SIM_PARAMS(&a.sim) : NULL);
 	snprintf(what, sizeof(what), "dev add %s", a.name);
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
 }
@@ -442,18 +475,20 @@ static int dev_del(struct rc *rc, int argc, char **argv)
 
 static int dev_set(struct rc *rc, int argc, char **argv)
 {
-	struct rths_dev_config cfg;
-	const char *name;
+	struct rc_dev_set s;
 	struct rc_err e;
 	char what[64];
 	int ret;
 
-	if (rc_parse_dev_set(argc, argv, &name, &cfg, &e))
+	if (rc_parse_dev_set(argc, argv, &s, &e))
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
 		return RC_ERROR;
-	ret = rths_dev_set(rc->ctl, name, &cfg);
-	snprintf(what, sizeof(what), "dev set %s", name);
+	ret = rths_dev_set(rc->ctl, s.name, &s.cfg, sizeof(s.cfg),
+			   s.sim_given ? RTHS_SIM_PARAMS(&s.sim) :
+			   s.comedi_given ? RTHS_COMEDI_PARAMS(&s.comedi) :
+			   NULL);
+	snprintf(what, sizeof(what), "dev set %s", s.name);
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
 }
 

@@ -595,19 +595,20 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 	return rc_parse_quantity(field, v, RC_FORCE, &l->force_max, e);
 }
 
-int rc_parse_dev_set(int argc, char **argv, const char **name,
-		     struct rths_dev_config *cfg, struct rc_err *e)
+int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,
+		     struct rc_err *e)
 {
+	struct rths_dev_config *cfg = &s->cfg;
 	struct comedi_ctx cx = COMEDI_CTX_INIT;
 	int i, w, ret = 0, ch = -1;
 	unsigned int bit = 0;
 	uint32_t *field;
 	const char *v = NULL;
 
-	memset(cfg, 0, sizeof(*cfg));
+	memset(s, 0, sizeof(*s));
 	if (argc < 1)
 		return rc_err_set(e, "dev set: missing NAME");
-	*name = argv[0];
+	s->name = argv[0];
 	for (i = 1; i < argc && !ret; i++) {
 		w = rc_keyword(argv[i], set_words, "dev set keyword", e);
 		if (w < 0)
@@ -617,13 +618,13 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 				return rc_err_set(e, "limit %d: give stroke, velocity or force",
 						  ch);
 			ch = -1;
-			cfg->set |= RTHS_CFG_COMEDI;
+			s->comedi_given = true;
 			ret = parse_comedi(w == W_FORCE ? CW_FORCE :
 					   set_comedi[w - W_COMEDI_FIRST],
-					   argc, argv, &i, &cx, &cfg->comedi, e);
+					   argc, argv, &i, &cx, &s->comedi, e);
 			continue;
 		}
-		ret = comedi_end_channel(&cx, &cfg->comedi, e);
+		ret = comedi_end_channel(&cx, &s->comedi, e);
 		if (ret)
 			return ret;
 		if (w == W_STROKE || w == W_VELOCITY || w == W_FORCE) {
@@ -638,8 +639,8 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		if (ret)
 			return ret;
 		if (w >= W_SIM_FIRST && w < W_COMEDI_FIRST) {
-			ret = parse_sim_param(w - W_SIM_FIRST, v, &cfg->sim, e);
-			cfg->set |= RTHS_CFG_SIM;
+			ret = parse_sim_param(w - W_SIM_FIRST, v, &s->sim, e);
+			s->sim_given = true;
 			ch = -1;
 			continue;
 		}
@@ -688,13 +689,13 @@ int rc_parse_dev_set(int argc, char **argv, const char **name,
 		return ret;
 	if (ch >= 0 && !cfg->limits[ch].set)
 		return rc_err_set(e, "limit %d: give stroke, velocity or force", ch);
-	ret = comedi_end_channel(&cx, &cfg->comedi, e);
+	ret = comedi_end_channel(&cx, &s->comedi, e);
 	if (ret)
 		return ret;
-	if ((cfg->set & RTHS_CFG_SIM) && (cfg->set & RTHS_CFG_COMEDI))
+	if (s->sim_given && s->comedi_given)
 		return rc_err_set(e, "dev set %s: sim and comedi parameters together",
-				  *name);
-	if (!cfg->set)
-		return rc_err_set(e, "dev set %s: nothing to set", *name);
+				  s->name);
+	if (!cfg->set && !s->sim_given && !s->comedi_given)
+		return rc_err_set(e, "dev set %s: nothing to set", s->name);
 	return 0;
 }

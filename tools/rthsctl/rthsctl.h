@@ -92,9 +92,18 @@ extern const char *const rc_aref_words[];
 /* "NAME type CARD channels N [sim params | comedi params]" */
 int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		     struct rc_err *e);
+/* What "dev set" sends: core settings and one card's parameters. */
+struct rc_dev_set {
+	const char *name;
+	struct rths_dev_config cfg;
+	bool sim_given, comedi_given;
+	struct rths_sim_params sim;
+	struct rths_comedi_params comedi;
+};
+
 /* "NAME [config keywords]..." */
-int rc_parse_dev_set(int argc, char **argv, const char **name,
-		     struct rths_dev_config *cfg, struct rc_err *e);
+int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,
+		     struct rc_err *e);
 
 /* ---- output (output.c) ----------------------------------------------------- */
 

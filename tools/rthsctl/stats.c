@@ -161,7 +161,7 @@ static int stats_show(struct rc *rc, const char *name)
 		struct rths_dev_info d;
 
 		/* the id comes with the device, not with its stats */
-		ret = rths_dev_get(rc->ctl, name, &d);
+		ret = rths_dev_get(rc->ctl, name, &d, sizeof(d));
 		if (!ret)
 			ret = rths_stats_get(rc->ctl, name, &st);
 		if (!ret)
