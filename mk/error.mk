@@ -4,3 +4,7 @@
 LIBRTHS_SRCS += lib/common/error.c
 
 UNIT_TESTS += test_errors
+
+# The test checks the table in librths.rst against the library.
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_errors.o): \
+	CPPFLAGS_COMMON += -DRTHS_DOC_DIR='"$(TOP)/Documentation"'

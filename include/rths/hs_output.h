@@ -5,6 +5,9 @@
  *   report   peaks, RTHS benchmark tracking criteria, errors against the
  *            all-numerical reference, timing, events; text and JSON
  *   plots    a gnuplot script over the CSV, run to make PNGs
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_OUTPUT_H
 #define RTHS_HS_OUTPUT_H

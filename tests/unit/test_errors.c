@@ -9,6 +9,8 @@
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rths/error.h>
@@ -143,6 +145,30 @@ TEST(error_str_without_message_or_room)
 	rths_error_str(&e, tiny, sizeof(tiny));
 	EXPECT_STREQ("no inte", tiny);
 	EXPECT_EQ(&buf[0], rths_error_str(&e, buf, 0));
+}
+
+/* librths.rst's table lists every code with its value and name. */
+TEST(documented)
+{
+	FILE *f = fopen(RTHS_DOC_DIR "/librths.rst", "r");
+	char line[512], want[64];
+	bool seen[RTHS_E__END - RTHS_E_BASE] = { false };
+
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		for (int c = RTHS_E_BASE; c < RTHS_E__END; c++) {
+			snprintf(want, sizeof(want), "  %d   ``%s``", c,
+				 rths_strerror_name(c));
+			if (strstr(line, want))
+				seen[c - RTHS_E_BASE] = true;
+		}
+	}
+	fclose(f);
+	for (int c = RTHS_E_BASE; c < RTHS_E__END; c++) {
+		EXPECT_TRUE(seen[c - RTHS_E_BASE])
+			TH_LOG("librths.rst: no row for %d (%s)", c,
+			       rths_strerror_name(c));
+	}
 }
 
 TEST_HARNESS_MAIN
