@@ -7,8 +7,9 @@
  * converts to and from the kernel's integer units (nm, nm/s, uN, ns, see
  * <linux/rths.h>) and rejects values that are not finite or do not fit.
  *
- * Errors: functions return 0 (or a count) on success and a negative errno
- * on failure.  After a failed request rths_ctl_error() tells why, in words:
+ * Errors (rths/error.h): functions return 0 (or a count) on success and a
+ * negative errno on failure; rths_strerror() gives its text.  After a
+ * failed request rths_ctl_error() tells why, in words:
  * the kernel's extack message and the attribute it points at, or the
  * library's own message for errors it caught before sending.
  *
@@ -17,6 +18,8 @@
  */
 #ifndef RTHS_DEVICE_H
 #define RTHS_DEVICE_H
+
+#include <rths/error.h>
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,6 +3,9 @@
  * rths hybrid simulation engine: everything rths-run uses, in one include.
  * Units are SI throughout (m, N, s, kg); the device layer converts to the
  * kernel's integers (nm, uN).  Public symbols start with rths_hs_.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_H
 #define RTHS_HS_H

@@ -19,6 +19,9 @@
  * Backends: the offline one below (a specimen and an actuator modelled in
  * userspace, as the kernel's sim card does), and a device backend built on
  * <rths/device.h>.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_BACKEND_H
 #define RTHS_HS_BACKEND_H

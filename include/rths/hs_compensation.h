@@ -14,6 +14,9 @@
  *		window, fitting c = a0 x + a1 x' + a2 x'' (the actuator's
  *		inverse), and clamped to bounds.  A pure delay tau with gain
  *		g gives a0 = 1/g, a1 = tau/g, a2 = tau^2/(2g).
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_COMPENSATION_H
 #define RTHS_HS_COMPENSATION_H

@@ -9,6 +9,9 @@
  *   J3  max|x - c| / max|c|, in %      (normalized peak tracking error).
  * The same two ratios against an all-numerical reference give the
  * benchmark's J4..J9 for floor responses.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_CRITERIA_H
 #define RTHS_HS_CRITERIA_H

@@ -7,6 +7,9 @@
  * (Documentation/experiment-file.rst).  Loading checks everything that can
  * be checked before the test; each kind of mistake has its own error code
  * (enum rths_hs_err) and every error names the file and the JSON path.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_EXPERIMENT_H
 #define RTHS_HS_EXPERIMENT_H

@@ -6,6 +6,9 @@
  * Sources: PEER NGA .AT2 files, plain two-column files (time, accel) and a
  * seeded synthetic generator (Kanai-Tajimi filtered white noise, optionally
  * Clough-Penzien high-passed, under a Jennings envelope).
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_GROUNDMOTION_H
 #define RTHS_HS_GROUNDMOTION_H

@@ -30,6 +30,9 @@
  * The integration matrices of CR, KR-alpha and alpha-OS use the initial
  * stiffness K0 of the model plus an estimate of the specimen's stiffness
  * (and damping) in DOF space, as RTHS practice does.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_INTEGRATOR_H
 #define RTHS_HS_INTEGRATOR_H

@@ -13,6 +13,9 @@
  * goes back as r_exp = F f_if (F: n x n_if).  F = T^T is the usual choice;
  * the patent's column (top force F gives base moment F*L and base shear
  * -F) is F = [L; -1].
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_MODEL_H
 #define RTHS_HS_MODEL_H

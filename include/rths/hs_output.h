@@ -6,6 +6,9 @@
  * The library writes nothing else: the summary and the plots are
  * rths-run's (tools/rths-run), built from the history and the criteria of
  * <rths/hs_criteria.h>.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_OUTPUT_H
 #define RTHS_HS_OUTPUT_H

@@ -17,6 +17,9 @@
  *		inverse takes measured strokes to X by Gauss-Newton, and
  *		actuator forces f_i (positive pushing X away from A_i) to the
  *		force on the point, sum f_i e_i with e_i = (X - A_i)/|X - A_i|.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_SETUP_H
 #define RTHS_HS_SETUP_H

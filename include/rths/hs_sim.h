@@ -12,6 +12,9 @@
  *   r_exp      = F_map F,  then the integrator accepts the step.
  * Without a substructure the loop runs the model alone (all-numerical
  * reference, preview).
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
+ * a struct rths_error fill it with what went wrong and where.
  */
 #ifndef RTHS_HS_SIM_H
 #define RTHS_HS_SIM_H

@@ -28,38 +28,41 @@
  * Matrices passed to and from callbacks are dense, row-major:
  * J[i * dim + j] = d f_i / d y_j.
  *
- * Errors are negative enum rths_ode_error values; rths_ode_strerror()
- * gives the message.  Integration is forward in time only.
+ * Errors follow librths's convention (rths/error.h): a negative errno
+ * (-EINVAL for a bad argument or call order, -ENOMEM) or -RTHS_E_xxx
+ * (-RTHS_E_HMIN, -RTHS_E_NO_CONVERGENCE...); rths_strerror() gives the
+ * message.  Integration is forward in time only.
  */
 #ifndef RTHS_ODE_H
 #define RTHS_ODE_H
 
 #include <stddef.h>
 
+#include <rths/error.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* BEGIN transitional names: rename-errors.sh removes this block */
 enum rths_ode_error {
 	RTHS_ODE_OK = 0,
-	RTHS_ODE_EINVAL = -1,		/* invalid argument or call order */
-	RTHS_ODE_ENOMEM = -2,		/* out of memory */
-	RTHS_ODE_ENONFINITE = -3,	/* NaN/Inf in input, callback or state */
-	RTHS_ODE_ESINGULAR = -4,	/* iteration matrix singular */
-	RTHS_ODE_EHMIN = -5,		/* step size underflow */
-	RTHS_ODE_EMAXSTEPS = -6,	/* too many steps */
-	RTHS_ODE_EINCONSISTENT = -7,	/* inconsistent initial conditions */
-	RTHS_ODE_ECONV = -8,		/* Newton fails to converge */
-	RTHS_ODE_EERRTEST = -9,		/* error test fails repeatedly */
-	RTHS_ODE_ECALLBACK = -10,	/* a user callback returned nonzero */
-	RTHS_ODE_EMETHOD = -11,		/* method cannot solve this system */
-	RTHS_ODE_ETOLERANCE = -12,	/* tolerances invalid or too small */
-	RTHS_ODE_EFIXEDSTEP = -13,	/* CONSTANT_BDF: the fixed step is too
-					 * large for the tolerances */
+	RTHS_ODE_EINVAL = -EINVAL,
+	RTHS_ODE_ENOMEM = -ENOMEM,
+	RTHS_ODE_ENONFINITE = -RTHS_E_NONFINITE,
+	RTHS_ODE_ESINGULAR = -RTHS_E_SINGULAR,
+	RTHS_ODE_EHMIN = -RTHS_E_HMIN,
+	RTHS_ODE_EMAXSTEPS = -RTHS_E_MAXSTEPS,
+	RTHS_ODE_EINCONSISTENT = -RTHS_E_INCONSISTENT,
+	RTHS_ODE_ECONV = -RTHS_E_NO_CONVERGENCE,
+	RTHS_ODE_EERRTEST = -RTHS_E_ERRTEST,
+	RTHS_ODE_ECALLBACK = -RTHS_E_CALLBACK,
+	RTHS_ODE_EMETHOD = -RTHS_E_METHOD,
+	RTHS_ODE_ETOLERANCE = -RTHS_E_TOLERANCE,
+	RTHS_ODE_EFIXEDSTEP = -RTHS_E_FIXEDSTEP,
 };
-
-/* Message for an error code (or for 0); never NULL. */
-const char *rths_ode_strerror(int err);
+#define rths_ode_strerror rths_strerror
+/* END transitional names */
 
 enum rths_ode_method {
 	RTHS_ODE_RKF45,

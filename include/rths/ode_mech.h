@@ -23,6 +23,8 @@
  * Jacobian of the residual is computed by finite differences.
  *
  * Matrices are dense and row-major.
+ *
+ * Errors: a negative errno or -RTHS_E_xxx (rths/error.h), as in ode.h.
  */
 #ifndef RTHS_ODE_MECH_H
 #define RTHS_ODE_MECH_H
