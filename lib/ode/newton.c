@@ -173,6 +173,8 @@ static int iter_res(struct rths_ode *s, double t, const double *y,
 	return rc;
 }
 
+/* Weighted norm of a correction: plain, or with index-k components
+ * weighed by h^(k-1) (index_scaled). */
 static int iterate(struct rths_ode *s, double t, const double *ypred,
 		   const double *yppred, double cj, double *y, double *yp,
 		   double *e)
@@ -180,7 +182,7 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 	struct ode_newton *nw = s->nw;
 	size_t n = nw->n;
 	int maxit = s->ctl.max_newton_iters ? s->ctl.max_newton_iters : 4;
-	double pnorm = ode_wrms(s, ypred);
+	double pnorm = ode_newton_norm(s, ypred, ypred, cj);
 	/* Damping for a factorization built with another cj (DASSL). */
 	double scale = 2.0 / (1.0 + cj / nw->cj_lu);
 	double oldnrm = 0;
@@ -208,7 +210,7 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 			e[i] -= nw->r[i];
 			yp[i] -= cj * nw->r[i];
 		}
-		delnrm = ode_wrms(s, nw->r);
+		delnrm = ode_newton_norm(s, nw->r, ypred, cj);
 		if (delnrm <= 100 * ODE_UROUND * pnorm)
 			return ODE_NEWTON_OK;
 		if (m == 0) {

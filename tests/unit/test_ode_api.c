@@ -103,7 +103,7 @@ TEST(invalid_systems_and_controls)
 	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
 	ASSERT_EQ(RTHS_ODE_EINVAL, err);
 	/* its error limit is a number of tolerances, infinity allowed */
-	ASSERT_EQ(1000.0, c.fixed_err_max);
+	ASSERT_EQ(10.0, c.fixed_err_max);
 	c.h_init = 0.1;
 	c.fixed_err_max = -1;
 	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
