@@ -91,14 +91,14 @@ double ode_newton_norm(const struct rths_ode *s, const double *v,
 	if (!s->no_err)
 		return ode_wrms(s, v);
 	for (size_t i = 0; i < s->n; i++) {
-		double w = 1.0 / s->ewt[i], floor = 100 * ODE_UROUND *
-						     (fabs(y[i]) + w);
+		double w = 1.0 / s->ewt[i];
+		double rounding = 100 * ODE_UROUND * (fabs(y[i]) + w);
 
-		/* index k: the rounding the conditioning allows */
+		/* index k: the rounding the conditioning 1/h^(k-1) allows */
 		for (int k = s->no_err[i]; k > 1; k--)
-			floor *= cj;
+			rounding *= cj;
 		if (s->no_err[i] > 1)
-			w += floor;
+			w += rounding;
 		sum += v[i] * v[i] / (w * w);
 	}
 	return sqrt(sum / (double)s->n);

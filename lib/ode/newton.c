@@ -173,8 +173,6 @@ static int iter_res(struct rths_ode *s, double t, const double *y,
 	return rc;
 }
 
-/* Weighted norm of a correction: plain, or with index-k components
- * weighed by h^(k-1) (index_scaled). */
 static int iterate(struct rths_ode *s, double t, const double *ypred,
 		   const double *yppred, double cj, double *y, double *yp,
 		   double *e)
