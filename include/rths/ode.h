@@ -102,7 +102,10 @@ typedef int (*rths_ode_resjac_fn)(double t, const double *y,
  * Either an explicit ODE (rhs set, optional jac) or an implicit DAE (res
  * set, rhs NULL, optional resjac).  For a DAE, no_error_test may mark
  * components left out of the local error test (algebraic variables of
- * index 2 and higher, as IDA's suppressalg); NULL tests all.
+ * index 2 and higher, as IDA's suppressalg); NULL tests all.  A mark of
+ * 2 or 3 gives the component's index: the corrector then allows it the
+ * rounding error of an iteration matrix conditioned like 1/h^(index-1),
+ * without which an index-3 DAE does not converge at tight tolerances.
  */
 struct rths_ode_system {
 	size_t dim;
@@ -139,7 +142,7 @@ struct rths_ode_control {
 	double fixed_err_max;	/* CONSTANT_BDF: stop with EFIXEDSTEP when
 				 * a step's local error estimate exceeds
 				 * the tolerances this many times (0 =
-				 * 1000; INFINITY: never, any error goes) */
+				 * 10; INFINITY: never, any error goes) */
 };
 
 void rths_ode_control_default(struct rths_ode_control *c);
@@ -162,6 +165,13 @@ struct rths_ode_stats {
 	double h_next;			/* step the method will try next */
 	int order_last;			/* order of the last step */
 	int order_max_used;		/* highest order used so far */
+	double err_est_max;		/* largest local error estimate of an
+					 * accepted step since init, in
+					 * tolerances: the weighted RMS norm
+					 * the error test compares with 1
+					 * (GSTIFF, WSTIFF, DSTIFF, RKF45,
+					 * ABAM: at most 1; CONSTANT_BDF: up
+					 * to fixed_err_max) */
 };
 
 struct rths_ode;

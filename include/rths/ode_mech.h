@@ -19,8 +19,9 @@
  *        Phi and Phi' are not enforced and drift; a baseline.
  *
  * I3 leaves v and lambda out of the local error test, SI2 lambda and mu
- * (they are index-2/3 variables); SI1 and I1 test every component.  The
- * Jacobian of the residual is computed by finite differences.
+ * (they are index-2/3 variables), I1 lambda (a function of v', whose
+ * error is a derivative's); SI1 tests every component.  The Jacobian of
+ * the residual is computed by finite differences.
  *
  * Matrices are dense and row-major.
  *

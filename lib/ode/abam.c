@@ -382,8 +382,10 @@ static int abam_step(struct rths_ode *s, double tlim)
 		rc = predict(s, p, &r);
 		if (rc)
 			return rc;
-		if (r.err <= 1.0)
+		if (r.err <= 1.0) {
+			s->st.err_est_max = ode_max(s->st.err_est_max, r.err);
 			return correct(s, p, &r, tlim);
+		}
 		/* Failed: restore; third failure drops to order 1, later
 		 * ones take the step the error estimate suggests. */
 		s->st.err_test_fails++;

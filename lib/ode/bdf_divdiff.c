@@ -291,7 +291,11 @@ static int dd_step(struct rths_ode *s, double tlim)
 			return rc;
 		if (rc == ODE_NEWTON_OK) {
 			estimate(s, p, &r);
-			if (ck * ode_err_norm(s, p->e) <= 1.0) {
+			double err = ck * ode_err_norm(s, p->e);
+
+			if (err <= 1.0) {
+				s->st.err_est_max = ode_max(s->st.err_est_max,
+							    err);
 				s->t += h;
 				s->t = ode_snap_time(s->t, tlim);
 				ode_copy(s->y, p->ynew, n);

@@ -15,7 +15,7 @@ void rths_ode_control_default(struct rths_ode_control *c)
 		.atol = 1e-9,
 		.max_steps = 500000,
 		.max_newton_iters = 4,
-		.fixed_err_max = 1000,
+		.fixed_err_max = 10,
 	};
 }
 
@@ -81,6 +81,27 @@ double ode_err_norm(const struct rths_ode *s, const double *v)
 		sum += x * x;
 	}
 	return sqrt(sum / (double)s->n_tested);
+}
+
+double ode_newton_norm(const struct rths_ode *s, const double *v,
+		       const double *y, double cj)
+{
+	double sum = 0;
+
+	if (!s->no_err)
+		return ode_wrms(s, v);
+	for (size_t i = 0; i < s->n; i++) {
+		double w = 1.0 / s->ewt[i];
+		double rounding = 100 * ODE_UROUND * (fabs(y[i]) + w);
+
+		/* index k: the rounding the conditioning 1/h^(k-1) allows */
+		for (int k = s->no_err[i]; k > 1; k--)
+			rounding *= cj;
+		if (s->no_err[i] > 1)
+			w += rounding;
+		sum += v[i] * v[i] / (w * w);
+	}
+	return sqrt(sum / (double)s->n);
 }
 
 double ode_hmin(const struct rths_ode *s, double t)

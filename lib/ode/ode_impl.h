@@ -55,7 +55,9 @@ struct rths_ode {
 	int max_order;		/* resolved from ctl and the method */
 	double h_max;		/* INFINITY when unbounded */
 	double *atol;		/* per component */
-	unsigned char *no_err;	/* copy of sys.no_error_test, or NULL */
+	unsigned char *no_err;	/* copy of sys.no_error_test, or NULL:
+				 * 0 tested, else out of the test and
+				 * (>= 2) the component's index */
 	size_t n_tested;	/* components in the error test */
 	double *ewt;		/* 1 / (rtol |y_i| + atol_i) */
 	double t;
@@ -92,6 +94,14 @@ int ode_set_weights(struct rths_ode *s, const double *y);
 double ode_wrms(const struct rths_ode *s, const double *v);
 /* The same over the components in the error test: local error. */
 double ode_err_norm(const struct rths_ode *s, const double *v);
+/*
+ * Newton corrections near y: ode_wrms() with the tolerance of a component
+ * of index k >= 2 (no_error_test[i] == k) widened by the rounding error
+ * an iteration matrix conditioned like h^(1-k) leaves, 100 u (|y_i| +
+ * tol_i) / h^(k-1), taking h as 1/cj.
+ */
+double ode_newton_norm(const struct rths_ode *s, const double *v,
+		       const double *y, double cj);
 /* Smallest step allowed at time t (user h_min or rounding limit). */
 double ode_hmin(const struct rths_ode *s, double t);
 /* First step: control.h_init, else ode_estimate_step(). */

@@ -164,6 +164,7 @@ static int rkf45_step(struct rths_ode *s, double tlim)
 			p->rejected = 1;
 			continue;
 		}
+		s->st.err_est_max = ode_max(s->st.err_est_max, err);
 		/* Accepted: keep the start for dense output. */
 		ode_copy(p->y0, s->y, s->n);
 		ode_copy(p->f0, s->yp, s->n);

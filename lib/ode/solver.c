@@ -91,7 +91,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (!s->ctl.max_steps)
 		s->ctl.max_steps = 500000;
 	if (!s->ctl.fixed_err_max)
-		s->ctl.fixed_err_max = 1000;
+		s->ctl.fixed_err_max = 10;
 
 	s->atol = ode_zalloc(n);
 	s->ewt = ode_zalloc(n);

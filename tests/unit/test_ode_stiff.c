@@ -165,4 +165,61 @@ TEST(van_der_pol_mu_1000)
 	check_bdf(p, ref, 1e-6, 300e-6, _metadata);
 }
 
+/*
+ * CONSTANT_BDF's default is strict.  On the stiff chain, at steps of
+ * 0.05 s down to 0.8 ms and tolerances 1e-3..1e-7, every run the default
+ * lets finish is within 10 tolerances of the closed form (it is within
+ * 1.7); with the old default, fixed_err_max = 1000, runs finished up to
+ * 2560 tolerances off (1e-3 at h = 25 ms; 167 at 1e-5, h = 12.5 ms).
+ * stats.err_est_max reports the largest local estimate accepted: for
+ * GSTIFF within 1, for CONSTANT_BDF positive and finite (its warm-up is
+ * not held to fixed_err_max, see Documentation/ode.rst).
+ */
+TEST(constant_bdf_default_is_strict)
+{
+	const struct ode_problem *p = &ode_prob_chain;
+	struct rths_ode_system sys = ode_prob_system(p);
+	double ref[4];
+
+	ASSERT_EQ(0, p->exact(p->tend, ref));
+	for (int k = 3; k <= 7; k++) {
+		double tol = pow(10, -k), y[4], atol[4], t, worst = 0;
+		struct rths_ode_stats st;
+		int finished = 0;
+
+		ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_GSTIFF, tol, 0, 0, y, &st));
+		ASSERT_TRUE(st.err_est_max > 0 && st.err_est_max <= 1)
+			TH_LOG("gstiff %g: %g", tol, st.err_est_max);
+		for (double h = 0.05; h > 0.5e-3; h /= 2) {
+			struct rths_ode_control c;
+			struct rths_ode *s;
+			int rc;
+
+			ode_prob_control(&c, RTHS_ODE_CONSTANT_BDF, tol, p->scale,
+					 p->dim, p->tend, h, 0, atol);
+			ASSERT_EQ(10.0, c.fixed_err_max);
+			s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, &sys, &c, NULL);
+			ASSERT_NE(NULL, s);
+			ASSERT_EQ(0, rths_ode_init(s, p->t0, p->y0, NULL));
+			rc = rths_ode_evolve(s, p->tend, &t, y);
+			st = *rths_ode_get_stats(s);
+			rths_ode_free(s);
+			if (rc) {
+				ASSERT_EQ(RTHS_ODE_EFIXEDSTEP, rc);
+				continue;
+			}
+			double err = ode_prob_error(p, y, ref) / tol;
+
+			TH_LOG("%.0e: h %.4f, error %.2g tolerances, largest estimate %.3g",
+			       tol, h, err, st.err_est_max);
+			ASSERT_TRUE(st.err_est_max > 0 && isfinite(st.err_est_max));
+			finished++;
+			if (err > worst)
+				worst = err;
+		}
+		ASSERT_TRUE(finished > 0);
+		ASSERT_TRUE(worst <= 10) TH_LOG("%g: %g tolerances", tol, worst);
+	}
+}
+
 TEST_HARNESS_MAIN
