@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0
+# librths' linear-algebra layer (lib/la, private), which lib/hs and
+# lib/ode share, and its unit test.
+
+# cblas.h, lapacke.h and the BLAS/LAPACK libraries.
+DEB_PKGS += liblapacke-dev liblapack-dev libblas-dev
+
+LIBRTHS_SRCS += $(sort $(wildcard lib/la/*.c))
+UNIT_TESTS += test_la
