@@ -20,8 +20,6 @@ int la_lin_init(struct la_lin *l, const struct la_lin_ops *ops, size_t n,
 	l->ops = ops;
 	l->n = n;
 	l->flags = flags;
-	if (!n)
-		return LA_EINVAL;
 	return ops->alloc(l);
 }
 
@@ -51,7 +49,7 @@ void la_lin_free(struct la_lin *l)
 
 static int dense_alloc(struct la_lin *l)
 {
-	size_t n = l->n;
+	size_t n = l->n ? l->n : 1;	/* malloc(0) may be NULL */
 	bool inv = l->flags & LA_LIN_INVERSE;
 
 	l->lu = malloc(n * n * sizeof(*l->lu));
@@ -79,6 +77,8 @@ static int dense_factor(struct la_lin *l, const struct rths_mat *A)
 
 	if (A->kind != RTHS_MAT_DENSE)
 		return LA_EINVAL;
+	if (!n)
+		return 0;	/* LAPACK wants lda >= 1 even then */
 	for (size_t j = 0; j < l->n; j++)
 		memcpy(l->lu + j * l->n, A->data + j * A->ld,
 		       l->n * sizeof(*l->lu));
@@ -107,6 +107,9 @@ static int dense_factor(struct la_lin *l, const struct rths_mat *A)
 static void dense_solve(const struct la_lin *l, double *b, size_t nrhs)
 {
 	size_t n = l->n;
+
+	if (!n)
+		return;
 
 	if (nrhs == 1 && (l->flags & LA_LIN_INVERSE)) {
 		if (l->diagonal) {

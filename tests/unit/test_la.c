@@ -140,6 +140,20 @@ TEST(lu_of_a_strided_view)
 	la_lin_free(&l);
 }
 
+/* An empty system (a model without DOFs in some direction) is solved. */
+TEST(lu_empty)
+{
+	struct la_lin l;
+	struct rths_mat m = la_dense(0, 0, NULL);
+
+	for (unsigned int f = 0; f <= LA_LIN_INVERSE; f += LA_LIN_INVERSE) {
+		ASSERT_EQ(0, la_lin_init(&l, &la_dense_lu, 0, f));
+		ASSERT_EQ(0, la_lin_factor(&l, &m));
+		la_lin_solve(&l, NULL, 1);
+		la_lin_free(&l);
+	}
+}
+
 TEST(lu_rejects_singular_and_misfit)
 {
 	/* rank 1 */
