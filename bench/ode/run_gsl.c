@@ -28,16 +28,24 @@ static int g_rhs(double t, const double y[], double f[], void *params)
 	return c->p->rhs(t, y, f, NULL) ? GSL_EBADFUNC : GSL_SUCCESS;
 }
 
-/* msbdf uses dfdy only; dfdt is left zero */
+/* msbdf uses dfdy (row-major) only; dfdt is left zero */
 static int g_jac(double t, const double y[], double *dfdy, double dfdt[],
 		 void *params)
 {
 	struct gsl_ctx *c = params;
+	size_t n = c->p->dim;
+	double Jc[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
+	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jc };
 
 	c->nj++;
-	for (size_t i = 0; i < c->p->dim; i++)
+	for (size_t i = 0; i < n; i++)
 		dfdt[i] = 0;
-	return c->p->jac(t, y, dfdy, NULL) ? GSL_EBADFUNC : GSL_SUCCESS;
+	if (c->p->jac(t, y, &v, NULL))
+		return GSL_EBADFUNC;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			dfdy[i * n + j] = RTHS_MAT(&v, i, j);
+	return GSL_SUCCESS;
 }
 
 static const gsl_odeiv2_step_type *step_type(int m)

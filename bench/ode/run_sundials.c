@@ -30,18 +30,20 @@ static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
 		  void *ud, N_Vector t1, N_Vector t2, N_Vector t3)
 {
 	const struct bench_problem *p = ud;
-	double Jr[BENCH_MAXDIM * BENCH_MAXDIM];
+	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
 	size_t n = p->dim;
+	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
 
 	(void)fy;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(y), Jr, NULL))
+	if (p->jac(t, N_VGetArrayPointer(y), &v, NULL))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			SM_ELEMENT_D(J, i, j) = Jr[i * n + j];
+	/* both column-major */
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++)
+			SM_ELEMENT_D(J, i, j) = RTHS_MAT(&v, i, j);
 	return 0;
 }
 
@@ -68,19 +70,21 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
 		   N_Vector t2, N_Vector t3)
 {
 	const struct bench_problem *p = ud;
-	double Jr[BENCH_MAXDIM * BENCH_MAXDIM];
+	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
 	size_t n = p->dim;
+	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
 
 	(void)yp;
 	(void)rr;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(yy), Jr, NULL))
+	if (p->jac(t, N_VGetArrayPointer(yy), &v, NULL))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) - Jr[i * n + j];
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++)
+			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) -
+						RTHS_MAT(&v, i, j);
 	return 0;
 }
 

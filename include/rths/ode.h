@@ -25,8 +25,11 @@
  * dF/dy + cj dF/dy'.  The Jacobian comes from a callback or from finite
  * differences and is reused across steps while Newton converges.
  *
- * Matrices passed to and from callbacks are dense, row-major:
- * J[i * dim + j] = d f_i / d y_j.
+ * Matrices passed to callbacks are struct rths_mat views (rths/mat.h),
+ * column-major like LAPACK's and SUNDIALS' dense matrices: a callback
+ * sets d f_i / d y_j as RTHS_MAT(J, i, j).  (Before librths.so.2 they
+ * were row-major double arrays; the callback types changed so that such
+ * code no longer compiles instead of running with a transposed matrix.)
  *
  * Errors follow librths's convention (rths/error.h): a negative errno
  * (-EINVAL for a bad argument or call order, -ENOMEM) or -RTHS_E_xxx
@@ -39,6 +42,7 @@
 #include <stddef.h>
 
 #include <rths/error.h>
+#include <rths/mat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,16 +91,22 @@ int rths_ode_method_is_implicit(enum rths_ode_method m);
  */
 typedef int (*rths_ode_rhs_fn)(double t, const double *y, double *dydt,
 			       void *params);
-/* J = df/dy (row-major dim x dim). */
-typedef int (*rths_ode_jac_fn)(double t, const double *y, double *J,
+/*
+ * J = df/dy (dim x dim): RTHS_MAT(J, i, j) = d f_i / d y_j.  J arrives
+ * zeroed: set the entries that are not zero.
+ */
+typedef int (*rths_ode_jac_fn)(double t, const double *y, struct rths_mat *J,
 			       void *params);
 /* r = F(t, y, y'). */
 typedef int (*rths_ode_res_fn)(double t, const double *y, const double *yp,
 			       double *r, void *params);
-/* dFdy = dF/dy and dFdyp = dF/dy' (row-major dim x dim each). */
+/*
+ * dFdy = dF/dy and dFdyp = dF/dy' (dim x dim each, zeroed, as for
+ * rths_ode_jac_fn: RTHS_MAT(dFdy, i, j) = d F_i / d y_j).
+ */
 typedef int (*rths_ode_resjac_fn)(double t, const double *y,
-				  const double *yp, double *dFdy,
-				  double *dFdyp, void *params);
+				  const double *yp, struct rths_mat *dFdy,
+				  struct rths_mat *dFdyp, void *params);
 
 /*
  * Either an explicit ODE (rhs set, optional jac) or an implicit DAE (res

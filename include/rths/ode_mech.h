@@ -23,7 +23,9 @@
  * error is a derivative's); SI1 tests every component.  The Jacobian of
  * the residual is computed by finite differences.
  *
- * Matrices are dense and row-major.
+ * Matrices are column-major (rths/mat.h): the mass and Phi_q callbacks
+ * fill a zeroed struct rths_mat view through RTHS_MAT(M, i, j), and a
+ * weight matrix W is a column-major array.
  *
  * Errors: a negative errno or -RTHS_E_xxx (rths/error.h), as in ode.h.
  */
@@ -42,14 +44,16 @@ struct rths_ode_mech {
 	size_t nq;		/* generalized coordinates */
 	size_t nc;		/* constraints */
 	/* M (nq x nq), symmetric positive definite */
-	int (*mass)(double t, const double *q, double *M, void *params);
+	int (*mass)(double t, const double *q, struct rths_mat *M,
+		    void *params);
 	/* applied and velocity-dependent forces F (nq) */
 	int (*force)(double t, const double *q, const double *v, double *F,
 		     void *params);
 	/* Phi (nc) */
 	int (*phi)(double t, const double *q, double *phi, void *params);
-	/* Phi_q (nc x nq) */
-	int (*phi_q)(double t, const double *q, double *phi_q, void *params);
+	/* Phi_q (nc x nq): RTHS_MAT(phi_q, i, j) = d Phi_i / d q_j */
+	int (*phi_q)(double t, const double *q, struct rths_mat *phi_q,
+		     void *params);
 	/* Phi_t (nc); NULL for constraints that do not depend on time */
 	int (*phi_t)(double t, const double *q, double *phi_t, void *params);
 	/*
@@ -76,7 +80,8 @@ const char *rths_ode_mech_form_name(enum rths_ode_mech_form form);
  * Consistent initial conditions.  q minimizes 1/2 (q - q0)^T W (q - q0)
  * subject to Phi(q, t) = 0 (Newton on the Lagrange conditions), then v
  * minimizes 1/2 (v - v0)^T W (v - v0) subject to Phi_q v + Phi_t = 0.
- * W is nq x nq symmetric positive definite, NULL for the identity.
+ * W is nq x nq symmetric positive definite (column-major), NULL for the
+ * identity.
  * RTHS_ODE_EINCONSISTENT when the constraints cannot be met (no solution
  * near q0, or a rank-deficient Phi_q).
  */

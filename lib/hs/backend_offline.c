@@ -84,9 +84,9 @@ static void specimen_force(struct offline *o, double h, double *F)
 		F[i] = 0;
 	}
 	if (o->has_k)
-		rths_hs_la_gemv(dim, dim, 1.0, o->k, o->point, 1.0, F);
+		la_gemv(dim, dim, 1.0, o->k, o->point, 1.0, F);
 	if (o->has_c)
-		rths_hs_la_gemv(dim, dim, 1.0, o->c, vel, 1.0, F);
+		la_gemv(dim, dim, 1.0, o->c, vel, 1.0, F);
 	for (size_t i = 0; i < dim; i++)
 		if (o->spring_on[i]) {
 			F[i] += rths_hs_element_trial(&o->springs[i],

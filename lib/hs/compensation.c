@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Delay compensation: polynomial extrapolation and adaptive ATS. */
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,9 +214,9 @@ static int fit(const double *cmd, const double *meas, size_t n, double dt,
 		size_t k = i + 3;
 		double h[4] = { meas[k], meas[k - 1], meas[k - 2], meas[k - 3] };
 
-		RTHS_HS_AT(A, rows, i, 0) = h[0];
-		RTHS_HS_AT(A, rows, i, 1) = d1(h, dt);
-		RTHS_HS_AT(A, rows, i, 2) = d2(h, dt);
+		LA_AT(A, rows, i, 0) = h[0];
+		LA_AT(A, rows, i, 1) = d1(h, dt);
+		LA_AT(A, rows, i, 2) = d2(h, dt);
 		b[i] = cmd[k];
 	}
 	r = rths_hs_la_lstsq(rows, 3, A, b, 1e-10, &rank, err);
@@ -262,7 +261,7 @@ static void rebuild(struct rths_hs_comp *c)
 /* S a = g, equilibrated, by Cholesky; -1 if ill-conditioned. */
 static int solve3(const struct rths_hs_comp *c, double a[3])
 {
-	double A[9], d[3], rcond = 0, anorm = 0;
+	double A[9], d[3];
 
 	for (int i = 0; i < 3; i++) {
 		if (!(c->S[i][i] > 0))
@@ -270,20 +269,13 @@ static int solve3(const struct rths_hs_comp *c, double a[3])
 		d[i] = 1 / sqrt(c->S[i][i]);
 	}
 	for (int i = 0; i < 3; i++) {
-		double rs = 0;
-
-		for (int j = 0; j < 3; j++) {
-			A[j * 3 + i] = d[i] * c->S[i][j] * d[j];
-			rs += fabs(A[j * 3 + i]);
-		}
-		anorm = fmax(anorm, rs);
+		for (int j = 0; j < 3; j++)
+			LA_AT(A, 3, i, j) = d[i] * c->S[i][j] * d[j];
 		a[i] = d[i] * c->g[i];
 	}
-	if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', 3, A, 3) != 0 ||
-	    LAPACKE_dpocon(LAPACK_COL_MAJOR, 'U', 3, A, 3, anorm, &rcond) != 0 ||
-	    rcond < 1e-12)
+	if (la_chol_factor(3, A, 1e-12, NULL) != 0)
 		return -1;
-	LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', 3, 1, A, 3, a, 3);
+	la_chol_solve(3, A, a, 1);
 	for (int i = 0; i < 3; i++)
 		a[i] *= d[i];
 	return 0;

@@ -108,7 +108,7 @@ void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
 {
 	rths_hs_model_restoring(st->model, u, out);
 	if (r_exp)
-		rths_hs_la_axpy(st->n, 1.0, r_exp, out);
+		la_axpy(st->n, 1.0, r_exp, out);
 }
 
 void rths_hs_stepper_free(struct rths_hs_stepper *st)
@@ -117,7 +117,7 @@ void rths_hs_stepper_free(struct rths_hs_stepper *st)
 		return;
 	if (st->ops && st->ops->destroy)
 		st->ops->destroy(st);
-	rths_hs_lu_free(&st->mass_lu);
+	la_lin_free(&st->mass_lu);
 	free(st->k0);
 	free(st->c);
 	free(st->u);
@@ -171,9 +171,9 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	rths_hs_model_initial_stiffness(model, st->k0);
 	memcpy(st->c, model->c, n * n * sizeof(double));
 	if (est && est->k)
-		rths_hs_la_axpy(n * n, 1.0, est->k, st->k0);
+		la_axpy(n * n, 1.0, est->k, st->k0);
 	if (est && est->c)
-		rths_hs_la_axpy(n * n, 1.0, est->c, st->c);
+		la_axpy(n * n, 1.0, est->c, st->c);
 	r = rths_hs_lu_factor(&st->mass_lu, n, model->m, "the mass matrix",
 			      err);
 	if (r == 0)
@@ -207,8 +207,8 @@ int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
 	/* M a0 = f0 - C v0 - r0 */
 	for (size_t i = 0; i < n; i++)
 		st->a[i] = st->f[i] - st->r[i];
-	rths_hs_la_gemv(n, n, -1.0, st->model->c, st->v, 1.0, st->a);
-	rths_hs_lu_solve(&st->mass_lu, st->a, 1);
+	la_gemv(n, n, -1.0, st->model->c, st->v, 1.0, st->a);
+	la_lin_solve(&st->mass_lu, st->a, 1);
 	st->step = 0;
 	st->commanded = false;
 	st->started = true;
@@ -255,8 +255,8 @@ int rths_hs_stepper_accept(struct rths_hs_stepper *st,
 	memcpy(st->f, st->f1, st->n * sizeof(double));
 	st->step++;
 	st->commanded = false;
-	if (!rths_hs_la_all_finite(st->n, st->u) ||
-	    !rths_hs_la_all_finite(st->n, st->a))
+	if (!la_all_finite(st->n, st->u) ||
+	    !la_all_finite(st->n, st->a))
 		return rths_hs_fail(err, RTHS_HS_E_DIVERGED, NULL, 0, NULL,
 				    "the response is no longer finite at step %llu (t = %g s)",
 				    (unsigned long long)st->step,

@@ -12,7 +12,7 @@
 #include "hs/integrator_impl.h"
 
 struct cd {
-	struct rths_hs_lu lhs;	/* M/dt^2 + C/(2dt) */
+	struct la_lin lhs;	/* M/dt^2 + C/(2dt) */
 	double *back;		/* M/dt^2 - C/(2dt) */
 	double *u_prev;		/* u_{n-1} */
 	double *u_next;		/* u_{n+1} */
@@ -57,10 +57,10 @@ static void cd_advance(struct rths_hs_stepper *st, const double *f)
 
 	for (size_t i = 0; i < n; i++)
 		cd->u_next[i] = f[i] - st->r[i];
-	rths_hs_la_gemv(n, n, 2.0 / (dt * dt), st->model->m, st->u, 1.0,
+	la_gemv(n, n, 2.0 / (dt * dt), st->model->m, st->u, 1.0,
 			cd->u_next);
-	rths_hs_la_gemv(n, n, -1.0, cd->back, cd->u_prev, 1.0, cd->u_next);
-	rths_hs_lu_solve(&cd->lhs, cd->u_next, 1);
+	la_gemv(n, n, -1.0, cd->back, cd->u_prev, 1.0, cd->u_next);
+	la_lin_solve(&cd->lhs, cd->u_next, 1);
 }
 
 static int cd_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
@@ -112,7 +112,7 @@ static void cd_destroy(struct rths_hs_stepper *st)
 
 	if (!cd)
 		return;
-	rths_hs_lu_free(&cd->lhs);
+	la_lin_free(&cd->lhs);
 	free(cd->back);
 	free(cd->u_prev);
 	free(cd->u_next);

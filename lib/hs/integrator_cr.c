@@ -48,7 +48,7 @@ static int cr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	double dt = st->p.dt;
 
 	(void)err;
-	rths_hs_la_gemv(n, n, dt, cr->A, st->a, 0.0, st->w1);	/* dt A a */
+	la_gemv(n, n, dt, cr->A, st->a, 0.0, st->w1);	/* dt A a */
 	for (size_t i = 0; i < n; i++) {
 		cr->v1[i] = st->v[i] + st->w1[i];
 		st->u1[i] = st->u[i] + dt * st->v[i] + dt * st->w1[i];
@@ -66,8 +66,8 @@ static int cr_accept(struct rths_hs_stepper *st, const double *r_exp,
 	rths_hs_stepper_restoring(st, st->u1, r_exp, st->r);
 	for (size_t i = 0; i < n; i++)
 		st->a[i] = st->f1[i] - st->r[i];
-	rths_hs_la_gemv(n, n, -1.0, st->model->c, cr->v1, 1.0, st->a);
-	rths_hs_lu_solve(&st->mass_lu, st->a, 1);
+	la_gemv(n, n, -1.0, st->model->c, cr->v1, 1.0, st->a);
+	la_lin_solve(&st->mass_lu, st->a, 1);
 	memcpy(st->u, st->u1, n * sizeof(double));
 	memcpy(st->v, cr->v1, n * sizeof(double));
 	return 0;

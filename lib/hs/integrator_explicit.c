@@ -13,7 +13,7 @@
 #include "hs/integrator_impl.h"
 
 struct nme {
-	struct rths_hs_lu lhs;
+	struct la_lin lhs;
 	double *vt;
 };
 
@@ -65,8 +65,8 @@ static int nme_accept(struct rths_hs_stepper *st, const double *r_exp,
 	rths_hs_stepper_restoring(st, st->u1, r_exp, st->r);
 	for (size_t i = 0; i < n; i++)
 		st->a[i] = st->f1[i] - st->r[i];
-	rths_hs_la_gemv(n, n, -1.0, st->model->c, e->vt, 1.0, st->a);
-	rths_hs_lu_solve(&e->lhs, st->a, 1);
+	la_gemv(n, n, -1.0, st->model->c, e->vt, 1.0, st->a);
+	la_lin_solve(&e->lhs, st->a, 1);
 	for (size_t i = 0; i < n; i++) {
 		st->u[i] = st->u1[i];
 		st->v[i] = e->vt[i] + st->p.gamma * st->p.dt * st->a[i];
@@ -80,7 +80,7 @@ static void nme_destroy(struct rths_hs_stepper *st)
 
 	if (!e)
 		return;
-	rths_hs_lu_free(&e->lhs);
+	la_lin_free(&e->lhs);
 	free(e->vt);
 	free(e);
 }

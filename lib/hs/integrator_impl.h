@@ -30,7 +30,7 @@ struct rths_hs_stepper {
 	bool has_specimen;
 	double *k0;		/* model K0 + specimen stiffness estimate */
 	double *c;		/* model C + specimen damping estimate */
-	struct rths_hs_lu mass_lu;
+	struct la_lin mass_lu;
 	double *u, *v, *a;	/* step n */
 	double *u1;		/* command of step n+1 */
 	double *f, *f1;		/* external force at n and n+1 */

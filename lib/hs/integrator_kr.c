@@ -21,7 +21,7 @@ struct kr {
 	double af, gamma;
 	double *alpha1;
 	double *malpha3;	/* M alpha3 */
-	struct rths_hs_lu mhat;	/* M (I - alpha3) */
+	struct la_lin mhat;	/* M (I - alpha3) */
 	double *v1;
 	double *cv;		/* C v_n */
 };
@@ -60,7 +60,7 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 				     "the KR-alpha matrix D", err);
 	if (r < 0)
 		goto out;
-	rths_hs_la_gemm(n, n, n, 1.0, st->model->m, alpha3, 0.0,
+	la_gemm(n, n, n, 1.0, st->model->m, alpha3, 0.0,
 			kr->malpha3);
 	B = rths_hs_zalloc(nn, err);
 	if (!B) {
@@ -83,7 +83,7 @@ static int kr_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	struct kr *kr = st->priv;
 
 	(void)err;
-	rths_hs_la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, kr->cv);
+	la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, kr->cv);
 	return 0;
 }
 
@@ -94,7 +94,7 @@ static int kr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	double dt = st->p.dt, g2 = 0.5 + kr->gamma;
 
 	(void)err;
-	rths_hs_la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
+	la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
 	for (size_t i = 0; i < n; i++) {
 		kr->v1[i] = st->v[i] + st->w1[i];
 		st->u1[i] = st->u[i] + dt * st->v[i] + g2 * dt * st->w1[i];
@@ -112,12 +112,12 @@ static int kr_accept(struct rths_hs_stepper *st, const double *r_exp,
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, r1);
-	rths_hs_la_gemv(n, n, 1.0, st->model->c, kr->v1, 0.0, cv1);
+	la_gemv(n, n, 1.0, st->model->c, kr->v1, 0.0, cv1);
 	for (size_t i = 0; i < n; i++)
 		rhs[i] = bf * (st->f1[i] - cv1[i] - r1[i]) +
 			 af * (st->f[i] - kr->cv[i] - st->r[i]);
-	rths_hs_la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
-	rths_hs_lu_solve(&kr->mhat, rhs, 1);
+	la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
+	la_lin_solve(&kr->mhat, rhs, 1);
 	memcpy(st->a, rhs, n * sizeof(double));
 	memcpy(st->u, st->u1, n * sizeof(double));
 	memcpy(st->v, kr->v1, n * sizeof(double));
@@ -136,7 +136,7 @@ static void kr_destroy(struct rths_hs_stepper *st)
 	free(kr->malpha3);
 	free(kr->v1);
 	free(kr->cv);
-	rths_hs_lu_free(&kr->mhat);
+	la_lin_free(&kr->mhat);
 	free(kr);
 }
 

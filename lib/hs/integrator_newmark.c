@@ -17,7 +17,7 @@
 #define NM_GAMMA 0.5
 
 struct nmi {
-	struct rths_hs_lu keff;
+	struct la_lin keff;
 	double *a1, *v1;
 };
 
@@ -62,8 +62,8 @@ static void nmi_residual(struct rths_hs_stepper *st, double *res)
 	rths_hs_stepper_restoring(st, st->u1, NULL, st->w1);
 	for (size_t i = 0; i < n; i++)
 		res[i] = st->f1[i] - st->w1[i];
-	rths_hs_la_gemv(n, n, -1.0, st->model->m, e->a1, 1.0, res);
-	rths_hs_la_gemv(n, n, -1.0, st->model->c, e->v1, 1.0, res);
+	la_gemv(n, n, -1.0, st->model->m, e->a1, 1.0, res);
+	la_gemv(n, n, -1.0, st->model->c, e->v1, 1.0, res);
 }
 
 static int nmi_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
@@ -81,11 +81,11 @@ static int nmi_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 		nmi_residual(st, res);
 		if (it == st->p.max_iter)
 			break;
-		rths_hs_lu_solve(&e->keff, res, 1);
+		la_lin_solve(&e->keff, res, 1);
 		for (size_t i = 0; i < n; i++)
 			st->u1[i] += res[i];
-		du = rths_hs_la_norm_inf(n, res);
-		scale = rths_hs_la_norm_inf(n, st->u1);
+		du = la_norm_inf(n, res);
+		scale = la_norm_inf(n, st->u1);
 		if (du <= st->p.tol * scale || du == 0) {
 			/* Keep a, v and the elements consistent with u1. */
 			nmi_residual(st, res);
@@ -120,7 +120,7 @@ static void nmi_destroy(struct rths_hs_stepper *st)
 
 	if (!e)
 		return;
-	rths_hs_lu_free(&e->keff);
+	la_lin_free(&e->keff);
 	free(e->a1);
 	free(e->v1);
 	free(e);

@@ -17,7 +17,7 @@
 
 struct os {
 	double beta, gamma;
-	struct rths_hs_lu meff;
+	struct la_lin meff;
 	double *vt;		/* v~ */
 	double *cv;		/* C v_n */
 };
@@ -45,7 +45,7 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 		free(A);
 		return -RTHS_HS_E_NOMEM;
 	}
-	rths_hs_la_axpy(st->n * st->n, (1 + al) * os->gamma * dt,
+	la_axpy(st->n * st->n, (1 + al) * os->gamma * dt,
 			st->model->c, A);
 	r = rths_hs_lu_factor(&os->meff, st->n, A,
 			      "the alpha-OS effective mass", err);
@@ -58,7 +58,7 @@ static int os_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	struct os *os = st->priv;
 
 	(void)err;
-	rths_hs_la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, os->cv);
+	la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, os->cv);
 	return 0;
 }
 
@@ -86,20 +86,20 @@ static int os_accept(struct rths_hs_stepper *st, const double *r_exp,
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, rt);
-	rths_hs_la_gemv(n, n, 1.0, st->model->c, os->vt, 0.0, cvt);
+	la_gemv(n, n, 1.0, st->model->c, os->vt, 0.0, cvt);
 	for (size_t i = 0; i < n; i++)
 		a1[i] = (1 + al) * (st->f1[i] - cvt[i] - rt[i]) -
 			al * (st->f[i] - os->cv[i] - st->r[i]);
-	rths_hs_lu_solve(&os->meff, a1, 1);
+	la_lin_solve(&os->meff, a1, 1);
 	/* r_{n+1} = r~ + K0 beta dt^2 a_{n+1} */
-	rths_hs_la_gemv(n, n, bd, st->k0, a1, 1.0, rt);
+	la_gemv(n, n, bd, st->k0, a1, 1.0, rt);
 	for (size_t i = 0; i < n; i++) {
 		st->u[i] = st->u1[i] + bd * a1[i];
 		st->v[i] = os->vt[i] + os->gamma * dt * a1[i];
 	}
 	memcpy(st->a, a1, n * sizeof(double));
 	memcpy(st->r, rt, n * sizeof(double));
-	rths_hs_la_gemv(n, n, 1.0, st->model->c, st->v, 0.0, os->cv);
+	la_gemv(n, n, 1.0, st->model->c, st->v, 0.0, os->cv);
 	return 0;
 }
 
@@ -109,7 +109,7 @@ static void os_destroy(struct rths_hs_stepper *st)
 
 	if (!os)
 		return;
-	rths_hs_lu_free(&os->meff);
+	la_lin_free(&os->meff);
 	free(os->vt);
 	free(os->cv);
 	free(os);

@@ -8,7 +8,7 @@
 
 #include "hs/linalg.h"
 
-#define AT RTHS_HS_AT
+#define AT LA_AT
 
 int rths_hs_model_init(struct rths_hs_model *m, size_t n,
 		       struct rths_hs_error *err)
@@ -124,24 +124,20 @@ int rths_hs_model_add_element(struct rths_hs_model *m, int dof_i, int dof_j,
 static int check_symmetric(const double *A, size_t n, const char *what,
 			   struct rths_hs_error *err)
 {
-	double scale = rths_hs_la_norm_inf(n * n, A);
+	size_t i, j;
 
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++) {
-			double a = AT(A, n, i, j);
-
-			if (!isfinite(a))
+	/* finite first: a NaN would make every entry look asymmetric */
+	for (j = 0; j < n; j++)
+		for (i = 0; i < n; i++)
+			if (!isfinite(AT(A, n, i, j)))
 				return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE,
 						    NULL, 0, what,
 						    "entry (%zu, %zu) is not a finite number",
 						    i, j);
-			if (fabs(a - AT(A, n, j, i)) > 1e-9 * scale)
-				return rths_hs_fail(err, RTHS_HS_E_NOT_SYMMETRIC,
-						    NULL, 0, what,
-						    "expected a symmetric matrix: (%zu, %zu) = %g but (%zu, %zu) = %g",
-						    i, j, a, j, i,
-						    AT(A, n, j, i));
-		}
+	if (la_asymmetry(n, A, 1e-9, &i, &j))
+		return rths_hs_fail(err, RTHS_HS_E_NOT_SYMMETRIC, NULL, 0, what,
+				    "expected a symmetric matrix: (%zu, %zu) = %g but (%zu, %zu) = %g",
+				    i, j, AT(A, n, i, j), j, i, AT(A, n, j, i));
 	return 0;
 }
 
@@ -205,7 +201,7 @@ int rths_hs_model_frequencies(const struct rths_hs_model *m,
 		return -RTHS_HS_E_NOMEM;
 	rths_hs_model_initial_stiffness(m, k0);
 	if (k_extra)
-		rths_hs_la_axpy(n * n, 1.0, k_extra, k0);
+		la_axpy(n * n, 1.0, k_extra, k0);
 	r = rths_hs_la_eig(n, k0, m->m, omega, phi, err);
 	free(k0);
 	return r;
@@ -253,7 +249,7 @@ int rths_hs_model_set_modal_damping(struct rths_hs_model *m,
 	if (r < 0)
 		goto out;
 	/* With Phi^T M Phi = I, C = (M Phi) diag(2 zeta w) (M Phi)^T. */
-	rths_hs_la_gemm(n, n, n, 1.0, m->m, phi, 0.0, mp);
+	la_gemm(n, n, n, 1.0, m->m, phi, 0.0, mp);
 	memset(m->c, 0, n * n * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		double z = count ? zeta[i < count ? i : count - 1] : 0.0;
@@ -272,13 +268,13 @@ out:
 void rths_hs_model_ground_force(const struct rths_hs_model *m, double ag,
 				double *f)
 {
-	rths_hs_la_gemv(m->n, m->n, -ag, m->m, m->r, 0.0, f);
+	la_gemv(m->n, m->n, -ag, m->m, m->r, 0.0, f);
 }
 
 void rths_hs_model_restoring(struct rths_hs_model *m, const double *u,
 			     double *r)
 {
-	rths_hs_la_gemv(m->n, m->n, 1.0, m->k, u, 0.0, r);
+	la_gemv(m->n, m->n, 1.0, m->k, u, 0.0, r);
 	for (size_t i = 0; i < m->n_elements; i++) {
 		struct rths_hs_element *e = &m->elements[i];
 		double d = u[e->dof_i] - (e->dof_j >= 0 ? u[e->dof_j] : 0.0);

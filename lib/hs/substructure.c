@@ -36,20 +36,20 @@ void rths_hs_substructure_force_map_transpose(struct rths_hs_substructure *s)
 {
 	for (size_t i = 0; i < s->n_if; i++)
 		for (size_t j = 0; j < s->n_dof; j++)
-			RTHS_HS_AT(s->force_map, s->n_dof, j, i) =
-				RTHS_HS_AT(s->cmd_map, s->n_if, i, j);
+			LA_AT(s->force_map, s->n_dof, j, i) =
+				LA_AT(s->cmd_map, s->n_if, i, j);
 }
 
 void rths_hs_substructure_command(const struct rths_hs_substructure *s,
 				  const double *u, double *x)
 {
-	rths_hs_la_gemv(s->n_if, s->n_dof, 1.0, s->cmd_map, u, 0.0, x);
+	la_gemv(s->n_if, s->n_dof, 1.0, s->cmd_map, u, 0.0, x);
 }
 
 void rths_hs_substructure_feedback(const struct rths_hs_substructure *s,
 				   const double *f_if, double *r_exp)
 {
-	rths_hs_la_gemv(s->n_dof, s->n_if, 1.0, s->force_map, f_if, 0.0,
+	la_gemv(s->n_dof, s->n_if, 1.0, s->force_map, f_if, 0.0,
 			r_exp);
 }
 
@@ -63,8 +63,8 @@ int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 	if (!tmp)
 		return -RTHS_HS_E_NOMEM;
 	/* kdof += F (kif T) */
-	rths_hs_la_gemm(q, n, q, 1.0, kif, s->cmd_map, 0.0, tmp);
-	rths_hs_la_gemm(n, n, q, 1.0, s->force_map, tmp, 1.0, kdof);
+	la_gemm(q, n, q, 1.0, kif, s->cmd_map, 0.0, tmp);
+	la_gemm(n, n, q, 1.0, s->force_map, tmp, 1.0, kdof);
 	free(tmp);
 	return 0;
 }

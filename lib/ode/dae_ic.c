@@ -13,10 +13,10 @@
  * step.  rths_ode_calc_ic() weighs its corrections the same way: y for
  * algebraic components, h y' for differential ones.
  */
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "la/la.h"
 #include "ode_impl.h"
 
 #define IC_MAX_ITERS 10
@@ -64,8 +64,8 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 		     const unsigned char *algebraic, double *y, double *yp)
 {
 	size_t n;
-	double *A = NULL, *B = NULL, *M = NULL, *r = NULL, h;
-	lapack_int *ipiv = NULL;
+	double *M = NULL, *r = NULL, h;
+	struct rths_mat A = { 0 }, B = { 0 };
 	int rc, bid;
 
 	if (!s || !y || !yp)
@@ -78,12 +78,11 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 	rc = ode_set_weights(s, y);
 	if (rc)
 		return rc;
-	A = ode_zalloc(n * n);
-	B = ode_zalloc(n * n);
+	A = la_dense(n, n, ode_zalloc(n * n));
+	B = la_dense(n, n, ode_zalloc(n * n));
 	M = ode_zalloc(n * n);
 	r = ode_zalloc(n);
-	ipiv = calloc(n, sizeof(*ipiv));
-	if (!A || !B || !M || !r || !ipiv) {
+	if (!A.data || !B.data || !M || !r) {
 		rc = RTHS_ODE_ENOMEM;
 		goto out;
 	}
@@ -95,7 +94,7 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 
 		r2 = ode_res(s, t0, y, yp, r);
 		if (!r2)
-			r2 = ode_jacobian(s, t0, y, yp, r, A, B, &bid);
+			r2 = ode_jacobian(s, t0, y, yp, r, &A, &B, &bid);
 		if (r2) {
 			rc = r2;
 			goto out;
@@ -103,10 +102,10 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 		/* unknowns: y_j (algebraic) or y'_j (differential) */
 		for (size_t j = 0; j < n; j++)
 			for (size_t i = 0; i < n; i++)
-				M[j * n + i] = algebraic && algebraic[j] ?
-					       A[i * n + j] : B[i * n + j];
-		if (LAPACKE_dgesv(LAPACK_COL_MAJOR, (lapack_int)n, 1, M,
-				  (lapack_int)n, ipiv, r, (lapack_int)n)) {
+				LA_AT(M, n, i, j) = algebraic && algebraic[j] ?
+						    RTHS_MAT(&A, i, j) :
+						    RTHS_MAT(&B, i, j);
+		if (la_solve(n, M, r, 1)) {
 			rc = RTHS_ODE_ESINGULAR;
 			goto out;
 		}
@@ -128,10 +127,9 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 		}
 	}
 out:
-	free(A);
-	free(B);
+	free(A.data);
+	free(B.data);
 	free(M);
 	free(r);
-	free(ipiv);
 	return rc;
 }

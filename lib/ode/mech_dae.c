@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "la/la.h"
 #include "mech_impl.h"
 #include "ode_impl.h"
 
@@ -51,7 +52,7 @@ static void add_gt(const struct rths_ode_mech_dae *d, const double *x,
 {
 	for (size_t j = 0; j < d->nc; j++)
 		for (size_t i = 0; i < d->nq; i++)
-			r[i] += d->G[j * d->nq + i] * x[j];
+			r[i] += LA_AT(d->G, d->nc, j, i) * x[j];
 }
 
 static int mech_res(double t, const double *Y, const double *Yp, double *R,
@@ -72,11 +73,11 @@ static int mech_res(double t, const double *Y, const double *Yp, double *R,
 	else if (d->form == RTHS_ODE_MECH_SI1)
 		mu = Yp + 2 * nq + nc;
 
-	rc = cb(m->mass(t, q, d->M, m->params), d->M, nq * nq);
+	rc = ode_mech_mass(m, t, q, d->M);
 	if (!rc)
 		rc = cb(m->force(t, q, v, d->F, m->params), d->F, nq);
 	if (!rc && nc)
-		rc = cb(m->phi_q(t, q, d->G, m->params), d->G, nc * nq);
+		rc = ode_mech_phi_q(m, t, q, d->G);
 	if (rc)
 		return rc;
 
@@ -85,7 +86,7 @@ static int mech_res(double t, const double *Y, const double *Yp, double *R,
 
 		r1[i] = qp[i] - v[i];
 		for (size_t j = 0; j < nq; j++)
-			s += d->M[i * nq + j] * vp[j];
+			s += LA_AT(d->M, nq, i, j) * vp[j];
 		r2[i] = s;
 	}
 	add_gt(d, lam, r2);
@@ -102,7 +103,7 @@ static int mech_res(double t, const double *Y, const double *Yp, double *R,
 			double s = -d->c[i];
 
 			for (size_t j = 0; j < nq; j++)
-				s += d->G[i * nq + j] * vp[j];
+				s += LA_AT(d->G, nc, i, j) * vp[j];
 			r3[i] = s;
 		}
 		return 0;

@@ -3,13 +3,13 @@
  * Consistent initial conditions of constrained mechanical systems:
  * projection of positions and velocities onto the constraints, then the
  * accelerations and multipliers that go with them.  Each is a saddle-
- * point system [W Phi_q^T; Phi_q 0], solved by LAPACK (it is indefinite,
- * so dgesv rather than a Cholesky).
+ * point system [W Phi_q^T; Phi_q 0], solved by LU (it is indefinite, so
+ * not by Cholesky).  Matrices are column-major (lib/la).
  */
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "la/la.h"
 #include "mech_impl.h"
 #include "ode_impl.h"
 
@@ -20,6 +20,30 @@ static int check(int cb_rc, const double *v, size_t n)
 	if (cb_rc)
 		return RTHS_ODE_ECALLBACK;
 	return ode_all_finite(v, n) ? 0 : RTHS_ODE_ENONFINITE;
+}
+
+static int eval_mat(int (*fn)(double, const double *, struct rths_mat *,
+			      void *),
+		    const struct rths_ode_mech *m, double t, const double *q,
+		    size_t rows, size_t cols, double *A)
+{
+	struct rths_mat v = la_dense(rows, cols, A);
+
+	for (size_t i = 0; i < rows * cols; i++)
+		A[i] = 0;
+	return check(fn(t, q, &v, m->params), A, rows * cols);
+}
+
+int ode_mech_mass(const struct rths_ode_mech *m, double t, const double *q,
+		  double *M)
+{
+	return eval_mat(m->mass, m, t, q, m->nq, m->nq, M);
+}
+
+int ode_mech_phi_q(const struct rths_ode_mech *m, double t, const double *q,
+		   double *G)
+{
+	return eval_mat(m->phi_q, m, t, q, m->nc, m->nq, G);
 }
 
 static double norm_inf(const double *v, size_t n)
@@ -45,7 +69,7 @@ int ode_mech_velocity_constraint(const struct rths_ode_mech *m, double t,
 			out[i] = 0;
 	for (size_t i = 0; i < nc; i++)
 		for (size_t j = 0; j < nq; j++)
-			out[i] += G[i * nq + j] * v[j];
+			out[i] += LA_AT(G, nc, i, j) * v[j];
 	return check(rc, out, nc);
 }
 
@@ -67,7 +91,7 @@ int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
 
 		for (size_t j = 0; j < nq; j++)
 			qq[j] = q[j] + e * v[j];
-		rc = check(m->phi_q(t + e, qq, G, m->params), G, nq * nc);
+		rc = ode_mech_phi_q(m, t + e, qq, G);
 		if (!rc)
 			rc = ode_mech_velocity_constraint(m, t + e, qq, G, v, c);
 		if (rc)
@@ -83,32 +107,27 @@ int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
  * W NULL is the identity.  Returns 1 if the matrix is singular.
  */
 static int saddle_solve(size_t nq, size_t nc, const double *W,
-			const double *G, double *K, lapack_int *ipiv,
-			double *rhs)
+			const double *G, double *K, double *rhs)
 {
 	size_t n = nq + nc;
-	lapack_int info;
 
 	for (size_t i = 0; i < n * n; i++)
 		K[i] = 0;
-	for (size_t i = 0; i < nq; i++)
-		for (size_t j = 0; j < nq; j++)
-			K[i * n + j] = W ? W[i * nq + j] : (i == j);
+	for (size_t j = 0; j < nq; j++)
+		for (size_t i = 0; i < nq; i++)
+			LA_AT(K, n, i, j) = W ? LA_AT(W, nq, i, j) : (i == j);
 	for (size_t i = 0; i < nc; i++)
 		for (size_t j = 0; j < nq; j++) {
-			K[(nq + i) * n + j] = G[i * nq + j];
-			K[j * n + nq + i] = G[i * nq + j];
+			LA_AT(K, n, nq + i, j) = LA_AT(G, nc, i, j);
+			LA_AT(K, n, j, nq + i) = LA_AT(G, nc, i, j);
 		}
-	info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, 1, K,
-			     (lapack_int)n, ipiv, rhs, 1);
-	if (info)
+	if (la_solve(n, K, rhs, 1))
 		return 1;
 	return !ode_all_finite(rhs, n);
 }
 
 struct mech_work {
 	double *K, *rhs, *G, *phi, *M, *F, *gw;
-	lapack_int *ipiv;
 };
 
 static void work_free(struct mech_work *w)
@@ -120,7 +139,6 @@ static void work_free(struct mech_work *w)
 	free(w->M);
 	free(w->F);
 	free(w->gw);
-	free(w->ipiv);
 }
 
 static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
@@ -134,9 +152,8 @@ static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
 	w->M = ode_zalloc(nq * nq);
 	w->F = ode_zalloc(nq);
 	w->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
-	w->ipiv = calloc(n, sizeof(*w->ipiv));
 	if (!w->K || !w->rhs || !w->G || !w->phi || !w->M || !w->F ||
-	    !w->gw || !w->ipiv) {
+	    !w->gw) {
 		work_free(w);
 		return RTHS_ODE_ENOMEM;
 	}
@@ -163,21 +180,20 @@ static int project_positions(const struct rths_ode_mech *m, double t,
 
 		rc = check(m->phi(t, q, w->phi, m->params), w->phi, nc);
 		if (!rc)
-			rc = check(m->phi_q(t, q, w->G, m->params), w->G,
-				   nc * nq);
+			rc = ode_mech_phi_q(m, t, q, w->G);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < nq; i++) {
 			double s = 0;
 
 			for (size_t j = 0; j < nq; j++)
-				s += (W ? W[i * nq + j] : (i == j)) *
+				s += (W ? LA_AT(W, nq, i, j) : (i == j)) *
 				     (q0[j] - q[j]);
 			w->rhs[i] = s;
 		}
 		for (size_t i = 0; i < nc; i++)
 			w->rhs[nq + i] = -w->phi[i];
-		if (saddle_solve(nq, nc, W, w->G, w->K, w->ipiv, w->rhs))
+		if (saddle_solve(nq, nc, W, w->G, w->K, w->rhs))
 			return RTHS_ODE_EINCONSISTENT;
 		dn = norm_inf(w->rhs, nq);
 		for (size_t i = 0; i < nq; i++)
@@ -217,7 +233,7 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 		goto out;
 	/* Velocities: minimize the weighted change subject to
 	 * Phi_q v = -Phi_t; the constraint's right side is -Phi_t. */
-	rc = check(m->phi_q(t, q, w.G, m->params), w.G, nc * nq);
+	rc = ode_mech_phi_q(m, t, q, w.G);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < nq; i++)
@@ -229,12 +245,12 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 		double s = 0;
 
 		for (size_t j = 0; j < nq; j++)
-			s += (W ? W[i * nq + j] : (i == j)) * v0[j];
+			s += (W ? LA_AT(W, nq, i, j) : (i == j)) * v0[j];
 		w.rhs[i] = s;
 	}
 	for (size_t i = 0; i < nc; i++)
 		w.rhs[nq + i] = -w.phi[i];
-	if (saddle_solve(nq, nc, W, w.G, w.K, w.ipiv, w.rhs)) {
+	if (saddle_solve(nq, nc, W, w.G, w.K, w.rhs)) {
 		rc = RTHS_ODE_EINCONSISTENT;
 		goto out;
 	}
@@ -259,17 +275,17 @@ int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
 	rc = work_alloc(&w, nq, nc);
 	if (rc)
 		return rc;
-	rc = check(m->mass(t, q, w.M, m->params), w.M, nq * nq);
+	rc = ode_mech_mass(m, t, q, w.M);
 	if (!rc)
 		rc = check(m->force(t, q, v, w.F, m->params), w.F, nq);
 	if (!rc && nc)
-		rc = check(m->phi_q(t, q, w.G, m->params), w.G, nc * nq);
+		rc = ode_mech_phi_q(m, t, q, w.G);
 	if (!rc && nc)
 		rc = ode_mech_gamma(m, t, q, v, w.rhs + nq, w.gw);
 	if (rc)
 		goto out;
 	ode_copy(w.rhs, w.F, nq);
-	if (saddle_solve(nq, nc, w.M, w.G, w.K, w.ipiv, w.rhs)) {
+	if (saddle_solve(nq, nc, w.M, w.G, w.K, w.rhs)) {
 		rc = RTHS_ODE_ESINGULAR;
 		goto out;
 	}
@@ -299,8 +315,7 @@ int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
 		for (size_t i = 0; !rc && i < m->nc; i++)
 			sp += w.phi[i] * w.phi[i];
 		if (!rc)
-			rc = check(m->phi_q(t, q, w.G, m->params), w.G,
-				   m->nc * m->nq);
+			rc = ode_mech_phi_q(m, t, q, w.G);
 		if (!rc)
 			rc = ode_mech_velocity_constraint(m, t, q, w.G, v,
 							  w.phi);

@@ -13,7 +13,17 @@
 int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
 		   const double *v, double *gamma, double *work);
 
-/* Phi_q v + Phi_t into out (nc); G is Phi_q at (t, q). */
+/*
+ * The user's M (nq x nq) and Phi_q (nc x nq) at (t, q) into column-major
+ * arrays (leading dimension nq and nc), zeroed before the call; 0,
+ * RTHS_ODE_ECALLBACK or RTHS_ODE_ENONFINITE.
+ */
+int ode_mech_mass(const struct rths_ode_mech *m, double t, const double *q,
+		  double *M);
+int ode_mech_phi_q(const struct rths_ode_mech *m, double t, const double *q,
+		   double *G);
+
+/* Phi_q v + Phi_t into out (nc); G is Phi_q at (t, q) (column-major). */
 int ode_mech_velocity_constraint(const struct rths_ode_mech *m, double t,
 				 const double *q, const double *G,
 				 const double *v, double *out);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Newton corrector shared by the implicit methods.  The iteration matrix
- * is M = dF/dy + cj dF/dy' (for y' = f: cj I - df/dy), factored by LAPACK.
+ * is M = dF/dy + cj dF/dy' (for y' = f: cj I - df/dy), factored by lib/la.
  * The partial derivatives are kept separately so that a change of cj only
  * costs a new factorization, not a new Jacobian; the Jacobian itself is
  * re-evaluated only when Newton fails to converge with a stale one (or
@@ -15,10 +15,10 @@
  * follow DASSL (Brenan, Campbell, Petzold, ch. 5), except that every
  * step measures its own rate (see RATE_START).
  */
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "la/la.h"
 #include "ode_impl.h"
 
 /*
@@ -36,10 +36,10 @@
 
 struct ode_newton {
 	size_t n;
-	double *A, *B;		/* dF/dy, dF/dy' (row-major) */
+	struct rths_mat A, B;	/* dF/dy, dF/dy' */
 	int b_identity;
-	double *lu;		/* M factored, column-major */
-	lapack_int *ipiv;
+	struct rths_mat M;	/* the iteration matrix, before factoring */
+	struct la_lin lin;	/* M factored */
 	double cj_lu;		/* cj the factorization was built with */
 	double cj_last;		/* cj of the previous solve */
 	int have_jac, have_lu;
@@ -60,13 +60,13 @@ int ode_newton_new(struct rths_ode *s)
 	if (!nw)
 		return RTHS_ODE_ENOMEM;
 	nw->n = n;
-	nw->A = ode_zalloc(n * n);
-	nw->B = ode_zalloc(n * n);
-	nw->lu = ode_zalloc(n * n);
+	nw->A = la_dense(n, n, ode_zalloc(n * n));
+	nw->B = la_dense(n, n, ode_zalloc(n * n));
+	nw->M = la_dense(n, n, ode_zalloc(n * n));
 	nw->r = ode_zalloc(n);
-	nw->ipiv = calloc(n, sizeof(*nw->ipiv));
 	s->nw = nw;
-	if (!nw->A || !nw->B || !nw->lu || !nw->r || !nw->ipiv)
+	if (!nw->A.data || !nw->B.data || !nw->M.data || !nw->r ||
+	    la_lin_init(&nw->lin, &la_dense_lu, n, 0))
 		return RTHS_ODE_ENOMEM;
 	ode_newton_reset(s);
 	return 0;
@@ -78,11 +78,11 @@ void ode_newton_free(struct rths_ode *s)
 
 	if (!nw)
 		return;
-	free(nw->A);
-	free(nw->B);
-	free(nw->lu);
+	free(nw->A.data);
+	free(nw->B.data);
+	free(nw->M.data);
 	free(nw->r);
-	free(nw->ipiv);
+	la_lin_free(&nw->lin);
 	free(nw);
 	s->nw = NULL;
 }
@@ -108,27 +108,28 @@ void ode_newton_begin_step(struct rths_ode *s)
 	s->nw->rate_s = RATE_START;
 }
 
-/* Build M = A + cj B in column-major order and factor it. */
+/* Build M = A + cj B and factor it. */
 static int factor(struct rths_ode *s, double cj)
 {
 	struct ode_newton *nw = s->nw;
 	size_t n = nw->n;
-	lapack_int info;
+	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double b = nw->b_identity ? (i == j) : nw->B[i * n + j];
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++) {
+			double b = nw->b_identity ? (i == j) :
+				   RTHS_MAT(&nw->B, i, j);
 
-			nw->lu[j * n + i] = nw->A[i * n + j] + cj * b;
+			RTHS_MAT(&nw->M, i, j) = RTHS_MAT(&nw->A, i, j) +
+						 cj * b;
 		}
 	s->st.lu_decomps++;
-	info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n,
-			      nw->lu, (lapack_int)n, nw->ipiv);
+	rc = la_lin_factor(&nw->lin, &nw->M);
 	nw->have_lu = 0;
-	if (info < 0)
-		return RTHS_ODE_EINVAL;
-	if (info > 0)
+	if (rc == LA_ESINGULAR)
 		return ODE_NEWTON_SINGULAR;
+	if (rc)
+		return RTHS_ODE_EINVAL;
 	nw->have_lu = 1;
 	nw->cj_lu = cj;
 	nw->rate_s = RATE_START;
@@ -141,7 +142,8 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 	struct ode_newton *nw = s->nw;
 	int rc;
 
-	rc = ode_jacobian(s, t, s->y, s->yp, r, nw->A, nw->B, &nw->b_identity);
+	rc = ode_jacobian(s, t, s->y, s->yp, r, &nw->A, &nw->B,
+			  &nw->b_identity);
 	if (rc)
 		return rc;
 	nw->have_jac = 1;
@@ -149,8 +151,7 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 	rc = factor(s, cj);
 	if (rc)
 		return rc;
-	LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)nw->n, 1, nw->lu,
-		       (lapack_int)nw->n, nw->ipiv, r, (lapack_int)nw->n);
+	la_lin_solve(&nw->lin, r, 1);
 	return 0;
 }
 
@@ -198,8 +199,7 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 
 		for (size_t i = 0; i < n; i++)
 			nw->r[i] *= scale;
-		LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', (lapack_int)n, 1, nw->lu,
-			       (lapack_int)n, nw->ipiv, nw->r, (lapack_int)n);
+		la_lin_solve(&nw->lin, nw->r, 1);
 		s->st.newton_iters++;
 		if (!ode_all_finite(nw->r, n))
 			return ODE_NEWTON_NOCONV;
@@ -251,8 +251,8 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 			      ratio > 1.0 / 0.6;
 
 		if (need_jac) {
-			rc = ode_jacobian(s, t, ypred, yppred, NULL, nw->A,
-					  nw->B, &nw->b_identity);
+			rc = ode_jacobian(s, t, ypred, yppred, NULL, &nw->A,
+					  &nw->B, &nw->b_identity);
 			if (rc)
 				return rc;
 			nw->have_jac = nw->jac_fresh = 1;

@@ -67,7 +67,7 @@ static double fd_delta(const struct rths_ode *s, double v, size_t j)
 
 /* Column-by-column differences of F in y (which = 0) or in y' (1). */
 static int fd_columns(struct rths_ode *s, double t, const double *y,
-		      const double *yp, const double *r0, double *M,
+		      const double *yp, const double *r0, struct rths_mat *M,
 		      int which)
 {
 	size_t n = s->n;
@@ -91,14 +91,30 @@ static int fd_columns(struct rths_ode *s, double t, const double *y,
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++)
-			M[i * n + j] = (rr[i] - r0[i]) / d;
+			RTHS_MAT(M, i, j) = (rr[i] - r0[i]) / d;
 	}
 	return 0;
 }
 
+/* A callback's matrix: dense n x n, zeroed before the call. */
+static void mat_zero(struct rths_mat *M)
+{
+	for (size_t j = 0; j < M->cols; j++)
+		for (size_t i = 0; i < M->rows; i++)
+			RTHS_MAT(M, i, j) = 0;
+}
+
+static int mat_finite(const struct rths_mat *M)
+{
+	for (size_t j = 0; j < M->cols; j++)
+		if (!ode_all_finite(&RTHS_MAT(M, 0, j), M->rows))
+			return 0;
+	return 1;
+}
+
 int ode_jacobian(struct rths_ode *s, double t, const double *y,
-		 const double *yp, const double *r0, double *A, double *B,
-		 int *b_identity)
+		 const double *yp, const double *r0, struct rths_mat *A,
+		 struct rths_mat *B, int *b_identity)
 {
 	size_t n = s->n;
 	double *rbase = s->fd_work + 3 * n;
@@ -107,18 +123,22 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 	s->st.jac_evals++;
 	*b_identity = !s->dae;
 	if (!s->dae && s->sys.jac) {
+		mat_zero(A);
 		if (s->sys.jac(t, y, A, s->sys.params))
 			return RTHS_ODE_ECALLBACK;
-		if (!ode_all_finite(A, n * n))
+		if (!mat_finite(A))
 			return RTHS_ODE_ENONFINITE;
-		for (size_t i = 0; i < n * n; i++)
-			A[i] = -A[i];
+		for (size_t j = 0; j < n; j++)
+			for (size_t i = 0; i < n; i++)
+				RTHS_MAT(A, i, j) = -RTHS_MAT(A, i, j);
 		return 0;
 	}
 	if (s->dae && s->sys.resjac) {
+		mat_zero(A);
+		mat_zero(B);
 		if (s->sys.resjac(t, y, yp, A, B, s->sys.params))
 			return RTHS_ODE_ECALLBACK;
-		if (!ode_all_finite(A, n * n) || !ode_all_finite(B, n * n))
+		if (!mat_finite(A) || !mat_finite(B))
 			return RTHS_ODE_ENONFINITE;
 		return 0;
 	}

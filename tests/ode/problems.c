@@ -28,21 +28,20 @@ static int kepler_rhs(double t, const double *y, double *f, void *params)
 	return 0;
 }
 
-static int kepler_jac(double t, const double *y, double *J, void *params)
+static int kepler_jac(double t, const double *y, struct rths_mat *J,
+		      void *params)
 {
 	double x = y[0], yy = y[1], r2 = x * x + yy * yy;
 	double r3 = r2 * sqrt(r2), r5 = r3 * r2;
 
 	(void)t;
 	(void)params;
-	for (int i = 0; i < 16; i++)
-		J[i] = 0;
-	J[0 * 4 + 2] = 1;
-	J[1 * 4 + 3] = 1;
-	J[2 * 4 + 0] = -1 / r3 + 3 * x * x / r5;
-	J[2 * 4 + 1] = 3 * x * yy / r5;
-	J[3 * 4 + 0] = 3 * x * yy / r5;
-	J[3 * 4 + 1] = -1 / r3 + 3 * yy * yy / r5;
+	RTHS_MAT(J, 0, 2) = 1;
+	RTHS_MAT(J, 1, 3) = 1;
+	RTHS_MAT(J, 2, 0) = -1 / r3 + 3 * x * x / r5;
+	RTHS_MAT(J, 2, 1) = 3 * x * yy / r5;
+	RTHS_MAT(J, 3, 0) = 3 * x * yy / r5;
+	RTHS_MAT(J, 3, 1) = -1 / r3 + 3 * yy * yy / r5;
 	return 0;
 }
 
@@ -133,12 +132,18 @@ static int chain_rhs(double t, const double *y, double *f, void *params)
 	return 0;
 }
 
-static int chain_jac(double t, const double *y, double *J, void *params)
+static int chain_jac(double t, const double *y, struct rths_mat *J,
+		     void *params)
 {
+	double A[16];
+
 	(void)t;
 	(void)y;
 	(void)params;
-	chain_matrix(J);
+	chain_matrix(A);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			RTHS_MAT(J, i, j) = A[i * 4 + j];
 	return 0;
 }
 
@@ -243,19 +248,20 @@ static int rober_rhs(double t, const double *y, double *f, void *params)
 	return 0;
 }
 
-static int rober_jac(double t, const double *y, double *J, void *params)
+static int rober_jac(double t, const double *y, struct rths_mat *J,
+		     void *params)
 {
 	(void)t;
 	(void)params;
-	J[0] = -0.04;
-	J[1] = 1e4 * y[2];
-	J[2] = 1e4 * y[1];
-	J[3] = 0.04;
-	J[4] = -1e4 * y[2] - 6e7 * y[1];
-	J[5] = -1e4 * y[1];
-	J[6] = 0;
-	J[7] = 6e7 * y[1];
-	J[8] = 0;
+	RTHS_MAT(J, 0, 0) = -0.04;
+	RTHS_MAT(J, 0, 1) = 1e4 * y[2];
+	RTHS_MAT(J, 0, 2) = 1e4 * y[1];
+	RTHS_MAT(J, 1, 0) = 0.04;
+	RTHS_MAT(J, 1, 1) = -1e4 * y[2] - 6e7 * y[1];
+	RTHS_MAT(J, 1, 2) = -1e4 * y[1];
+	RTHS_MAT(J, 2, 0) = 0;
+	RTHS_MAT(J, 2, 1) = 6e7 * y[1];
+	RTHS_MAT(J, 2, 2) = 0;
 	return 0;
 }
 
@@ -286,14 +292,15 @@ static int vdp_rhs(double t, const double *y, double *f, void *params)
 	return 0;
 }
 
-static int vdp_jac(double t, const double *y, double *J, void *params)
+static int vdp_jac(double t, const double *y, struct rths_mat *J,
+		   void *params)
 {
 	(void)t;
 	(void)params;
-	J[0] = 0;
-	J[1] = 1;
-	J[2] = -2 * VDP_MU * y[0] * y[1] - 1;
-	J[3] = VDP_MU * (1 - y[0] * y[0]);
+	RTHS_MAT(J, 0, 0) = 0;
+	RTHS_MAT(J, 0, 1) = 1;
+	RTHS_MAT(J, 1, 0) = -2 * VDP_MU * y[0] * y[1] - 1;
+	RTHS_MAT(J, 1, 1) = VDP_MU * (1 - y[0] * y[0]);
 	return 0;
 }
 
@@ -398,16 +405,16 @@ const struct ode_pendulum_params ode_pendulum = {
 	.omega0 = 0.0,
 };
 
-static int pend_mass(double t, const double *q, double *M, void *params)
+static int pend_mass(double t, const double *q, struct rths_mat *M,
+		     void *params)
 {
 	const struct ode_pendulum_params *p = params;
 
 	(void)t;
 	(void)q;
-	for (int i = 0; i < 9; i++)
-		M[i] = 0;
-	M[0] = M[4] = p->m;
-	M[8] = p->inertia;
+	RTHS_MAT(M, 0, 0) = p->m;
+	RTHS_MAT(M, 1, 1) = p->m;
+	RTHS_MAT(M, 2, 2) = p->inertia;
 	return 0;
 }
 
@@ -435,17 +442,18 @@ static int pend_phi(double t, const double *q, double *phi, void *params)
 	return 0;
 }
 
-static int pend_phi_q(double t, const double *q, double *G, void *params)
+static int pend_phi_q(double t, const double *q, struct rths_mat *G,
+		      void *params)
 {
 	const struct ode_pendulum_params *p = params;
 
 	(void)t;
-	G[0] = 1;
-	G[1] = 0;
-	G[2] = p->L * sin(q[2]);
-	G[3] = 0;
-	G[4] = 1;
-	G[5] = -p->L * cos(q[2]);
+	RTHS_MAT(G, 0, 0) = 1;
+	RTHS_MAT(G, 0, 1) = 0;
+	RTHS_MAT(G, 0, 2) = p->L * sin(q[2]);
+	RTHS_MAT(G, 1, 0) = 0;
+	RTHS_MAT(G, 1, 1) = 1;
+	RTHS_MAT(G, 1, 2) = -p->L * cos(q[2]);
 	return 0;
 }
 

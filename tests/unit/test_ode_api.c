@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "../ode/problems.h"
+#include "ode/ode_impl.h"
 
 static int decay_rhs(double t, const double *y, double *f, void *params)
 {
@@ -284,6 +285,74 @@ TEST(err_est_max_of_adaptive_methods)
 		ASSERT_TRUE(st.err_est_max > 0 && st.err_est_max <= 1)
 			TH_LOG("%s: %g", rths_ode_method_name(m), st.err_est_max);
 	}
+}
+
+/*
+ * The Jacobian convention: a callback sets d f_i / d y_j as
+ * RTHS_MAT(J, i, j) and finds J zeroed; the matrix the corrector gets
+ * (-df/dy) equals the one finite differences build, column by column.
+ * A non-symmetric A catches any transposition between the two.
+ */
+static const double lin_a[3][3] = {
+	{ -1, 2, 0 },
+	{ 0, -3, 5 },
+	{ 7, 0, -4 },
+};
+static int lin_jac_dirty;
+
+static int lin_rhs(double t, const double *y, double *f, void *params)
+{
+	for (int i = 0; i < 3; i++)
+		f[i] = lin_a[i][0] * y[0] + lin_a[i][1] * y[1] +
+		       lin_a[i][2] * y[2];
+	return 0;
+}
+
+static int lin_jac(double t, const double *y, struct rths_mat *J,
+		   void *params)
+{
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < 3; i++) {
+			if (RTHS_MAT(J, i, j) != 0)
+				lin_jac_dirty = 1;
+			if (lin_a[i][j] != 0)
+				RTHS_MAT(J, i, j) = lin_a[i][j];
+		}
+	return 0;
+}
+
+TEST(jacobian_callback_is_column_major)
+{
+	struct rths_ode_system sys = { .dim = 3, .rhs = lin_rhs,
+				       .jac = lin_jac };
+	double y0[3] = { 1, -2, 0.5 }, yp[3], a[9], b[9], fd[9];
+	struct rths_mat A = { RTHS_MAT_DENSE, 3, 3, 3, a };
+	struct rths_mat B = { RTHS_MAT_DENSE, 3, 3, 3, b };
+	struct rths_mat F = { RTHS_MAT_DENSE, 3, 3, 3, fd };
+	struct rths_ode *s;
+	int err, bid;
+
+	for (int pass = 0; pass < 2; pass++) {
+		sys.jac = pass ? NULL : lin_jac;
+		s = rths_ode_new(RTHS_ODE_GSTIFF, &sys, NULL, &err);
+		ASSERT_NE(NULL, s);
+		ASSERT_EQ(0, rths_ode_init(s, 0, y0, NULL));
+		lin_rhs(0, y0, yp, NULL);
+		/* twice: the second call must find J zeroed again */
+		for (int k = 0; k < 2; k++)
+			ASSERT_EQ(0, ode_jacobian(s, 0, y0, yp, NULL,
+						  pass ? &F : &A, &B, &bid));
+		EXPECT_EQ(1, bid);
+		rths_ode_free(s);
+	}
+	EXPECT_EQ(0, lin_jac_dirty);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			double c = RTHS_MAT(&A, i, j), f = RTHS_MAT(&F, i, j);
+
+			EXPECT_EQ(-lin_a[i][j], c) TH_LOG("(%d, %d)", i, j);
+			EXPECT_TRUE(fabs(f - c) < 1e-6) TH_LOG("(%d, %d) fd %g", i, j, f);
+		}
 }
 
 TEST_HARNESS_MAIN

@@ -30,14 +30,12 @@ static int semi_res(double t, const double *y, const double *yp, double *r,
 }
 
 static int semi_resjac(double t, const double *y, const double *yp,
-		       double *A, double *B, void *params)
+		       struct rths_mat *A, struct rths_mat *B, void *params)
 {
-	A[0] = 1;
-	A[1] = -1;
-	A[2] = 0;
-	A[3] = 1;
-	B[0] = 1;
-	B[1] = B[2] = B[3] = 0;
+	RTHS_MAT(A, 0, 0) = 1;
+	RTHS_MAT(A, 0, 1) = -1;
+	RTHS_MAT(A, 1, 1) = 1;
+	RTHS_MAT(B, 0, 0) = 1;
 	return 0;
 }
 
@@ -657,9 +655,9 @@ TEST(numerical_gamma)
 
 /* A driven constraint x = sin t (Phi_t != 0): x follows it and the
  * multiplier is the force that drives it, lambda = m sin t. */
-static int drive_mass(double t, const double *q, double *M, void *p)
+static int drive_mass(double t, const double *q, struct rths_mat *M, void *p)
 {
-	M[0] = 2.0;
+	RTHS_MAT(M, 0, 0) = 2.0;
 	return 0;
 }
 
@@ -676,9 +674,10 @@ static int drive_phi(double t, const double *q, double *phi, void *p)
 	return 0;
 }
 
-static int drive_phi_q(double t, const double *q, double *G, void *p)
+static int drive_phi_q(double t, const double *q, struct rths_mat *G,
+		       void *p)
 {
-	G[0] = 1;
+	RTHS_MAT(G, 0, 0) = 1;
 	return 0;
 }
 

@@ -62,9 +62,10 @@ TEST(non_finite_rhs)
 	}
 }
 
-static int inf_jac(double t, const double *y, double *J, void *params)
+static int inf_jac(double t, const double *y, struct rths_mat *J,
+		   void *params)
 {
-	J[0] = INFINITY;
+	RTHS_MAT(J, 0, 0) = INFINITY;
 	return 0;
 }
 
@@ -269,10 +270,11 @@ static int circle_phi(double t, const double *q, double *phi, void *p)
 	return 0;
 }
 
-static int circle_phi_q(double t, const double *q, double *G, void *p)
+static int circle_phi_q(double t, const double *q, struct rths_mat *G,
+			void *p)
 {
-	G[0] = 2 * q[0];
-	G[1] = 2 * q[1];
+	RTHS_MAT(G, 0, 0) = 2 * q[0];
+	RTHS_MAT(G, 0, 1) = 2 * q[1];
 	return 0;
 }
 
@@ -283,16 +285,19 @@ static int twice_phi(double t, const double *q, double *phi, void *p)
 	return 0;
 }
 
-static int twice_phi_q(double t, const double *q, double *G, void *p)
+static int twice_phi_q(double t, const double *q, struct rths_mat *G,
+		       void *p)
 {
-	G[0] = G[1] = G[2] = G[3] = 1;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			RTHS_MAT(G, i, j) = 1;
 	return 0;
 }
 
-static int unit_mass(double t, const double *q, double *M, void *p)
+static int unit_mass(double t, const double *q, struct rths_mat *M, void *p)
 {
-	M[0] = M[3] = 1;
-	M[1] = M[2] = 0;
+	RTHS_MAT(M, 0, 0) = 1;
+	RTHS_MAT(M, 1, 1) = 1;
 	return 0;
 }
 

@@ -89,11 +89,12 @@ TEST(chain_bdf_against_closed_form)
 TEST(chain_explicit_methods_pay_for_stiffness)
 {
 	struct ode_problem p = ode_prob_chain;
-	double A[16], wr[4], wi[4], y[4], lmax = 0;
+	double A[16] = { 0 }, wr[4], wi[4], y[4], lmax = 0;
+	struct rths_mat J = { RTHS_MAT_DENSE, 4, 4, 4, A };
 	struct rths_ode_stats rk, bdf;
 
-	ASSERT_EQ(0, p.jac(0, p.y0, A, NULL));
-	ASSERT_EQ(0, LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', 4, A, 4, wr, wi,
+	ASSERT_EQ(0, p.jac(0, p.y0, &J, NULL));
+	ASSERT_EQ(0, LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', 4, A, 4, wr, wi,
 				   NULL, 4, NULL, 4));
 	for (int i = 0; i < 4; i++)
 		lmax = fmax(lmax, fabs(wr[i]));

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Matrices that librths hands to user callbacks (Jacobians, mass
+ * matrices, constraint Jacobians) and that its linear algebra works on.
+ *
+ * One convention throughout librths: dense matrices are column-major, as
+ * in LAPACK and in SUNDIALS' dense matrices.  Element (i, j) of a dense
+ * view J is RTHS_MAT(J, i, j) = J->data[j * J->ld + i]; a callback fills
+ * through that macro and never assumes ld == rows.
+ *
+ * The kind tag leaves room for other storage (a sparse compressed-column
+ * matrix for a sparse solver) without changing the callback types; today
+ * every matrix librths passes is RTHS_MAT_DENSE.
+ */
+#ifndef RTHS_MAT_H
+#define RTHS_MAT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rths_mat_kind {
+	RTHS_MAT_DENSE = 0,
+};
+
+struct rths_mat {
+	enum rths_mat_kind kind;
+	size_t rows;
+	size_t cols;
+	size_t ld;		/* leading dimension (>= rows) */
+	double *data;		/* (i, j) at data[j * ld + i] */
+};
+
+/* Element (i, j) of a dense matrix view, an lvalue. */
+#define RTHS_MAT(M, i, j) \
+	((M)->data[(size_t)(j) * (M)->ld + (size_t)(i)])
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTHS_MAT_H */
