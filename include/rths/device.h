@@ -18,6 +18,9 @@
 #ifndef RTHS_DEVICE_H
 #define RTHS_DEVICE_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -438,5 +441,7 @@ double rths_un_to_n(int64_t un);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_DEVICE_H */

@@ -10,6 +10,9 @@
 #ifndef RTHS_HS_ERROR_H
 #define RTHS_HS_ERROR_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 /* Each kind of bad input has its own code; 0 is success. */
@@ -68,5 +71,7 @@ int rths_hs_fail(struct rths_hs_error *err, enum rths_hs_err code,
 /* "FILE:LINE: PATH: MSG [name]" with the parts that are set. */
 const char *rths_hs_error_str(const struct rths_hs_error *err, char *buf,
 			      size_t len);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_ERROR_H */

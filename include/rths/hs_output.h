@@ -9,6 +9,9 @@
 #ifndef RTHS_HS_OUTPUT_H
 #define RTHS_HS_OUTPUT_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stdio.h>
 
 #include <rths/hs_error.h>
@@ -62,5 +65,7 @@ int rths_hs_report_json(const char *path, const struct rths_hs_report_input *in,
 int rths_hs_plot(const char *dir, const char *csv,
 		 const struct rths_hs_history *h, bool with_ref, bool run,
 		 struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_OUTPUT_H */
