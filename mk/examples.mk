@@ -12,7 +12,7 @@ selftests: $(EXAMPLE_LOOP)
 .PHONY: examples-check
 examples-check: lib tools
 	@mkdir -p $(O)/results
-	@MAKE='$(MAKE)' O='$(O)' tests/build/examples.sh $(O)/results \
+	@O='$(O)' tests/build/examples.sh $(O)/results \
 		> $(O)/results/examples.tap; st=$$?; \
 		cat $(O)/results/examples.tap; exit $$st
 

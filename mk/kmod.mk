@@ -29,7 +29,7 @@ $(O)/kmod-$(1)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
 		--include '/Kbuild' --include '/kernel/***' \
 		--include '/include/' --include '/include/uapi/***' \
 		--exclude '*' ./ $(O)/kmod-$(1)/
-	$(MAKE) -C $(KDIR_$(1)) M=$(O)/kmod-$(1) $(KMOD_FLAGS) modules
+	$$(MAKE) -C $$(KDIR_$(1)) M=$(O)/kmod-$(1) $$(KMOD_FLAGS) modules
 endef
 $(foreach f,$(KFLAVOURS),$(eval $(call kmod_rules,$(f))))
 
