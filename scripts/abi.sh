@@ -84,7 +84,7 @@ symbols() {
 		>"$tmp/nm"
 	sed 's/^[A-Za-z] //; s/@.*//' "$tmp/nm" | sort -u >"$tmp/exported"
 	echo "TAP version 13"
-	echo "1..5"
+	echo "1..6"
 	echo "# $(wc -l <"$tmp/exported") symbols exported, $(wc -l <"$tmp/map") in $(basename "$map") ($node), $(wc -l <"$tmp/decl") declared"
 	comm -23 "$tmp/exported" "$tmp/map" >"$tmp/extra"
 	tap_list 1 "every exported symbol is listed in the map" "$tmp/extra" || rc=1
@@ -97,6 +97,15 @@ symbols() {
 	comm -23 "$tmp/map" "$tmp/decl" >"$tmp/undecl"
 	tap_list 5 "every symbol of the map is declared in include/rths/*.h" \
 		"$tmp/undecl" || rc=1
+	# The library is built with -fvisibility=hidden: a public header
+	# without the pragma would hide its functions.
+	for h in "$top"/include/rths/*.h; do
+		grep -q '^#pragma GCC visibility push(default)$' "$h" &&
+			grep -q '^#pragma GCC visibility pop$' "$h" ||
+			echo "${h#"$top"/}"
+	done >"$tmp/nopragma"
+	tap_list 6 "every public header declares with default visibility" \
+		"$tmp/nopragma" || rc=1
 	return $rc
 }
 
