@@ -43,7 +43,8 @@ static int exchange(struct rig *g, uint64_t n, double u, double *r)
 		e = rths_post(g->dev, n, &u);
 		if (!e)
 			e = rths_wait_feedback(g->dev, &fb, 1000, 0);
-		*r = fb.force[0];
+		if (!e)
+			*r = fb.force[0];
 		return e;
 	}
 	struct rths_hs_feedback hf;
@@ -51,7 +52,8 @@ static int exchange(struct rig *g, uint64_t n, double u, double *r)
 	e = rths_hs_backend_post(&g->off, n, &u, &g->err);
 	if (!e)
 		e = rths_hs_backend_wait(&g->off, n, &hf, &g->err);
-	*r = hf.force[0];
+	if (!e)
+		*r = hf.force[0];
 	return e;
 }
 

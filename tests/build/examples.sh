@@ -13,6 +13,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 stage=$work/stage
 record=$top/tests/data/elcentro-ns-1940.AT2
+# What a careful user builds with: warnings are errors.
+cflags="-O2 -g -Wall -Wextra -Werror"
 n=0 failed=0
 check() {	# DESCRIPTION COMMAND...
 	local what=$1
@@ -40,12 +42,12 @@ for kind in shared static; do
 	mkdir -p "$work/$kind"
 	cp examples/c/own-loop.c examples/c/Makefile "$work/$kind/"
 done
-make -C "$work/shared" >"$work/shared.log" 2>&1
+make -C "$work/shared" CFLAGS="$cflags" >"$work/shared.log" 2>&1
 check "the example builds with pkg-config --cflags --libs rths" \
 	test $? -eq 0 || show "$work/shared.log"
 check "it links librths.so.2" \
 	grep -q 'NEEDED.*\[librths\.so\.2\]' <(readelf -d "$work/shared/own-loop" 2>&1)
-make -C "$work/static" STATIC=1 >"$work/static.log" 2>&1
+make -C "$work/static" STATIC=1 CFLAGS="$cflags" >"$work/static.log" 2>&1
 check "the example links librths.a with pkg-config --static --libs rths" \
 	test $? -eq 0 || show "$work/static.log"
 check "the static one needs no librths.so" \
