@@ -8,8 +8,15 @@
 #                   in QEMU on the stock and the -rt Debian kernel
 #   make bench      benchmarks (not part of check)
 #   make demo       the README's demo
+#   make help       every target
 #
 # Components add themselves through mk/*.mk fragments (see mk/README).
+#
+# Packages first, by construction: the stamp of the package install
+# ($(DEPS_STAMP)) is itself an included makefile, so make brings it up to
+# date, and re-reads the Makefile, before it considers any goal; "make -j"
+# and the order of CHECK_PARTS cannot change that.  Parsing runs no
+# package tool (the kernel ABI is resolved when a recipe first needs it).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -25,8 +32,18 @@ CC := gcc
 endif
 
 # Debian packages the build and the tests need; fragments append to this.
+# @KVER@ in a name stands for the kernel ABI, which scripts/deps.sh
+# resolves once the package lists are there.
 DEB_PKGS := build-essential pkg-config linux-source-6.1 libmnl-dev liblapacke-dev \
 	libjansson-dev
+
+# Defined before the fragments, which use them in their rules' prerequisites.
+# Missing Debian packages are installed once per build tree.
+DEPS_STAMP := $(O)/.deps-ok
+# The test harness headers (from Debian's linux-source-6.1).
+HARNESS := $(O)/harness/kselftest_harness.h
+# Goals that need no package (and so do not install any).
+NODEPS_GOALS := clean help
 
 # ---------------------------------------------------------------------------
 # Userspace: C11, warnings are errors, built twice (plain and sanitized).
@@ -42,6 +59,8 @@ LDFLAGS_asan := -fsanitize=address,undefined
 
 # Libraries librths links against; fragments append (e.g. -lgsl).
 LIBRTHS_LIBS := -lmnl -llapacke -llapack -lblas -ljansson -lm -lpthread
+# The pkg-config names of those that ship a .pc (rths.pc Requires.private).
+LIBRTHS_REQUIRES := libmnl jansson
 
 # Sources of librths (fragments append); tools and tests (fragments append
 # names; see the rules below).
@@ -55,19 +74,20 @@ CHECK_PARTS := unit-check
 
 include $(sort $(wildcard mk/*.mk))
 
-# Missing Debian packages are installed once per build tree.
-DEPS_STAMP := $(O)/.deps-ok
-$(DEPS_STAMP): scripts/deps.sh $(wildcard mk/*.mk)
+$(DEPS_STAMP): scripts/deps.sh scripts/kver.sh Makefile $(wildcard mk/*.mk)
 	@mkdir -p $(O)
 	scripts/deps.sh $(sort $(DEB_PKGS))
-	@touch $@
+	@echo '# packages installed: $(sort $(DEB_PKGS))' > $@
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+include $(DEPS_STAMP)
+endif
 
 # Compile rule for each variant.
 define variant_rules
 $(O)/$(1)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_$(1)) \
-		-fPIC -MMD -MP -c $$< -o $$@
+		$$(VISIBILITY) -fPIC -MMD -MP -c $$< -o $$@
 
 $(O)/$(1)/librths.a: $$(addprefix $(O)/$(1)/,$$(LIBRTHS_SRCS:.c=.o))
 	@mkdir -p $$(@D)
@@ -78,13 +98,28 @@ $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
-LIBRTHS_SO := $(O)/plain/librths.so.1
-$(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o))
-	$(CC) -shared -Wl,-soname,librths.so.1 -o $@ $^ $(LIBRTHS_LIBS)
-	ln -sf librths.so.1 $(O)/plain/librths.so
+# The shared library exports exactly the functions lib/librths.map lists
+# (the public API, see Documentation/abi.rst); its objects are built with
+# -fvisibility=hidden and the public headers make their declarations
+# visible again.
+LIBRTHS_SONAME := librths.so.2
+LIBRTHS_SO := $(O)/plain/$(LIBRTHS_SONAME)
+LIBRTHS_MAP := lib/librths.map
+$(foreach v,$(VARIANTS),$(O)/$(v)/lib/%.o): VISIBILITY := -fvisibility=hidden
+$(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
+	$(CC) -shared -Wl,-soname,$(LIBRTHS_SONAME) \
+		-Wl,--version-script=$(LIBRTHS_MAP) -Wl,--no-undefined \
+		-o $@ $(filter %.o,$^) $(LIBRTHS_LIBS)
+	ln -sf $(LIBRTHS_SONAME) $(O)/plain/librths.so
 
-$(O)/plain/rths.pc: lib/rths.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' $< > $@
+# Requires.private names the libraries that ship a .pc; Libs.private has
+# the whole list, so that "pkg-config --static" is enough either way.
+# The install writes its own, for the PREFIX it installs to.
+gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' \
+	-e 's|@REQUIRES@|$(LIBRTHS_REQUIRES)|' $(1)
+$(O)/plain/rths.pc: lib/rths.pc.in Makefile
+	@mkdir -p $(@D)
+	$(call gen_pc,$<) > $@
 
 PREFIX ?= /usr/local
 
@@ -120,8 +155,6 @@ $(foreach v,$(VARIANTS),$(foreach t,$(UNIT_TESTS),\
 UNIT_BINS := $(foreach v,$(VARIANTS),\
 	$(addprefix $(O)/$(v)/tests/unit/,$(UNIT_TESTS)))
 
-# The test harness headers come from Debian's linux-source-6.1.
-HARNESS := $(O)/harness/kselftest_harness.h
 $(HARNESS): | $(DEPS_STAMP)
 	scripts/extract-linux-source.sh $(O)/harness
 # As a system header its own warnings stay quiet; FIXTURE_SETUP() defines
@@ -139,7 +172,7 @@ endif
 
 # ---------------------------------------------------------------------------
 .PHONY: all deps lib tools unit-tests unit-check check bench demo clean \
-	install
+	install help
 
 deps: $(DEPS_STAMP)
 
@@ -170,6 +203,32 @@ demo: module tools vm-kernels
 clean:
 	rm -rf $(O)
 
+# Keep in step with the targets above and in mk/*.mk.
+help:
+	@echo 'Build (everything lands under O=$(O)):'
+	@echo '  all            modules (stock, -rt), librths, tools (the default)'
+	@echo '  deps           install the missing Debian packages'
+	@echo '  lib            librths.so.2, librths.a, rths.pc'
+	@echo '  tools          $(TOOLS)'
+	@echo '  module         the kernel modules, both flavours'
+	@echo '  selftests      the module selftests (run in the guest)'
+	@echo '  install        librths, headers, tools, man pages (DESTDIR, PREFIX)'
+	@echo '  abi-baseline   regenerate abi/librths.abi from the built library'
+	@echo '  clean          remove $(O)'
+	@echo 'Tests (TAP in $(O)/results/):'
+	@echo '  check          all of: $(CHECK_PARTS)'
+	@echo '  unit-check     unit tests, plain and ASan/UBSan'
+	@echo '  docs-check     Documentation/ and man pages'
+	@echo '  kstyle-check   checkpatch, sparse, W=1'
+	@echo '  build-check    dependency graph from a fresh clone'
+	@echo '  abi-check      exported symbols and abidiff against the baseline'
+	@echo '  examples-check examples/c against a staged install'
+	@echo '  vm-smoke       boot the QEMU guests'
+	@echo '  vm-check       module selftests in the guests'
+	@echo 'Other:'
+	@echo '  demo           the README demo (in the QEMU guest)'
+	@echo '  bench          $(BENCHES)'
+
 # Userspace only; the modules install with DKMS (dkms.conf,
 # Documentation/admin-guide.rst).  DESTDIR for staging.
 install: lib tools
@@ -178,9 +237,9 @@ install: lib tools
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)/etc/udev/rules.d
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf librths.so.1 $(DESTDIR)$(PREFIX)/lib/librths.so
+	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
 	install -m 644 $(O)/plain/librths.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(O)/plain/rths.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(call gen_pc,lib/rths.pc.in) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rths.pc
 	install -m 644 include/rths/*.h $(DESTDIR)$(PREFIX)/include/rths/
 	install -m 644 include/uapi/linux/rths.h \
 		$(DESTDIR)$(PREFIX)/include/linux/

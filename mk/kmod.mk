@@ -2,11 +2,18 @@
 # both flavours, never against the running kernel.  Kbuild writes objects
 # next to the sources, so each flavour builds in its own copy under $(O).
 
-KVER := $(shell scripts/kver.sh)
+#
+# KVER (the Debian ABI, e.g. 6.1.0-57) is resolved the first time a recipe
+# expands it, never while parsing: scripts/kver.sh may ask apt, which only
+# knows the answer once the package install ran (make help, make clean
+# run no package tool).  KVER=... on the command line wins.
+KVER ?= $(eval KVER := $$(or $$(shell scripts/kver.sh),$$(error cannot \
+	resolve the Debian 6.1 kernel ABI (scripts/kver.sh))))$(KVER)
 KDIR_stock ?= /usr/src/linux-headers-$(KVER)-amd64
 KDIR_rt ?= /usr/src/linux-headers-$(KVER)-rt-amd64
 KFLAVOURS := stock rt
-DEB_PKGS += linux-headers-$(KVER)-amd64 linux-headers-$(KVER)-rt-amd64 \
+# scripts/deps.sh puts the ABI in place of @KVER@.
+DEB_PKGS += linux-headers-@KVER@-amd64 linux-headers-@KVER@-rt-amd64 \
 	sparse rsync
 
 KMOD_SRCS := Kbuild $(shell find kernel include/uapi -name '*.[ch]' -o \
@@ -22,7 +29,7 @@ $(O)/kmod-$(1)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
 		--include '/Kbuild' --include '/kernel/***' \
 		--include '/include/' --include '/include/uapi/***' \
 		--exclude '*' ./ $(O)/kmod-$(1)/
-	$(MAKE) -C $(KDIR_$(1)) M=$(O)/kmod-$(1) $(KMOD_FLAGS) modules
+	$$(MAKE) -C $$(KDIR_$(1)) M=$(O)/kmod-$(1) $$(KMOD_FLAGS) modules
 endef
 $(foreach f,$(KFLAVOURS),$(eval $(call kmod_rules,$(f))))
 

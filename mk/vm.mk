@@ -13,14 +13,14 @@
 DEB_PKGS += qemu-system-x86 busybox-static kmod cpio xz-utils
 
 VM_RUN := $(TOP)/tests/vm/run-vm.sh
-# The same ABI as the module build (KVER, if a fragment or the command
-# line set it, wins inside kver.sh).
-VM_KVER := $(shell KVER='$(KVER)' scripts/kver.sh)
-VM_KREL_stock := $(VM_KVER)-amd64
-VM_KREL_rt := $(VM_KVER)-rt-amd64
+# The same ABI as the module build (mk/kmod.mk), resolved as late: these
+# are recursive variables, expanded only in recipes.
+VM_KVER = $(KVER)
+VM_KREL_stock = $(VM_KVER)-amd64
+VM_KREL_rt = $(VM_KVER)-rt-amd64
 VM_FLAVOURS := stock rt
 # What the scripts need to agree with make on paths and the ABI.
-VM_ENV := O='$(O)' KVER='$(VM_KVER)'
+VM_ENV = O='$(O)' KVER='$(VM_KVER)'
 
 .PHONY: vm-kernels vm-smoke
 

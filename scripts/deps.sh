@@ -3,27 +3,56 @@
 # Install the Debian packages named on the command line that are missing.
 # Uses apt exactly as this machine has it configured.  Quiet when nothing
 # is missing, so that it can run before every build.
+#
+# A name with @KVER@ (linux-headers-@KVER@-amd64) stands for the kernel
+# ABI scripts/kver.sh names; it is resolved after the other packages are
+# in, and after apt-get update if apt does not know the ABI yet.
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
 
-missing=()
-for p in "$@"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed"; then
-		missing+=("$p")
+sudo=
+updated=
+apt_update() {
+	[ -n "$updated" ] && return 0
+	$sudo apt-get update -qq
+	updated=1
+}
+
+install_missing() {
+	local missing=() p
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+				grep -q "install ok installed"; then
+			missing+=("$p")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+
+	echo "deps: installing ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		sudo=sudo
+		command -v sudo >/dev/null || {
+			echo "deps: missing packages and not root: ${missing[*]}" >&2
+			exit 1
+		}
 	fi
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+	export DEBIAN_FRONTEND=noninteractive
+	apt_update
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
 
-echo "deps: installing ${missing[*]}"
-if [ "$(id -u)" -ne 0 ]; then
-	sudo=sudo
-	command -v sudo >/dev/null || {
-		echo "deps: missing packages and not root: ${missing[*]}" >&2
-		exit 1
-	}
-else
-	sudo=
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+plain=() kdep=()
+for p in "$@"; do
+	case $p in
+	*@KVER@*) kdep+=("$p") ;;
+	*) plain+=("$p") ;;
+	esac
+done
+install_missing "${plain[@]}"
+[ ${#kdep[@]} -eq 0 ] && exit 0
+
+kver=$("$top/scripts/kver.sh" 2>/dev/null) || {
+	apt_update
+	kver=$("$top/scripts/kver.sh")
+}
+install_missing "${kdep[@]//@KVER@/$kver}"

@@ -19,6 +19,9 @@
 #ifndef RTHS_DEVICE_H
 #define RTHS_DEVICE_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <rths/error.h>
 
 #include <stdbool.h>
@@ -492,5 +495,7 @@ double rths_un_to_n(int64_t un);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_DEVICE_H */

@@ -24,6 +24,9 @@
 #ifndef RTHS_ERROR_H
 #define RTHS_ERROR_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <errno.h>
 #include <stddef.h>
 
@@ -122,5 +125,7 @@ const char *rths_error_str(const struct rths_error *err, char *buf,
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_ERROR_H */

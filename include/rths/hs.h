@@ -10,6 +10,9 @@
 #ifndef RTHS_HS_H
 #define RTHS_HS_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <rths/hs_error.h>
 #include <rths/hs_model.h>
 #include <rths/hs_groundmotion.h>
@@ -19,5 +22,7 @@
 #include <rths/hs_criteria.h>
 #include <rths/hs_backend.h>
 #include <rths/hs_sim.h>
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_H */

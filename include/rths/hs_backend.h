@@ -26,6 +26,9 @@
 #ifndef RTHS_HS_BACKEND_H
 #define RTHS_HS_BACKEND_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -151,5 +154,7 @@ struct rths_hs_device_params {
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
 			struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_BACKEND_H */

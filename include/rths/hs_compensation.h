@@ -21,6 +21,9 @@
 #ifndef RTHS_HS_COMPENSATION_H
 #define RTHS_HS_COMPENSATION_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <rths/hs_error.h>
 
 enum rths_hs_comp_kind {
@@ -75,5 +78,7 @@ unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c);
  */
 int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
 			 double dt, double a[3], struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_COMPENSATION_H */

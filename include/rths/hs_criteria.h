@@ -16,6 +16,9 @@
 #ifndef RTHS_HS_CRITERIA_H
 #define RTHS_HS_CRITERIA_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 struct rths_hs_tracking {
@@ -40,5 +43,7 @@ void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
 
 /* Largest |a| and where it is. */
 double rths_hs_peak(const double *a, size_t n, size_t stride, size_t *at);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_CRITERIA_H */

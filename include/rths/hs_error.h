@@ -11,6 +11,9 @@
 #ifndef RTHS_HS_ERROR_H
 #define RTHS_HS_ERROR_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <rths/error.h>
 
 /* BEGIN transitional names: rename-errors.sh removes this block */
@@ -50,5 +53,7 @@ enum rths_hs_err {
 #define rths_hs_error_str rths_error_str
 #define rths_hs_fail rths_error_set
 /* END transitional names */
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_ERROR_H */

@@ -14,6 +14,9 @@
 #ifndef RTHS_HS_EXPERIMENT_H
 #define RTHS_HS_EXPERIMENT_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -189,5 +192,7 @@ int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 				       struct rths_hs_model *full,
 				       bool *linearized,
 				       struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_EXPERIMENT_H */

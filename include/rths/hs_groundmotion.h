@@ -13,6 +13,9 @@
 #ifndef RTHS_HS_GROUNDMOTION_H
 #define RTHS_HS_GROUNDMOTION_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,5 +91,7 @@ void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
 double rths_hs_gm_at(const struct rths_hs_gm *gm, double t);
 double rths_hs_gm_duration(const struct rths_hs_gm *gm);
 double rths_hs_gm_pga(const struct rths_hs_gm *gm);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_GROUNDMOTION_H */

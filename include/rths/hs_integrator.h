@@ -37,6 +37,9 @@
 #ifndef RTHS_HS_INTEGRATOR_H
 #define RTHS_HS_INTEGRATOR_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stdint.h>
 
 #include <rths/hs_error.h>
@@ -120,5 +123,7 @@ double rths_hs_stepper_time(const struct rths_hs_stepper *st);
 size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st);
 const struct rths_hs_stepper_params *
 rths_hs_stepper_params(const struct rths_hs_stepper *st);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_INTEGRATOR_H */

@@ -20,6 +20,9 @@
 #ifndef RTHS_HS_MODEL_H
 #define RTHS_HS_MODEL_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 #include <rths/hs_error.h>
@@ -174,5 +177,7 @@ int rths_hs_model_with_specimen(struct rths_hs_model *dst,
 				const struct rths_hs_substructure *s,
 				const double *k_if, const double *c_if,
 				struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_MODEL_H */

@@ -13,6 +13,9 @@
 #ifndef RTHS_HS_OUTPUT_H
 #define RTHS_HS_OUTPUT_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <rths/hs_error.h>
 #include <rths/hs_integrator.h>
 #include <rths/hs_sim.h>
@@ -37,5 +40,7 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
 		      struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_OUTPUT_H */

@@ -24,6 +24,9 @@
 #ifndef RTHS_HS_SETUP_H
 #define RTHS_HS_SETUP_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 #include <rths/hs_error.h>
@@ -81,5 +84,7 @@ int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 /* Unit vectors e_i (n_act x dim, row i = e_i) at @x. */
 int rths_hs_setup_directions(const struct rths_hs_setup *s, const double *x,
 			     double *E, struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_SETUP_H */

@@ -19,6 +19,9 @@
 #ifndef RTHS_HS_SIM_H
 #define RTHS_HS_SIM_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -140,5 +143,7 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    const struct rths_hs_preview_params *pp,
 		    struct rths_hs_preview_result *out,
 		    struct rths_hs_error *err);
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_HS_SIM_H */

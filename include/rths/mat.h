@@ -15,6 +15,9 @@
 #ifndef RTHS_MAT_H
 #define RTHS_MAT_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -40,5 +43,7 @@ struct rths_mat {
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_MAT_H */

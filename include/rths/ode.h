@@ -39,6 +39,9 @@
 #ifndef RTHS_ODE_H
 #define RTHS_ODE_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 #include <rths/error.h>
@@ -254,5 +257,7 @@ enum rths_ode_method rths_ode_get_method(const struct rths_ode *s);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_ODE_H */

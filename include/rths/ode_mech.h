@@ -32,6 +32,9 @@
 #ifndef RTHS_ODE_MECH_H
 #define RTHS_ODE_MECH_H
 
+/* librths is built with -fvisibility=hidden: this is its API. */
+#pragma GCC visibility push(default)
+
 #include <stddef.h>
 
 #include <rths/ode.h>
@@ -131,5 +134,7 @@ void rths_ode_mech_dae_unpack(const struct rths_ode_mech_dae *d,
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* RTHS_ODE_MECH_H */

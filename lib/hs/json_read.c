@@ -17,7 +17,9 @@ void rths_hs_jpath_key(char *out, const char *parent, const char *key)
 
 void rths_hs_jpath_index(char *out, const char *parent, size_t i)
 {
-	snprintf(out, RTHS_HS_JPATH, "%s[%zu]", parent, i);
+	/* A path too long to fit still names its start, marked as cut. */
+	if (snprintf(out, RTHS_HS_JPATH, "%s[%zu]", parent, i) >= RTHS_HS_JPATH)
+		memcpy(out + RTHS_HS_JPATH - 4, "...", 4);
 }
 
 int rths_hs_jfail(const struct rths_hs_jctx *c, enum rths_hs_err code,

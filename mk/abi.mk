@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# The ABI of librths.so.2 (Documentation/abi.rst): it exports exactly the
+# functions of lib/librths.map, all versioned and declared in
+# include/rths/*.h, and abidiff finds no change against the committed
+# baseline abi/librths.abi.  "make abi-baseline" rewrites the baseline,
+# "scripts/abi.sh map" the map's symbol list.
+
+DEB_PKGS += abigail-tools binutils
+
+ABI_BASELINE := abi/librths.abi
+
+.PHONY: abi-check abi-baseline
+abi-check: $(LIBRTHS_SO)
+	@mkdir -p $(O)/results
+	@rc=0; \
+	scripts/abi.sh symbols $(LIBRTHS_SO) > $(O)/results/abi-symbols.tap || rc=1; \
+	scripts/abi.sh diff $(LIBRTHS_SO) $(ABI_BASELINE) > $(O)/results/abi-diff.tap || rc=1; \
+	cat $(O)/results/abi-symbols.tap $(O)/results/abi-diff.tap; exit $$rc
+
+abi-baseline: $(LIBRTHS_SO)
+	scripts/abi.sh baseline $(LIBRTHS_SO) $(ABI_BASELINE)
+
+CHECK_PARTS += abi-check
