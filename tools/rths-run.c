@@ -121,11 +121,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-static int fail(const struct rths_hs_error *err)
+static int fail(const struct rths_error *err)
 {
 	char buf[1024];
 
-	fprintf(stderr, "rths-run: %s\n", rths_hs_error_str(err, buf, sizeof(buf)));
+	fprintf(stderr, "rths-run: %s\n", rths_error_str(err, buf, sizeof(buf)));
 	return 1;
 }
 
@@ -160,7 +160,7 @@ static void print_preview(const struct rths_hs_preview_result *pr)
 /* The step: given, from the file, or by the preview. */
 static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 		       struct rths_hs_preview_result *pr, bool *previewed,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 	struct rths_hs_preview_params pp;
 	struct rths_hs_sim_config cfg;
@@ -200,7 +200,7 @@ static int mkdir_p(const char *dir)
 
 /* The all-numerical structure with the same integrator and step. */
 static int reference_run(const struct rths_hs_experiment *x,
-			 struct rths_hs_history *ref, struct rths_hs_error *err)
+			 struct rths_hs_history *ref, struct rths_error *err)
 {
 	struct rths_hs_run_result res;
 	struct rths_hs_sim_config cfg;
@@ -225,7 +225,7 @@ static int write_outputs(const struct rths_hs_experiment *x,
 			 const struct report_input *in)
 {
 	char path[PATH_MAX + 32];
-	struct rths_hs_error err;
+	struct rths_error err;
 	int bad = 0;
 	FILE *f;
 
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 	struct rths_hs_run_result res;
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 	char desc[64], act[192];
 	struct progress prog;
 	struct sigaction sa;

@@ -76,7 +76,7 @@ static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 {
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
-	struct rths_hs_error err;
+	struct rths_error err;
 	double t[BATCHES], ag;
 	long reps = reps_for(mo->n), k = 0;
 	char buf[512];
@@ -85,7 +85,7 @@ static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 	if (rths_hs_stepper_new(&st, mo, NULL, &p, &err) < 0 ||
 	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "bench-hs: %s\n",
-			rths_hs_error_str(&err, buf, sizeof(buf)));
+			rths_error_str(&err, buf, sizeof(buf)));
 		exit(1);
 	}
 	for (int b = 0; b < BATCHES; b++) {

@@ -35,7 +35,7 @@
 /*
  * CONSTANT_BDF starts from the interval over GSTIFF's step count at the
  * same tolerance and halves that step while it stops with "h too large"
- * (RTHS_ODE_EFIXEDSTEP, its local error estimate above 10 tolerances),
+ * (-RTHS_E_FIXEDSTEP, its local error estimate above 10 tolerances),
  * down to 1/64 of it: then the failure is the row.
  */
 #define FIXED_STEP_HALVINGS 6
@@ -304,7 +304,7 @@ static void print_tables(const struct bench *b)
 		       w->r.ok ? "ok" : "too large");
 	}
 	printf("\n\"h too large\": the local error estimate at the fixed step "
-	       "exceeded 10 tolerances (RTHS_ODE_EFIXEDSTEP):\nthe step cannot "
+	       "exceeded 10 tolerances (-RTHS_E_FIXEDSTEP):\nthe step cannot "
 	       "follow the solution there (Van der Pol's fast phases), even at "
 	       "1/64 of an adaptive\ncode's average step; expected of a "
 	       "fixed-step method, see Documentation/ode.rst.\n");

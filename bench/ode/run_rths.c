@@ -42,13 +42,13 @@ static void run_rths(const struct bench_solver *sv,
 	r->ok = !rc;
 	if (rc) {
 		static const struct { int code; const char *name; } names[] = {
-			{ RTHS_ODE_EMAXSTEPS, "too many steps" },
-			{ RTHS_ODE_EHMIN, "step underflow" },
-			{ RTHS_ODE_ECONV, "no convergence" },
-			{ RTHS_ODE_ENONFINITE, "non-finite" },
-			{ RTHS_ODE_ESINGULAR, "singular" },
-			{ RTHS_ODE_EERRTEST, "error test" },
-			{ RTHS_ODE_EFIXEDSTEP, "h too large" },
+			{ -RTHS_E_MAXSTEPS, "too many steps" },
+			{ -RTHS_E_HMIN, "step underflow" },
+			{ -RTHS_E_NO_CONVERGENCE, "no convergence" },
+			{ -RTHS_E_NONFINITE, "non-finite" },
+			{ -RTHS_E_SINGULAR, "singular" },
+			{ -RTHS_E_ERRTEST, "error test" },
+			{ -RTHS_E_FIXEDSTEP, "h too large" },
 		};
 		const char *n = "error";
 

@@ -29,7 +29,7 @@ struct rig {			/* the device, or the offline stand-in */
 	struct rths_dev *dev;
 	const char *name;
 	struct rths_hs_backend off;
-	struct rths_hs_error err;
+	struct rths_error err;
 };
 
 /* Send step n's displacement, return the measured force in *r. */
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	if (rths_hs_gm_read_at2(&gm, argv[argc - 1], &g.err)) {
 		fprintf(stderr, "own-loop: %s\n",
-			rths_hs_error_str(&g.err, buf, sizeof(buf)));
+			rths_error_str(&g.err, buf, sizeof(buf)));
 		return 1;
 	}
 	e = open_rig(&g, offline ? NULL : argv[2]);
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 			rths_ctl_error(g.ctl) ? rths_ctl_error(g.ctl) : "");
 	else if (e)
 		fprintf(stderr, "own-loop: %s\n",
-			rths_hs_error_str(&g.err, buf, sizeof(buf)));
+			rths_error_str(&g.err, buf, sizeof(buf)));
 	if (g.dev) {
 		rths_run_hold(g.ctl, g.name);
 		rths_run_stop(g.ctl, g.name);

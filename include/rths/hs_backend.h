@@ -60,13 +60,13 @@ struct rths_hs_backend_stats {
 
 struct rths_hs_backend_ops {
 	const char *name;
-	int (*start)(void *priv, struct rths_hs_error *err);
+	int (*start)(void *priv, struct rths_error *err);
 	int (*post)(void *priv, uint64_t step, const double *target,
-		    struct rths_hs_error *err);
+		    struct rths_error *err);
 	int (*wait)(void *priv, uint64_t step, struct rths_hs_feedback *fb,
-		    struct rths_hs_error *err);
-	int (*hold)(void *priv, struct rths_hs_error *err);
-	int (*stop)(void *priv, struct rths_hs_error *err);
+		    struct rths_error *err);
+	int (*hold)(void *priv, struct rths_error *err);
+	int (*stop)(void *priv, struct rths_error *err);
 	/* Optional. */
 	int (*stats)(void *priv, struct rths_hs_backend_stats *st);
 	void (*close)(void *priv);
@@ -81,17 +81,17 @@ struct rths_hs_backend {
 };
 
 int rths_hs_backend_start(struct rths_hs_backend *b,
-			  struct rths_hs_error *err);
+			  struct rths_error *err);
 int rths_hs_backend_post(struct rths_hs_backend *b, uint64_t step,
-			 const double *target, struct rths_hs_error *err);
+			 const double *target, struct rths_error *err);
 int rths_hs_backend_wait(struct rths_hs_backend *b, uint64_t step,
 			 struct rths_hs_feedback *fb,
-			 struct rths_hs_error *err);
+			 struct rths_error *err);
 int rths_hs_backend_hold(struct rths_hs_backend *b,
-			 struct rths_hs_error *err);
+			 struct rths_error *err);
 int rths_hs_backend_stop(struct rths_hs_backend *b,
-			 struct rths_hs_error *err);
-/* -RTHS_HS_E_UNSUPPORTED if the backend keeps no counters. */
+			 struct rths_error *err);
+/* -RTHS_E_UNSUPPORTED if the backend keeps no counters. */
 int rths_hs_backend_stats(struct rths_hs_backend *b,
 			  struct rths_hs_backend_stats *st);
 void rths_hs_backend_close(struct rths_hs_backend *b);
@@ -127,7 +127,7 @@ struct rths_hs_offline_params {
 void rths_hs_offline_defaults(struct rths_hs_offline_params *p);
 int rths_hs_offline_open(struct rths_hs_backend *b,
 			 const struct rths_hs_offline_params *p,
-			 struct rths_hs_error *err);
+			 struct rths_error *err);
 
 /*
  * The device backend: an rths device through <rths/device.h>.  It applies
@@ -153,7 +153,7 @@ struct rths_hs_device_params {
 
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -51,7 +51,7 @@ struct rths_hs_comp_params {
 void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
 			   enum rths_hs_comp_kind kind, double dt);
 int rths_hs_comp_check(const struct rths_hs_comp_params *p,
-		       struct rths_hs_error *err);
+		       struct rths_error *err);
 /* "none", "polynomial", "ats"; 0 if unknown. */
 const char *rths_hs_comp_name(enum rths_hs_comp_kind k);
 enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name);
@@ -60,7 +60,7 @@ struct rths_hs_comp;
 
 int rths_hs_comp_new(struct rths_hs_comp **out,
 		     const struct rths_hs_comp_params *p,
-		     struct rths_hs_error *err);
+		     struct rths_error *err);
 void rths_hs_comp_free(struct rths_hs_comp *c);
 /* The command for the next target (call once per step). */
 double rths_hs_comp_command(struct rths_hs_comp *c, double target);
@@ -77,7 +77,7 @@ unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c);
  * @dt), unbounded; the first three samples only seed the differences.
  */
 int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
-			 double dt, double a[3], struct rths_hs_error *err);
+			 double dt, double a[3], struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -6,7 +6,7 @@
  * specimen, device, ground motion, integrator, compensation and outputs
  * (Documentation/experiment-file.rst).  Loading checks everything that can
  * be checked before the test; each kind of mistake has its own error code
- * (enum rths_hs_err) and every error names the file and the JSON path.
+ * (rths/error.h) and every error names the file and the JSON path.
  *
  * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
  * a struct rths_error fill it with what went wrong and where.
@@ -160,21 +160,21 @@ struct rths_hs_experiment {
 /* Reads, checks, and loads the ground motion; relative paths inside are
  * taken from the file's directory. */
 int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
-			    struct rths_hs_error *err);
+			    struct rths_error *err);
 /* The same from text; @name labels errors, @base_dir resolves paths. */
 int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 			     const char *name, const char *base_dir,
-			     struct rths_hs_error *err);
+			     struct rths_error *err);
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
 /*
  * Fixes d (after a preview or from the command line): dt = d / rate,
  * then checks what depends on dt (explicit stability limits, deadlines,
- * a step coarser than the record's sampling: -RTHS_HS_E_OUT_OF_RANGE
+ * a step coarser than the record's sampling: -RTHS_E_OUT_OF_RANGE
  * unless allow_coarse_step, then a warning).
  */
 int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
-				uint32_t step_ticks, struct rths_hs_error *err);
+				uint32_t step_ticks, struct rths_error *err);
 
 /* The loop's configuration (backend NULL, to be set by the caller). */
 void rths_hs_experiment_sim_config(const struct rths_hs_experiment *x,
@@ -191,7 +191,7 @@ void rths_hs_experiment_offline_params(const struct rths_hs_experiment *x,
 int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 				       struct rths_hs_model *full,
 				       bool *linearized,
-				       struct rths_hs_error *err);
+				       struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -39,12 +39,12 @@ struct rths_hs_gm {
  * m/s^2.
  */
 int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 
 /* Reader flags. */
 enum rths_hs_gm_flags {
 	/* a two-column record may start at t0 != 0: its first sample is
-	 * taken as t = 0 (without it, -RTHS_HS_E_GM_TIME_STEP) */
+	 * taken as t = 0 (without it, -RTHS_E_GM_TIME_STEP) */
 	RTHS_HS_GM_SHIFT_TO_ZERO = 1u << 0,
 };
 
@@ -56,7 +56,7 @@ enum rths_hs_gm_flags {
  */
 int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 			       double to_si, unsigned int flags,
-			       struct rths_hs_error *err);
+			       struct rths_error *err);
 
 struct rths_hs_synth_params {
 	uint64_t seed;
@@ -75,16 +75,16 @@ struct rths_hs_synth_params {
 /* A firm-soil motion: 2.5 Hz, zeta 0.6, 20 s, 0.3 g, seed 1. */
 void rths_hs_synth_defaults(struct rths_hs_synth_params *p);
 int rths_hs_synth_check(const struct rths_hs_synth_params *p,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 /* Same seed and parameters, same record, on every machine. */
 int rths_hs_gm_synthetic(struct rths_hs_gm *gm,
 			 const struct rths_hs_synth_params *p,
-			 struct rths_hs_error *err);
+			 struct rths_error *err);
 
 /* A copy of @n values at step @dt (for tests and tools). */
 int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 			  size_t n, double dt, const char *source,
-			  struct rths_hs_error *err);
+			  struct rths_error *err);
 void rths_hs_gm_free(struct rths_hs_gm *gm);
 void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
 /* Linear interpolation; 0 before the start and after the end. */

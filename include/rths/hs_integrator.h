@@ -78,7 +78,7 @@ enum rths_hs_method rths_hs_method_from_name(const char *name);
 double rths_hs_method_stability_limit(const struct rths_hs_stepper_params *p);
 /* Parameter ranges; the field in err->path. */
 int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
-				 struct rths_hs_error *err);
+				 struct rths_error *err);
 
 struct rths_hs_stepper;
 
@@ -96,7 +96,7 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 			struct rths_hs_model *model,
 			const struct rths_hs_specimen_estimate *est,
 			const struct rths_hs_stepper_params *p,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 void rths_hs_stepper_free(struct rths_hs_stepper *st);
 
 /*
@@ -106,13 +106,13 @@ void rths_hs_stepper_free(struct rths_hs_stepper *st);
  */
 int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
 			  const double *v0, const double *f0,
-			  const double *r_exp0, struct rths_hs_error *err);
+			  const double *r_exp0, struct rths_error *err);
 /* The displacement of step n+1 (n DOFs), valid until accept. */
 int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
-			    const double **u_next, struct rths_hs_error *err);
+			    const double **u_next, struct rths_error *err);
 /* Completes step n+1 with the measured experimental restoring force. */
 int rths_hs_stepper_accept(struct rths_hs_stepper *st,
-			   const double *r_exp_next, struct rths_hs_error *err);
+			   const double *r_exp_next, struct rths_error *err);
 
 /* State of the last accepted step. */
 const double *rths_hs_stepper_u(const struct rths_hs_stepper *st);

@@ -64,9 +64,9 @@ struct rths_hs_element {
 void rths_hs_element_defaults(struct rths_hs_element_params *p,
 			      enum rths_hs_element_kind kind, double k,
 			      double fy);
-/* Returns -RTHS_HS_E_OUT_OF_RANGE with the field in err->path. */
+/* Returns -RTHS_E_OUT_OF_RANGE with the field in err->path. */
 int rths_hs_element_check(const struct rths_hs_element_params *p,
-			  struct rths_hs_error *err);
+			  struct rths_error *err);
 void rths_hs_element_init(struct rths_hs_element *e,
 			  const struct rths_hs_element_params *p, int dof_i,
 			  int dof_j);
@@ -87,11 +87,11 @@ struct rths_hs_model {
 
 /* Zero matrices, r = 1 (horizontal shaking of every DOF). */
 int rths_hs_model_init(struct rths_hs_model *m, size_t n,
-		       struct rths_hs_error *err);
+		       struct rths_error *err);
 void rths_hs_model_free(struct rths_hs_model *m);
 int rths_hs_model_copy(struct rths_hs_model *dst,
 		       const struct rths_hs_model *src,
-		       struct rths_hs_error *err);
+		       struct rths_error *err);
 
 /*
  * Shear building: story i (0 = ground story) joins floor i to floor i-1
@@ -100,14 +100,14 @@ int rths_hs_model_copy(struct rths_hs_model *dst,
  */
 int rths_hs_model_shear_building(struct rths_hs_model *m, size_t stories,
 				 const double *mass, const double *stiffness,
-				 struct rths_hs_error *err);
+				 struct rths_error *err);
 /* A spring between DOF i and j (j = -1: ground). */
 int rths_hs_model_add_element(struct rths_hs_model *m, int dof_i, int dof_j,
 			      const struct rths_hs_element_params *p,
-			      struct rths_hs_error *err);
+			      struct rths_error *err);
 /* Symmetric M (positive definite), K and C; finite numbers. */
 int rths_hs_model_check(const struct rths_hs_model *m,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 
 /* K0 = K + the elements' initial stiffness (n x n). */
 void rths_hs_model_initial_stiffness(const struct rths_hs_model *m,
@@ -120,7 +120,7 @@ void rths_hs_model_tangent(const struct rths_hs_model *m, double *kt);
  */
 int rths_hs_model_frequencies(const struct rths_hs_model *m,
 			      const double *k_extra, double *omega,
-			      double *phi, struct rths_hs_error *err);
+			      double *phi, struct rths_error *err);
 
 /* a0, a1 with zeta(w) = a0 / (2 w) + a1 w / 2 through two points. */
 void rths_hs_rayleigh_coefficients(double w1, double w2, double zeta1,
@@ -135,7 +135,7 @@ void rths_hs_model_set_rayleigh(struct rths_hs_model *m, double a0,
 int rths_hs_model_set_modal_damping(struct rths_hs_model *m,
 				    const double *zeta, size_t count,
 				    const double *k_extra,
-				    struct rths_hs_error *err);
+				    struct rths_error *err);
 
 /* f = -M r ag */
 void rths_hs_model_ground_force(const struct rths_hs_model *m, double ag,
@@ -155,7 +155,7 @@ struct rths_hs_substructure {
 
 /* Zero maps of the given shape. */
 int rths_hs_substructure_init(struct rths_hs_substructure *s, size_t n_dof,
-			      size_t n_if, struct rths_hs_error *err);
+			      size_t n_if, struct rths_error *err);
 void rths_hs_substructure_free(struct rths_hs_substructure *s);
 /* F = T^T: forces work-conjugate to the commanded displacements. */
 void rths_hs_substructure_force_map_transpose(struct rths_hs_substructure *s);
@@ -166,7 +166,7 @@ void rths_hs_substructure_feedback(const struct rths_hs_substructure *s,
 /* kdof += F kif T: an interface matrix (n_if x n_if) in DOF space. */
 int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 				 const double *kif, double *kdof,
-				 struct rths_hs_error *err);
+				 struct rths_error *err);
 /*
  * The all-numerical structure: a copy of @src with the specimen replaced
  * by its linear model (interface stiffness @k_if and damping @c_if,
@@ -176,7 +176,7 @@ int rths_hs_model_with_specimen(struct rths_hs_model *dst,
 				const struct rths_hs_model *src,
 				const struct rths_hs_substructure *s,
 				const double *k_if, const double *c_if,
-				struct rths_hs_error *err);
+				struct rths_error *err);
 
 #pragma GCC visibility pop
 

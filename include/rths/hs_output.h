@@ -39,7 +39,7 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 /* @ref (may be NULL) adds the reference displacements. */
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
-		      struct rths_hs_error *err);
+		      struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -52,38 +52,38 @@ struct rths_hs_setup {
 
 /* @n actuators, one per coordinate (n = 1: the one-actuator setup). */
 int rths_hs_setup_direct(struct rths_hs_setup *s, size_t n,
-			 struct rths_hs_error *err);
+			 struct rths_error *err);
 /*
  * @dim 2 or 3, @n_act >= dim actuators with fixed ends @ends (only the
  * first @dim coordinates are used) around the loading point @origin
  * (NULL: 0).  @lengths NULL: l_i = |A_i X0|; given, they must agree with
  * that to 1e-6 (the patent puts X0 where all strokes are zero).  Fails
- * with RTHS_HS_E_BAD_GEOMETRY if the actuators cannot move the point in
+ * with RTHS_E_BAD_GEOMETRY if the actuators cannot move the point in
  * every direction.
  */
 int rths_hs_setup_actuators(struct rths_hs_setup *s, size_t dim,
 			    size_t n_act, const double (*ends)[3],
 			    const double *lengths, const double *origin,
-			    struct rths_hs_error *err);
+			    struct rths_error *err);
 
 /* Strokes for the interface displacement @x. */
 int rths_hs_setup_strokes(const struct rths_hs_setup *s, const double *x,
-			  double *strokes, struct rths_hs_error *err);
+			  double *strokes, struct rths_error *err);
 /* Interface displacement from measured strokes; @guess may be NULL. */
 int rths_hs_setup_position(const struct rths_hs_setup *s,
 			   const double *strokes, const double *guess,
-			   double *x, struct rths_hs_error *err);
+			   double *x, struct rths_error *err);
 /* Force on the loading point at @x from the actuator forces. */
 int rths_hs_setup_force(const struct rths_hs_setup *s, const double *x,
 			const double *f_act, double *f_if,
-			struct rths_hs_error *err);
+			struct rths_error *err);
 /* Actuator forces (least norm if redundant) that make @f_if at @x. */
 int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 				  const double *x, const double *f_if,
-				  double *f_act, struct rths_hs_error *err);
+				  double *f_act, struct rths_error *err);
 /* Unit vectors e_i (n_act x dim, row i = e_i) at @x. */
 int rths_hs_setup_directions(const struct rths_hs_setup *s, const double *x,
-			     double *E, struct rths_hs_error *err);
+			     double *E, struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -85,7 +85,7 @@ struct rths_hs_run_result {
 	bool interrupted;	/* the stop flag ended the run */
 	bool held;		/* the backend was brought to hold */
 	int error;		/* 0, or -code of what ended the run early */
-	struct rths_hs_error err;
+	struct rths_error err;
 	double compute_min, compute_mean, compute_max, compute_p99; /* s */
 	double wall;		/* s */
 	uint64_t late_steps;	/* feedback records flagged late */
@@ -103,7 +103,7 @@ struct rths_hs_run_result {
  */
 int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    struct rths_hs_history *h, struct rths_hs_run_result *res,
-		    struct rths_hs_error *err);
+		    struct rths_error *err);
 
 /*
  * Step-size preview (patent claim 2): run the whole test with the
@@ -138,11 +138,11 @@ struct rths_hs_preview_result {
 /* 1024 Hz, up to 32 ticks, margin 1. */
 void rths_hs_preview_defaults(struct rths_hs_preview_params *p);
 /* @cfg as for the real run (its backend and dt are replaced);
- * -RTHS_HS_E_TOO_SLOW if no d up to max_ticks fits. */
+ * -RTHS_E_TOO_SLOW if no d up to max_ticks fits. */
 int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    const struct rths_hs_preview_params *pp,
 		    struct rths_hs_preview_result *out,
-		    struct rths_hs_error *err);
+		    struct rths_error *err);
 
 #pragma GCC visibility pop
 

@@ -51,26 +51,6 @@
 extern "C" {
 #endif
 
-/* BEGIN transitional names: rename-errors.sh removes this block */
-enum rths_ode_error {
-	RTHS_ODE_OK = 0,
-	RTHS_ODE_EINVAL = -EINVAL,
-	RTHS_ODE_ENOMEM = -ENOMEM,
-	RTHS_ODE_ENONFINITE = -RTHS_E_NONFINITE,
-	RTHS_ODE_ESINGULAR = -RTHS_E_SINGULAR,
-	RTHS_ODE_EHMIN = -RTHS_E_HMIN,
-	RTHS_ODE_EMAXSTEPS = -RTHS_E_MAXSTEPS,
-	RTHS_ODE_EINCONSISTENT = -RTHS_E_INCONSISTENT,
-	RTHS_ODE_ECONV = -RTHS_E_NO_CONVERGENCE,
-	RTHS_ODE_EERRTEST = -RTHS_E_ERRTEST,
-	RTHS_ODE_ECALLBACK = -RTHS_E_CALLBACK,
-	RTHS_ODE_EMETHOD = -RTHS_E_METHOD,
-	RTHS_ODE_ETOLERANCE = -RTHS_E_TOLERANCE,
-	RTHS_ODE_EFIXEDSTEP = -RTHS_E_FIXEDSTEP,
-};
-#define rths_ode_strerror rths_strerror
-/* END transitional names */
-
 enum rths_ode_method {
 	RTHS_ODE_RKF45,
 	RTHS_ODE_ABAM,
@@ -90,7 +70,7 @@ int rths_ode_method_is_implicit(enum rths_ode_method m);
 
 /*
  * Callbacks return 0 on success; any other value stops the integration
- * with RTHS_ODE_ECALLBACK.
+ * with -RTHS_E_CALLBACK.
  */
 typedef int (*rths_ode_rhs_fn)(double t, const double *y, double *dydt,
 			       void *params);
@@ -207,7 +187,7 @@ void rths_ode_free(struct rths_ode *s);
  * rths_ode_calc_ic()).  A DAE start is checked: the correction a Newton
  * step of the starting step size would make to (y0, yp0) must be within
  * the tolerances (weighted RMS norm at most 1, stats.ic_norm), else
- * RTHS_ODE_EINCONSISTENT.  Resets the counters.
+ * -RTHS_E_INCONSISTENT.  Resets the counters.
  */
 int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
 		  const double *yp0);
@@ -220,10 +200,10 @@ int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
  * the other entries are starting guesses.  algebraic NULL: every
  * component is differential (an implicit ODE, all of yp is solved for).
  * Then rths_ode_init(s, t0, y, yp) accepts the start.  Returns
- * RTHS_ODE_ESINGULAR when the split does not determine the unknowns (a
+ * -RTHS_E_SINGULAR when the split does not determine the unknowns (a
  * DAE of index 2 or 3, such as the I3, SI2 and SI1 mechanical forms:
- * use rths_ode_mech_dae_initial()), RTHS_ODE_EINCONSISTENT when Newton
- * does not converge, RTHS_ODE_EINVAL for an explicit ODE.
+ * use rths_ode_mech_dae_initial()), -RTHS_E_INCONSISTENT when Newton
+ * does not converge, -EINVAL for an explicit ODE.
  */
 int rths_ode_calc_ic(struct rths_ode *s, double t0,
 		     const unsigned char *algebraic, double *y, double *yp);

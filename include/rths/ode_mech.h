@@ -85,7 +85,7 @@ const char *rths_ode_mech_form_name(enum rths_ode_mech_form form);
  * minimizes 1/2 (v - v0)^T W (v - v0) subject to Phi_q v + Phi_t = 0.
  * W is nq x nq symmetric positive definite (column-major), NULL for the
  * identity.
- * RTHS_ODE_EINCONSISTENT when the constraints cannot be met (no solution
+ * -RTHS_E_INCONSISTENT when the constraints cannot be met (no solution
  * near q0, or a rank-deficient Phi_q).
  */
 int rths_ode_mech_project(const struct rths_ode_mech *m, double t,

@@ -235,7 +235,7 @@ static void explain(const struct nlmsghdr *req, const struct nlmsghdr *ack,
 					   mnl_attr_get_u32(t.tb[NLMSGERR_ATTR_OFFS]),
 					   path, sizeof(path), params, &inner);
 	if (!kmsg) {
-		kmsg = strerror(-code);
+		kmsg = rths_strerror(-code);
 		if (code == -EPERM)
 			kmsg = "Operation not permitted (needs CAP_NET_ADMIN)";
 	}

@@ -105,7 +105,7 @@ int rths_nl_talk(struct rths_nl *nl, struct nlmsghdr *req, rths_reply_cb cb,
 		req->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return rths_err_set(&nl->err, -errno, "netlink send: %s",
-				    strerror(errno));
+				    rths_strerror(errno));
 	for (;;) {
 		n = mnl_socket_recvfrom(nl->sock, nl->rx, sizeof(nl->rx));
 		if (n < 0) {
@@ -113,7 +113,7 @@ int rths_nl_talk(struct rths_nl *nl, struct nlmsghdr *req, rths_reply_cb cb,
 				continue;
 			return rths_err_set(&nl->err, -errno,
 					    "netlink receive: %s",
-					    strerror(errno));
+					    rths_strerror(errno));
 		}
 		/* Sequence and port are checked per message (ours()). */
 		ret = mnl_cb_run2(nl->rx, (size_t)n, 0, 0, data_cb, &t,
@@ -127,10 +127,10 @@ int rths_nl_talk(struct rths_nl *nl, struct nlmsghdr *req, rths_reply_cb cb,
 		if (e == EINTR)	/* NLM_F_DUMP_INTR: the list changed */
 			return rths_err_set(&nl->err, -EAGAIN,
 					    "dump interrupted, try again");
-		return rths_err_set(&nl->err, -e, "%s", strerror(e));
+		return rths_err_set(&nl->err, -e, "%s", rths_strerror(e));
 	}
 	if (t.ret < 0 && !nl->err.msg[0])
-		rths_err_set(&nl->err, 0, "%s", strerror(-t.ret));
+		rths_err_set(&nl->err, 0, "%s", rths_strerror(-t.ret));
 	return t.ret;
 }
 
@@ -225,7 +225,7 @@ int rths_nl_socket(struct rths_nl *nl)
 	nl->sock = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	if (!nl->sock)
 		return rths_err_set(&nl->err, -errno, "netlink socket: %s",
-				    strerror(errno));
+				    rths_strerror(errno));
 	/* Extended acks name the bad attribute; capped acks do not echo
 	 * our request back (we kept it). */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
@@ -236,7 +236,7 @@ int rths_nl_socket(struct rths_nl *nl)
 		ret = -errno;
 		rths_nl_close(nl);
 		return rths_err_set(&nl->err, ret, "netlink bind: %s",
-				    strerror(-ret));
+				    rths_strerror(-ret));
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	return 0;

@@ -98,7 +98,7 @@ int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
 		if (ret == -EBUSY)
 			return rths_err_set(err, ret, "%s: already has an owner",
 					    path);
-		return rths_err_set(err, ret, "%s: %s", path, strerror(-ret));
+		return rths_err_set(err, ret, "%s: %s", path, rths_strerror(-ret));
 	}
 	/* A stale or foreign node under that name must not be mapped. */
 	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) ||
@@ -122,7 +122,7 @@ int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
 		ret = -errno;
 		close(fd);
 		return rths_err_set(err, ret, "mmap %s: %s", path,
-				    strerror(-ret));
+				    rths_strerror(-ret));
 	}
 	ret = rths_dev_attach(base, (size_t)info.mmap_size, fd, owner, &info,
 			      devp, err);

@@ -40,7 +40,7 @@ static bool per_second_squared(const char *p)
  * acceleration is read; *to_si is the factor to m/s^2.
  */
 static int at2_kind(const char *path, const char *line, double *to_si,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
 	static const char *const others[] = { "VELOCITY", "DISPLACEMENT",
 					      NULL };
@@ -54,11 +54,11 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 	up[i] = '\0';
 	for (const char *const *o = others; *o; o++)
 		if (strstr(up, *o))
-			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3,
-					    NULL,
-					    "found a %s record (\"%.80s\"); an AT2 file holds accelerations",
-					    o == others ? "velocity" : "displacement",
-					    up);
+			return rths_error_set(err, RTHS_E_GM_HEADER, path, 3,
+					      NULL,
+					      "found a %s record (\"%.80s\"); an AT2 file holds accelerations",
+					      o == others ? "velocity" : "displacement",
+					      up);
 	m = strstr(up, "M/S");
 	if (m) {
 		bool cm = m > up && m[-1] == 'C';
@@ -67,10 +67,10 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 		    (cm && m - 1 > up && isalpha((unsigned char)m[-2])))
 			goto unknown;
 		if (!per_second_squared(m + 2))
-			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3,
-					    NULL,
-					    "found units of velocity (\"%.80s\"); an AT2 file holds accelerations (G, CM/S/S or M/S/S)",
-					    up);
+			return rths_error_set(err, RTHS_E_GM_HEADER, path, 3,
+					      NULL,
+					      "found units of velocity (\"%.80s\"); an AT2 file holds accelerations (G, CM/S/S or M/S/S)",
+					      up);
 		*to_si = cm ? 0.01 : 1.0;
 		return 0;
 	}
@@ -83,8 +83,8 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 			return 0;
 		}
 unknown:
-	return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 3, NULL,
-			    "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
+	return rths_error_set(err, RTHS_E_GM_HEADER, path, 3, NULL,
+			      "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
 }
 
 /*
@@ -128,7 +128,7 @@ static bool npts_word(const char *w)
 
 /* @max_npts: how many values the rest of the file can hold. */
 static int parse_npts_dt(const char *path, const char *text, size_t max_npts,
-			 size_t *npts, double *dt, struct rths_hs_error *err)
+			 size_t *npts, double *dt, struct rths_error *err)
 {
 	double n = -1, d = -1;
 	char line[512], *save = NULL;
@@ -153,30 +153,30 @@ static int parse_npts_dt(const char *path, const char *text, size_t max_npts,
 		}
 	}
 	if (rn != 0 || !(n >= 1) || n != floor(n))
-		return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4, NULL,
-				    "field NPTS: expected a positive whole number of points (\"NPTS= 5590, DT= .0050 SEC\")");
+		return rths_error_set(err, RTHS_E_GM_HEADER, path, 4, NULL,
+				      "field NPTS: expected a positive whole number of points (\"NPTS= 5590, DT= .0050 SEC\")");
 	if (rd != 0 || !(d > 0) || d > 10)
-		return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4, NULL,
-				    "field DT: expected a time step in seconds, 0 < DT <= 10");
+		return rths_error_set(err, RTHS_E_GM_HEADER, path, 4, NULL,
+				      "field DT: expected a time step in seconds, 0 < DT <= 10");
 	for (char *w = strtok_r(line, " \t\r\n,=", &save); w;
 	     w = strtok_r(NULL, " \t\r\n,=", &save))
 		if (!npts_word(w))
-			return rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, 4,
-					    NULL,
-					    "expected only NPTS and DT (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'",
-					    w);
+			return rths_error_set(err, RTHS_E_GM_HEADER, path, 4,
+					      NULL,
+					      "expected only NPTS and DT (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'",
+					      w);
 	/* Before any allocation: NPTS is the file's word, not its size. */
 	if (n > (double)max_npts)
-		return rths_hs_fail(err, RTHS_HS_E_GM_COUNT, path, 4, NULL,
-				    "field NPTS: NPTS = %.0f values cannot fit in the rest of the file (at most %zu)",
-				    n, max_npts);
+		return rths_error_set(err, RTHS_E_GM_COUNT, path, 4, NULL,
+				      "field NPTS: NPTS = %.0f values cannot fit in the rest of the file (at most %zu)",
+				      n, max_npts);
 	*npts = (size_t)n;
 	*dt = d;
 	return 0;
 }
 
 int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 	FILE *f = rths_hs_gm_open(gm, path, err);
 	char *line = NULL;
@@ -186,7 +186,7 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 	int r = 0;
 
 	if (!f)
-		return -RTHS_HS_E_IO;
+		return errno > 0 ? -errno : -EIO;
 	while (getline(&line, &len, f) >= 0) {
 		char *save = NULL;
 		int field = 0;
@@ -203,8 +203,8 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 			size_t left;
 
 			if (fstat(fileno(f), &sb) < 0 || here < 0) {
-				r = rths_hs_fail(err, RTHS_HS_E_IO, path, 4,
-						 NULL, "cannot size the file");
+				r = rths_error_set(err, EIO, path, 4,
+						   NULL, "cannot size the file");
 				goto out;
 			}
 			/* a value and a separator: two bytes at least */
@@ -216,9 +216,9 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 			cap = npts;
 			gm->acc = malloc(npts * sizeof(*gm->acc));
 			if (!gm->acc) {
-				r = rths_hs_fail(err, RTHS_HS_E_NOMEM, path, 4,
-						 NULL, "cannot allocate %zu values",
-						 npts);
+				r = rths_error_set(err, ENOMEM, path, 4,
+						   NULL, "cannot allocate %zu values",
+						   npts);
 				goto out;
 			}
 		}
@@ -230,17 +230,17 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 
 			field++;
 			if (rths_hs_gm_parse_number(tok, &v) < 0) {
-				r = rths_hs_fail(err, RTHS_HS_E_GM_VALUE, path,
-						 lineno, NULL,
-						 "field %d: expected a number, found '%.32s'",
-						 field, tok);
+				r = rths_error_set(err, RTHS_E_GM_VALUE, path,
+						   lineno, NULL,
+						   "field %d: expected a number, found '%.32s'",
+						   field, tok);
 				goto out;
 			}
 			if (gm->npts == npts) {
-				r = rths_hs_fail(err, RTHS_HS_E_GM_COUNT, path,
-						 lineno, NULL,
-						 "field %d: more values than NPTS = %zu",
-						 field, npts);
+				r = rths_error_set(err, RTHS_E_GM_COUNT, path,
+						   lineno, NULL,
+						   "field %d: more values than NPTS = %zu",
+						   field, npts);
 				goto out;
 			}
 			r = rths_hs_gm_append(gm, &cap, v * to_si, err);
@@ -249,15 +249,15 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 		}
 	}
 	if (lineno < 4) {
-		r = rths_hs_fail(err, RTHS_HS_E_GM_HEADER, path, lineno, NULL,
-				 "expected four header lines, the file has %u",
-				 lineno);
+		r = rths_error_set(err, RTHS_E_GM_HEADER, path, lineno, NULL,
+				   "expected four header lines, the file has %u",
+				   lineno);
 		goto out;
 	}
 	if (gm->npts != npts) {
-		r = rths_hs_fail(err, RTHS_HS_E_GM_COUNT, path, lineno, NULL,
-				 "expected NPTS = %zu values, found %zu", npts,
-				 gm->npts);
+		r = rths_error_set(err, RTHS_E_GM_COUNT, path, lineno, NULL,
+				   "expected NPTS = %zu values, found %zu", npts,
+				   gm->npts);
 		goto out;
 	}
 	gm->dt = dt;

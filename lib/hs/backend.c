@@ -5,42 +5,42 @@
 #include <rths/hs_backend.h>
 
 int rths_hs_backend_start(struct rths_hs_backend *b,
-			  struct rths_hs_error *err)
+			  struct rths_error *err)
 {
 	return b->ops->start(b->priv, err);
 }
 
 int rths_hs_backend_post(struct rths_hs_backend *b, uint64_t step,
-			 const double *target, struct rths_hs_error *err)
+			 const double *target, struct rths_error *err)
 {
 	if (step == 0)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "steps are numbered from 1");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "steps are numbered from 1");
 	return b->ops->post(b->priv, step, target, err);
 }
 
 int rths_hs_backend_wait(struct rths_hs_backend *b, uint64_t step,
 			 struct rths_hs_feedback *fb,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	int r = b->ops->wait(b->priv, step, fb, err);
 
 	if (r == 0 && fb->step != step)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "%s backend: feedback for step %llu while waiting for step %llu",
-				    b->ops->name, (unsigned long long)fb->step,
-				    (unsigned long long)step);
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "%s backend: feedback for step %llu while waiting for step %llu",
+				      b->ops->name, (unsigned long long)fb->step,
+				      (unsigned long long)step);
 	return r;
 }
 
 int rths_hs_backend_hold(struct rths_hs_backend *b,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	return b->ops->hold(b->priv, err);
 }
 
 int rths_hs_backend_stop(struct rths_hs_backend *b,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	return b->ops->stop(b->priv, err);
 }
@@ -50,7 +50,7 @@ int rths_hs_backend_stats(struct rths_hs_backend *b,
 {
 	memset(st, 0, sizeof(*st));
 	if (!b->ops->stats)
-		return -RTHS_HS_E_UNSUPPORTED;
+		return -RTHS_E_UNSUPPORTED;
 	return b->ops->stats(b->priv, st);
 }
 

@@ -33,31 +33,31 @@ struct devb {
 };
 
 static int devb_fail(struct devb *d, int ret, const char *what,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	const char *why = d->ctl ? rths_ctl_error(d->ctl) : "";
 
 	if (ret == -ENOENT && !d->ctl)
 		why = "rths module not loaded (modprobe rths)";
-	return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-			    "device %s: %s: %s%s%s", d->name, what,
-			    strerror(-ret), *why ? ": " : "", why);
+	return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+			      "device %s: %s: %s%s%s", d->name, what,
+			      rths_strerror(-ret), *why ? ": " : "", why);
 }
 
 /* The device is no longer running: say why. */
-static int devb_halted(struct devb *d, struct rths_hs_error *err)
+static int devb_halted(struct devb *d, struct rths_error *err)
 {
 	struct rths_dev_info info;
 
 	if (rths_dev_get(d->ctl, d->name, &info, sizeof(info)))
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "device %s is gone", d->name);
-	return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-			    "device %s is %s (reason %s%s%s)", d->name,
-			    rths_state_name(info.state) ?: "?",
-			    rths_reason_name(info.reason) ?: "none",
-			    info.fault ? ", fault " : "",
-			    info.fault ? rths_fault_name(info.fault) ?: "?" : "");
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "device %s is gone", d->name);
+	return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+			      "device %s is %s (reason %s%s%s)", d->name,
+			      rths_state_name(info.state) ?: "?",
+			      rths_reason_name(info.reason) ?: "none",
+			      info.fault ? ", fault " : "",
+			      info.fault ? rths_fault_name(info.fault) ?: "?" : "");
 }
 
 static void devb_drain_trace(struct devb *d)
@@ -83,7 +83,7 @@ static void devb_drain_trace(struct devb *d)
 	}
 }
 
-static int devb_start(void *priv, struct rths_hs_error *err)
+static int devb_start(void *priv, struct rths_error *err)
 {
 	struct devb *d = priv;
 	int ret = rths_run_start(d->ctl, d->name);
@@ -96,7 +96,7 @@ static int devb_start(void *priv, struct rths_hs_error *err)
 }
 
 static int devb_post(void *priv, uint64_t step, const double *target,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct devb *d = priv;
 	int ret = rths_post(d->dev, step, target);
@@ -108,16 +108,16 @@ static int devb_post(void *priv, uint64_t step, const double *target,
 			return devb_fail(d, ret, "run tick", err);
 	}
 	if (ret == -ERANGE)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "device %s: step %llu: a target is not finite or beyond the kernel's range",
-				    d->name, (unsigned long long)step);
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "device %s: step %llu: a target is not finite or beyond the kernel's range",
+				      d->name, (unsigned long long)step);
 	if (ret)
 		return devb_fail(d, ret, "post", err);
 	return 0;
 }
 
 static int devb_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct devb *d = priv;
 	struct rths_feedback f;
@@ -133,9 +133,9 @@ static int devb_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 	if (ret == -EPIPE || ret == -ENODEV)
 		return devb_halted(d, err);
 	if (ret == -ETIMEDOUT)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "device %s: no feedback for %d ms",
-				    d->name, d->timeout_ms);
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "device %s: no feedback for %d ms",
+				      d->name, d->timeout_ms);
 	if (ret)
 		return devb_fail(d, ret, "wait for feedback", err);
 	memset(fb, 0, sizeof(*fb));
@@ -153,7 +153,7 @@ static int devb_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 	return 0;
 }
 
-static int devb_hold(void *priv, struct rths_hs_error *err)
+static int devb_hold(void *priv, struct rths_error *err)
 {
 	struct devb *d = priv;
 	int ret;
@@ -164,7 +164,7 @@ static int devb_hold(void *priv, struct rths_hs_error *err)
 	return ret ? devb_fail(d, ret, "run hold", err) : 0;
 }
 
-static int devb_stop(void *priv, struct rths_hs_error *err)
+static int devb_stop(void *priv, struct rths_error *err)
 {
 	struct devb *d = priv;
 	int ret;
@@ -347,7 +347,7 @@ static void devb_config(const struct rths_hs_device_params *p,
 
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 	struct rths_dev_config cfg;
 	struct rths_sim_params sim;
@@ -359,13 +359,13 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 	memset(b, 0, sizeof(*b));
 	if (!p->dev->step_ticks || !p->dev->rate || !p->channels ||
 	    p->channels > RTHS_MAX_CHANNELS)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "device backend: rate, step ticks and 1..%d channels are needed",
-				    RTHS_MAX_CHANNELS);
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "device backend: rate, step ticks and 1..%d channels are needed",
+				      RTHS_MAX_CHANNELS);
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "out of memory");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "out of memory");
 	snprintf(d->name, sizeof(d->name), "%s", p->dev->name);
 	d->channels = p->channels;
 	d->rate = p->dev->rate;
@@ -375,13 +375,13 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 	d->timeout_ms = 5000 + (int)(100 * dt * 1000);
 	if (p->trace_path && !(d->trace_path = strdup(p->trace_path))) {
 		devb_close(d);
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "out of memory");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "out of memory");
 	}
 	if (p->trace_path && !(d->trace_f = fopen(p->trace_path, "w"))) {
-		ret = rths_hs_fail(err, RTHS_HS_E_IO, p->trace_path, 0, NULL,
-				   "cannot write the trace: %s",
-				   strerror(errno));
+		ret = rths_error_set(err, errno, p->trace_path, 0, NULL,
+				     "cannot write the trace: %s",
+				     rths_strerror(errno));
 		devb_close(d);
 		return ret;
 	}
@@ -410,10 +410,10 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 		return ret;
 	}
 	if (info.channels != p->channels || strcmp(info.card, p->dev->card)) {
-		ret = rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				   "device %s is a %s card with %u channels; the experiment needs %s with %u",
-				   d->name, info.card, info.channels,
-				   p->dev->card, p->channels);
+		ret = rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				     "device %s is a %s card with %u channels; the experiment needs %s with %u",
+				     d->name, info.card, info.channels,
+				     p->dev->card, p->channels);
 		devb_close(d);
 		return ret;
 	}

@@ -47,7 +47,7 @@ static double noise(struct offline *o, double half)
 	return half > 0 ? half * (2 * rths_hs_rng_uniform(&o->rng) - 1) : 0;
 }
 
-static int off_start(void *priv, struct rths_hs_error *err)
+static int off_start(void *priv, struct rths_error *err)
 {
 	struct offline *o = priv;
 
@@ -101,7 +101,7 @@ static double quantize(double v, double unit, bool on)
 }
 
 static int off_tick(struct offline *o, const double *target, uint32_t k,
-		    bool last, struct rths_hs_error *err)
+		    bool last, struct rths_error *err)
 {
 	size_t n = o->setup.n_act;
 	double h = 1.0 / o->p.rate, d = o->p.step_ticks;
@@ -159,27 +159,27 @@ static int off_tick(struct offline *o, const double *target, uint32_t k,
 }
 
 static int off_post(void *priv, uint64_t step, const double *target,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
 	struct offline *o = priv;
 	int r;
 
 	if (o->state != OFF_RUNNING)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "offline backend: not running (%s)",
-				    o->state == OFF_HELD ? "holding" : "stopped");
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "offline backend: not running (%s)",
+				      o->state == OFF_HELD ? "holding" : "stopped");
 	if (step != o->step + 1 || o->fb_ready)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "offline backend: command for step %llu, expected step %llu",
-				    (unsigned long long)step,
-				    (unsigned long long)o->step + 1);
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "offline backend: command for step %llu, expected step %llu",
+				      (unsigned long long)step,
+				      (unsigned long long)o->step + 1);
 	for (size_t i = 0; i < o->setup.n_act; i++)
 		if (!isfinite(target[i]) ||
 		    fabs(target[i]) > (double)RTHS_POS_MAX * 1e-9)
-			return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0,
-					    NULL,
-					    "offline backend: channel %zu target %g m out of the device's range",
-					    i, target[i]);
+			return rths_error_set(err, RTHS_E_BACKEND, NULL, 0,
+					      NULL,
+					      "offline backend: channel %zu target %g m out of the device's range",
+					      i, target[i]);
 	for (uint32_t k = 1; k <= o->p.step_ticks; k++) {
 		r = off_tick(o, target, k, k == o->p.step_ticks, err);
 		if (r < 0)
@@ -200,20 +200,20 @@ static int off_post(void *priv, uint64_t step, const double *target,
 }
 
 static int off_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
 	struct offline *o = priv;
 
 	if (!o->fb_ready || o->fb.step != step)
-		return rths_hs_fail(err, RTHS_HS_E_BACKEND, NULL, 0, NULL,
-				    "offline backend: no feedback for step %llu (its command was not posted)",
-				    (unsigned long long)step);
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "offline backend: no feedback for step %llu (its command was not posted)",
+				      (unsigned long long)step);
 	*fb = o->fb;
 	o->fb_ready = false;
 	return 0;
 }
 
-static int off_hold(void *priv, struct rths_hs_error *err)
+static int off_hold(void *priv, struct rths_error *err)
 {
 	struct offline *o = priv;
 
@@ -223,7 +223,7 @@ static int off_hold(void *priv, struct rths_hs_error *err)
 	return 0;
 }
 
-static int off_stop(void *priv, struct rths_hs_error *err)
+static int off_stop(void *priv, struct rths_error *err)
 {
 	struct offline *o = priv;
 
@@ -271,26 +271,26 @@ void rths_hs_offline_defaults(struct rths_hs_offline_params *p)
 
 int rths_hs_offline_open(struct rths_hs_backend *b,
 			 const struct rths_hs_offline_params *p,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	struct offline *o;
 	size_t dim;
 
 	memset(b, 0, sizeof(*b));
 	if (!p->setup)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "offline backend: no setup");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "offline backend: no setup");
 	if (p->rate < RTHS_RATE_MIN || p->rate > RTHS_RATE_MAX ||
 	    p->step_ticks < 1 || p->step_ticks > RTHS_STEP_TICKS_MAX ||
 	    p->delay_ticks > RTHS_SIM_DELAY_MAX || !(p->lag >= 0) ||
 	    p->lag > RTHS_SIM_LAG_US_MAX * 1e-6 || !(p->noise_disp >= 0) ||
 	    !(p->noise_force >= 0))
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, NULL,
-				    "offline backend: rate, step ticks, delay, lag or noise outside the sim card's ranges");
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, NULL,
+				      "offline backend: rate, step ticks, delay, lag or noise outside the sim card's ranges");
 	o = calloc(1, sizeof(*o));
 	if (!o)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate the offline backend");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate the offline backend");
 	o->p = *p;
 	o->setup = *p->setup;
 	o->p.setup = &o->setup;
@@ -322,7 +322,7 @@ int rths_hs_offline_open(struct rths_hs_backend *b,
 		o->line = rths_hs_zalloc(p->delay_ticks * o->setup.n_act, err);
 		if (!o->line) {
 			free(o);
-			return -RTHS_HS_E_NOMEM;
+			return -ENOMEM;
 		}
 	}
 	o->lag_k = p->lag > 0 ? -expm1(-1.0 / (p->rate * p->lag)) : 1.0;

@@ -73,14 +73,14 @@ void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
 }
 
 int rths_hs_comp_check(const struct rths_hs_comp_params *p,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 #define BAD(field, ...) \
-	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
 	if (p->kind < RTHS_HS_COMP_NONE || p->kind > RTHS_HS_COMP_ATS)
-		return rths_hs_fail(err, RTHS_HS_E_BAD_CHOICE, NULL, 0,
-				    "method", "unknown compensation %d",
-				    (int)p->kind);
+		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
+				      "method", "unknown compensation %d",
+				      (int)p->kind);
 	if (!(p->dt > 0))
 		return BAD("dt", "expected a positive step");
 	if (!(p->delay >= 0 && p->delay <= 1))
@@ -121,7 +121,7 @@ static void lagrange(double *w, unsigned int p, double dt, double tau)
 
 int rths_hs_comp_new(struct rths_hs_comp **out,
 		     const struct rths_hs_comp_params *p,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct rths_hs_comp *c;
 	int r = rths_hs_comp_check(p, err);
@@ -131,8 +131,8 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 		return r;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate compensation");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate compensation");
 	c->p = *p;
 	c->a[0] = 1;
 	if (p->kind == RTHS_HS_COMP_POLYNOMIAL) {
@@ -146,7 +146,7 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 		c->rows = rths_hs_zalloc(4 * c->window, err);
 		if (!c->rows) {
 			rths_hs_comp_free(c);
-			return -RTHS_HS_E_NOMEM;
+			return -ENOMEM;
 		}
 	}
 	*out = c;
@@ -201,14 +201,14 @@ static double clamp(double v, double lo, double hi)
 
 /* Least squares over n samples given newest-last arrays. */
 static int fit(const double *cmd, const double *meas, size_t n, double dt,
-	       double a[3], struct rths_hs_error *err)
+	       double a[3], struct rths_error *err)
 {
 	size_t rows = n - 3;
 	double *A = rths_hs_zalloc(rows * 3 + rows, err), *b;
 	int rank = 0, r;
 
 	if (!A)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	b = A + rows * 3;
 	for (size_t i = 0; i < rows; i++) {
 		size_t k = i + 3;
@@ -221,8 +221,8 @@ static int fit(const double *cmd, const double *meas, size_t n, double dt,
 	}
 	r = rths_hs_la_lstsq(rows, 3, A, b, 1e-10, &rank, err);
 	if (r == 0 && rank < 3)
-		r = rths_hs_fail(err, RTHS_HS_E_SINGULAR, NULL, 0, NULL,
-				 "the window does not excite displacement, velocity and acceleration independently");
+		r = rths_error_set(err, RTHS_E_SINGULAR, NULL, 0, NULL,
+				   "the window does not excite displacement, velocity and acceleration independently");
 	if (r == 0)
 		memcpy(a, b, 3 * sizeof(double));
 	free(A);
@@ -230,11 +230,11 @@ static int fit(const double *cmd, const double *meas, size_t n, double dt,
 }
 
 int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
-			 double dt, double a[3], struct rths_hs_error *err)
+			 double dt, double a[3], struct rths_error *err)
 {
 	if (n < 8 || !(dt > 0))
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "an ATS fit needs at least 8 samples");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "an ATS fit needs at least 8 samples");
 	return fit(cmd, meas, n, dt, a, err);
 }
 

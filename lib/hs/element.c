@@ -20,10 +20,10 @@ void rths_hs_element_defaults(struct rths_hs_element_params *p,
 }
 
 int rths_hs_element_check(const struct rths_hs_element_params *p,
-			  struct rths_hs_error *err)
+			  struct rths_error *err)
 {
 #define BAD(field, ...) \
-	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
 	if (!(p->k > 0) || !isfinite(p->k))
 		return BAD("stiffness", "expected a positive stiffness (N/m)");
 	if (p->kind == RTHS_HS_ELEMENT_LINEAR)

@@ -59,7 +59,7 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 	struct rths_hs_synth_params sp;
 	const char *file = NULL;
 	json_t *gm = NULL, *sy = NULL;
-	struct rths_hs_error e;
+	struct rths_error e;
 	double factor = 1, hz;
 	bool shift = false;
 	int r, fmt = -1, unit = 0;
@@ -85,13 +85,13 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 					 false, &sy)) < 0)
 			return r;
 		if (file && sy)
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
 					     "ground_motion",
 					     "give a record file or synthetic parameters, not both");
 		if (!file && (json_object_get(gm, "format") ||
 			      json_object_get(gm, "units") ||
 			      json_object_get(gm, "shift_to_zero")))
-			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 					     "ground_motion.file",
 					     "format, units and shift_to_zero describe a file; none is given");
 	}
@@ -106,11 +106,11 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 			fmt = n >= 4 && !strcasecmp(file + n - 4, ".at2") ? 0 : 1;
 		/* An option that cannot apply is an error, never ignored. */
 		if (fmt == 0 && json_object_get(gm, "units"))
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
 					     "ground_motion.units",
 					     "an AT2 file names its units in its header (g for PEER NGA records); remove units, or use scale");
 		if (fmt == 0 && json_object_get(gm, "shift_to_zero"))
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
 					     "ground_motion.shift_to_zero",
 					     "an AT2 record starts at t = 0 by definition; shift_to_zero is for two-column files");
 		r = fmt == 0 ? rths_hs_gm_read_at2(&x->gm, path, &e) :
@@ -255,7 +255,7 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 			char q[RTHS_HS_JPATH];
 
 			rths_hs_jpath_key(q, "integrator", own[i].key);
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, q,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT, q,
 					     "%s applies to %s only; the method is %s",
 					     own[i].key,
 					     rths_hs_method_name(own[i].method),
@@ -283,7 +283,7 @@ static int bounds(const struct rths_hs_jctx *c, json_t *o, const char *key,
 	if (r)
 		return r;
 	if (!(v[0] <= v[1]))
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, p,
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, p,
 				     "expected [min, max] with min <= max");
 	*lo = v[0];
 	*hi = v[1];
@@ -369,16 +369,16 @@ static int outputs(const struct rths_hs_jctx *c, json_t *root,
 		o->every = (unsigned int)every;
 	/* Plots and "every" are made of the CSV: without it, nothing. */
 	if (!o->csv && json_is_true(json_object_get(v, "plots")))
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.plots",
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "outputs.plots",
 				     "plots are drawn from the CSV, and csv is false");
 	if (!o->csv && json_object_get(v, "every"))
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.every",
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "outputs.every",
 				     "every thins the CSV, and csv is false");
 	if (!x->has_specimen && json_is_true(json_object_get(v, "reference")))
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "outputs.reference",
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "outputs.reference",
 				     "the reference is the all-numerical structure to compare a hybrid test with; without a specimen the run is all-numerical");
 	if (dir && (!dir[0] || strlen(dir) >= sizeof(o->directory)))
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE,
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE,
 				     "outputs.directory",
 				     "expected a non-empty path shorter than %zu",
 				     sizeof(o->directory));
@@ -389,7 +389,7 @@ static int outputs(const struct rths_hs_jctx *c, json_t *root,
 
 /* Specimen estimate in DOF space (n x n, newly allocated) or NULL. */
 static double *estimate_dofs(const struct rths_hs_experiment *x,
-			     const double *kif, struct rths_hs_error *err)
+			     const double *kif, struct rths_error *err)
 {
 	size_t n = x->model.n;
 	double *k;
@@ -405,26 +405,26 @@ static double *estimate_dofs(const struct rths_hs_experiment *x,
 }
 
 int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
-				uint32_t step_ticks, struct rths_hs_error *err)
+				uint32_t step_ticks, struct rths_error *err)
 {
 	struct rths_hs_stepper_params *p = &x->integrator;
 	const char *file = x->path[0] ? x->path : NULL;
 	double limit, dt, *w, *kd;
-	struct rths_hs_error e;
+	struct rths_error e;
 	size_t n = x->model.n;
 	int r;
 
 	if (step_ticks < 1 || step_ticks > RTHS_STEP_TICKS_MAX)
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, file, 0,
-				    "device.step_ticks",
-				    "expected 1 to %d ticks, got %u",
-				    RTHS_STEP_TICKS_MAX, step_ticks);
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, file, 0,
+				      "device.step_ticks",
+				      "expected 1 to %d ticks, got %u",
+				      RTHS_STEP_TICKS_MAX, step_ticks);
 	if ((x->device.set & RTHS_HS_DEV_LATE_DEADLINE) &&
 	    x->device.late_deadline >= step_ticks)
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, file, 0,
-				    "device.late_deadline",
-				    "expected 1 to d - 1 = %u ticks, got %u",
-				    step_ticks - 1, x->device.late_deadline);
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, file, 0,
+				      "device.late_deadline",
+				      "expected 1 to d - 1 = %u ticks, got %u",
+				      step_ticks - 1, x->device.late_deadline);
 	dt = (double)step_ticks / x->device.rate;
 	limit = rths_hs_method_stability_limit(p);
 	if (isfinite(limit)) {
@@ -434,17 +434,17 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 		if (!w || (x->has_specimen && !kd)) {
 			free(w);
 			free(kd);
-			return -RTHS_HS_E_NOMEM;
+			return -ENOMEM;
 		}
 		r = rths_hs_model_frequencies(&x->model, kd, w, NULL, err);
 		free(kd);
 		if (r == 0 && w[n - 1] * dt > limit)
-			r = rths_hs_fail(err, RTHS_HS_E_UNSTABLE_STEP, file, 0,
-					 "integrator.method",
-					 "%s is stable for dt*omega <= %.3g; dt = %g s and omega_max = %.4g rad/s give %.3g (use d <= %u or cr/kr_alpha)",
-					 rths_hs_method_name(p->method), limit,
-					 dt, w[n - 1], w[n - 1] * dt,
-					 (unsigned int)floor(limit / w[n - 1] *
+			r = rths_error_set(err, RTHS_E_UNSTABLE_STEP, file, 0,
+					   "integrator.method",
+					   "%s is stable for dt*omega <= %.3g; dt = %g s and omega_max = %.4g rad/s give %.3g (use d <= %u or cr/kr_alpha)",
+					   rths_hs_method_name(p->method), limit,
+					   dt, w[n - 1], w[n - 1] * dt,
+					   (unsigned int)floor(limit / w[n - 1] *
 							     x->device.rate));
 		free(w);
 		if (r < 0)
@@ -455,12 +455,12 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 	unwarn(x, RTHS_HS_W_COARSE_STEP);
 	if (x->gm.npts && dt > x->gm.dt * (1 + 1e-9)) {
 		if (!x->allow_coarse_step)
-			return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, file, 0,
-					    "integrator.dt",
-					    "dt = %g s (%u ticks at %u Hz) is coarser than the record's sampling, %g s: use d <= %u, or set integrator.allow_coarse_step",
-					    dt, step_ticks, x->device.rate,
-					    x->gm.dt,
-					    (unsigned int)floor(x->gm.dt *
+			return rths_error_set(err, RTHS_E_OUT_OF_RANGE, file, 0,
+					      "integrator.dt",
+					      "dt = %g s (%u ticks at %u Hz) is coarser than the record's sampling, %g s: use d <= %u, or set integrator.allow_coarse_step",
+					      dt, step_ticks, x->device.rate,
+					      x->gm.dt,
+					      (unsigned int)floor(x->gm.dt *
 								x->device.rate *
 								(1 + 1e-9)));
 		rths_hs_experiment_warn(x, RTHS_HS_W_COARSE_STEP,
@@ -478,7 +478,7 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 		char q[RTHS_HS_JPATH];
 
 		rths_hs_jpath_key(q, "compensation", e.path);
-		return rths_hs_fail(err, e.code, file, 0, q, "%s", e.msg);
+		return rths_error_set(err, e.code, file, 0, q, "%s", e.msg);
 	}
 	return 0;
 }
@@ -515,7 +515,7 @@ static int not_whole_ticks(const struct rths_hs_jctx *c, double dt,
 	if (f)
 		snprintf(alt, sizeof(alt), "device.rate %u Hz makes it %.0f ticks, or ",
 			 f, nearbyint(dt * f));
-	return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, "integrator.dt",
+	return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, "integrator.dt",
 			     "expected a whole number of controller ticks (1/%u s), got %g ticks: %suse dt = %.0f/%u s = %.9g s",
 			     rate, d, alt, near, rate, near / rate);
 }
@@ -527,7 +527,7 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 	int r;
 
 	if (x->integrator.method == RTHS_HS_NEWMARK_IMPLICIT && x->has_specimen)
-		return rths_hs_jfail(c, RTHS_HS_E_UNSUPPORTED,
+		return rths_hs_jfail(c, RTHS_E_UNSUPPORTED,
 				     "integrator.method",
 				     "newmark_implicit needs the whole restoring force inside the step; with a specimen use cr, kr_alpha or alpha_os");
 	r = rths_hs_jnumber(c, root, "", "duration", false,
@@ -536,7 +536,7 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 		return r;
 	/* A longer test than its record would silently be cut. */
 	if (r == 0 && x->duration > rths_hs_gm_duration(&x->gm) * (1 + 1e-9))
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, "duration",
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, "duration",
 				     "expected at most the record's %g s, got %g s",
 				     rths_hs_gm_duration(&x->gm), x->duration);
 	if (r == 1 || x->duration > rths_hs_gm_duration(&x->gm))
@@ -548,7 +548,7 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 			return not_whole_ticks(c, dt, x->device.rate);
 		if (x->device.step_ticks &&
 		    x->device.step_ticks != (uint32_t)nearbyint(d))
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
 					     "integrator.dt",
 					     "dt = %g s is %.0f ticks but device.step_ticks is %u",
 					     dt, nearbyint(d),
@@ -563,7 +563,7 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 
 int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 			     const char *name, const char *base_dir,
-			     struct rths_hs_error *err)
+			     struct rths_error *err)
 {
 	static const char *const keys[] = {
 		"name", "description", "model", "substructure", "specimen",
@@ -581,13 +581,13 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 	snprintf(x->path, sizeof(x->path), "%s", name ? name : "");
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return rths_hs_fail(err, RTHS_HS_E_JSON_SYNTAX, name,
-				    (unsigned int)je.line, NULL,
-				    "column %d: %s", je.column, je.text);
+		return rths_error_set(err, RTHS_E_JSON_SYNTAX, name,
+				      (unsigned int)je.line, NULL,
+				      "column %d: %s", je.column, je.text);
 	if (!json_is_object(root)) {
 		json_decref(root);
-		return rths_hs_fail(err, RTHS_HS_E_WRONG_TYPE, name, 0, "",
-				    "expected an object at the top level");
+		return rths_error_set(err, RTHS_E_WRONG_TYPE, name, 0, "",
+				      "expected an object at the top level");
 	}
 	r = rths_hs_jkeys(&c, root, "", keys);
 	if (r == 0)
@@ -611,7 +611,7 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 		r = rths_hs_exp_specimen(&c, root, x);
 	if (r == 0 && x->has_specimen) {
 		kd = estimate_dofs(x, x->k_est, err);
-		r = kd ? 0 : -RTHS_HS_E_NOMEM;
+		r = kd ? 0 : -ENOMEM;
 	}
 	/* Damping from the whole structure's modes (specimen estimate in);
 	 * the specimen's own damping is physical, measured, not added. */
@@ -638,7 +638,7 @@ out:
 }
 
 int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
-			    struct rths_hs_error *err)
+			    struct rths_error *err)
 {
 	char dir[PATH_MAX], *text;
 	FILE *f = fopen(path, "r");
@@ -647,20 +647,20 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 
 	memset(x, 0, sizeof(*x));
 	if (!f)
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot open: %s", strerror(errno));
+		return rths_error_set(err, errno, path, 0, NULL,
+				      "cannot open: %s", rths_strerror(errno));
 	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 ||
 	    len > (64L << 20) || fseek(f, 0, SEEK_SET) < 0) {
 		fclose(f);
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot read (or larger than 64 MiB)");
+		return rths_error_set(err, EIO, path, 0, NULL,
+				      "cannot read (or larger than 64 MiB)");
 	}
 	text = malloc((size_t)len + 1);
 	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
 		free(text);
 		fclose(f);
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot read: %s", strerror(errno));
+		return rths_error_set(err, errno, path, 0, NULL,
+				      "cannot read: %s", rths_strerror(errno));
 	}
 	fclose(f);
 	text[len] = '\0';
@@ -717,7 +717,7 @@ void rths_hs_experiment_offline_params(const struct rths_hs_experiment *x,
 int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 				       struct rths_hs_model *full,
 				       bool *linearized,
-				       struct rths_hs_error *err)
+				       struct rths_error *err)
 {
 	size_t q = x->specimen.n_if, n = x->model.n;
 	double k[RTHS_HS_NCH * RTHS_HS_NCH];

@@ -25,7 +25,7 @@ static int name_field(const struct rths_hs_jctx *c, json_t *dev,
 	if (n == 0 || n >= RTHS_NAME_LEN ||
 	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		      "0123456789_-") != n)
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, p,
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, p,
 				     "expected 1 to %d characters of [a-zA-Z0-9_-], got \"%s\"",
 				     RTHS_NAME_LEN - 1, s);
 	snprintf(out, RTHS_NAME_LEN, "%s", s);
@@ -59,7 +59,7 @@ static int ring_entries(const struct rths_hs_jctx *c, json_t *dev,
 	if (r || !(*set & bit) || (*out & (*out - 1)) == 0)
 		return r;
 	rths_hs_jpath_key(p, "device", key);
-	return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, p,
+	return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, p,
 			     "expected a power of two%s, got %u",
 			     zero_ok ? " (0: off)" : "", *out);
 }
@@ -90,7 +90,7 @@ static int limits(const struct rths_hs_jctx *c, json_t *dev,
 
 		rths_hs_jpath_index(p, "device.limits", i);
 		if (!json_is_object(o))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected {\"stroke_min\": m, \"stroke_max\": m, \"velocity_max\": m/s, \"force_max\": N}");
 		r = rths_hs_jkeys(c, o, p, keys);
 		if (r)
@@ -110,7 +110,7 @@ static int limits(const struct rths_hs_jctx *c, json_t *dev,
 		if ((l->set & RTHS_HS_LIM_STROKE_MIN) &&
 		    (l->set & RTHS_HS_LIM_STROKE_MAX) &&
 		    !(l->stroke_min < l->stroke_max))
-			return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, p,
+			return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, p,
 					     "expected stroke_min < stroke_max");
 	}
 	return 0;
@@ -238,7 +238,7 @@ int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 		return r;
 	if ((d->set & RTHS_HS_DEV_LATE_DEADLINE) &&
 	    d->late_policy != RTHS_LATE_EVENT_DRIVEN)
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+		return rths_hs_jfail(c, RTHS_E_CONFLICT,
 				     "device.late_deadline",
 				     "a deadline only applies to late_policy \"event-driven\"");
 	return 0;

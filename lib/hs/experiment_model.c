@@ -27,7 +27,7 @@ int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,
 					     NULL };
 	static const struct rths_hs_jrange expo = { .lo = 1, .hi = 20 };
 	static const struct rths_hs_jrange any = { .lo = -10, .hi = 10 };
-	struct rths_hs_error e;
+	struct rths_error e;
 	char p2[RTHS_HS_JPATH];
 	int kind = 0, r;
 
@@ -88,7 +88,7 @@ static int shear_building(const struct rths_hs_jctx *c, json_t *model,
 
 		rths_hs_jpath_index(p, "model.stories", i);
 		if (!json_is_object(s))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected a story: {\"mass\": kg, \"stiffness\": N/m}");
 		r = rths_hs_jkeys(c, s, p, keys);
 		if (r == 0)
@@ -143,17 +143,17 @@ static int matrices(const struct rths_hs_jctx *c, json_t *model,
 	static const struct rths_hs_jrange dofs_range = { .lo = -1,
 							  .hi = MAX_DOFS };
 	json_t *mv, *kv, *rv, *els;
-	struct rths_hs_error e;
+	struct rths_error e;
 	size_t n;
 	int r;
 
 	mv = json_object_get(model, "mass");
 	if (!mv)
-		return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD, "model.mass",
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, "model.mass",
 				     "required; expected the mass matrix (rows, or a list for a diagonal)");
 	n = json_is_array(mv) ? json_array_size(mv) : 1;
 	if (n < 1 || n > MAX_DOFS)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, "model.mass",
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, "model.mass",
 				     "expected 1 to %d DOFs", MAX_DOFS);
 	r = rths_hs_model_init(&x->model, n, c->err);
 	if (r == 0)
@@ -162,7 +162,7 @@ static int matrices(const struct rths_hs_jctx *c, json_t *model,
 		return r;
 	kv = json_object_get(model, "stiffness");
 	if (!kv)
-		return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 				     "model.stiffness",
 				     "required; expected a %zu x %zu matrix", n, n);
 	r = rths_hs_jmatrix(c, kv, "model.stiffness", n, n, x->model.k);
@@ -181,7 +181,7 @@ static int matrices(const struct rths_hs_jctx *c, json_t *model,
 
 		rths_hs_jpath_index(p, "model.elements", i);
 		if (!json_is_object(el))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected an element object");
 		rths_hs_jpath_key(q, p, "dofs");
 		r = rths_hs_jarray(c, el, p, "dofs", true, 2, 2, &dofs);
@@ -194,7 +194,7 @@ static int matrices(const struct rths_hs_jctx *c, json_t *model,
 		if (d[0] != floor(d[0]) || d[1] != floor(d[1]) ||
 		    d[0] < 0 || d[0] >= (double)n || d[1] >= (double)n ||
 		    d[0] == d[1])
-			return rths_hs_jfail(c, RTHS_HS_E_BAD_DOF, q,
+			return rths_hs_jfail(c, RTHS_E_BAD_DOF, q,
 					     "expected two different DOFs in 0..%zu (-1: the ground)",
 					     n - 1);
 		r = rths_hs_model_add_element(&x->model, (int)d[0], (int)d[1],
@@ -256,8 +256,8 @@ static int mode_number(const struct rths_hs_jctx *c, json_t *v,
 	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 	    (size_t)json_integer_value(v) > n)
 		return rths_hs_jfail(c, json_is_integer(v) ?
-				     RTHS_HS_E_OUT_OF_RANGE :
-				     RTHS_HS_E_WRONG_TYPE, path,
+				     RTHS_E_OUT_OF_RANGE :
+				     RTHS_E_WRONG_TYPE, path,
 				     "expected a mode number in 1..%zu", n);
 	*out = (size_t)json_integer_value(v) - 1;
 	return 0;
@@ -280,7 +280,7 @@ static int rayleigh(const struct rths_hs_jctx *c, json_t *d,
 		return r0 < 0 ? r0 : r1;
 	if (r0 == 0 || r1 == 0) {
 		if (json_object_get(d, "ratio") || json_object_get(d, "ratios"))
-			return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
 					     "model.damping",
 					     "give either coefficients or damping ratios, not both");
 		rths_hs_model_set_rayleigh(&x->model, r0 == 0 ? a0 : 0,
@@ -311,10 +311,10 @@ static int rayleigh(const struct rths_hs_jctx *c, json_t *d,
 		return r;
 	w = rths_hs_zalloc(n, c->err);
 	if (!w)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	r = rths_hs_model_frequencies(&x->model, kx, w, NULL, c->err);
 	if (r == 0 && !(w[m[0]] > 0 && w[m[1]] > 0))
-		r = rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE,
+		r = rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE,
 				  "model.damping.modes",
 				  "Rayleigh damping needs modes with positive frequencies");
 	if (r == 0) {
@@ -338,7 +338,7 @@ int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
 	static const struct rths_hs_jrange zeta = { .lo = 0, .hi = 1 };
 	json_t *model = json_object_get(root, "model"), *d, *zs, *mv;
 	size_t n = x->model.n;
-	struct rths_hs_error e;
+	struct rths_error e;
 	int type = 0, r;
 
 	r = rths_hs_jobject(c, model, "model", "damping", false, &d);
@@ -357,7 +357,7 @@ int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
 		size_t count = 1;
 
 		if (!z)
-			return -RTHS_HS_E_NOMEM;
+			return -ENOMEM;
 		r = rths_hs_jnumber(c, d, "model.damping", "ratio", false,
 				    &zeta, z);
 		if (r == 1) {
@@ -377,7 +377,7 @@ int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
 	if (type == 3) {
 		mv = json_object_get(d, "matrix");
 		if (!mv)
-			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 					     "model.damping.matrix",
 					     "required; expected a %zu x %zu matrix",
 					     n, n);

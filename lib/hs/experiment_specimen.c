@@ -18,11 +18,11 @@ static int tested_stories(const struct rths_hs_jctx *c, json_t *root,
 	int r;
 
 	if (!stories)
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT,
+		return rths_hs_jfail(c, RTHS_E_CONFLICT,
 				     "substructure.experimental_stories",
 				     "only for a shear_building model; give command_map for matrices");
 	if (q < 1 || q > NCH)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE,
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE,
 				     "substructure.experimental_stories",
 				     "expected 1 to %d stories", NCH);
 	r = rths_hs_substructure_init(&x->sub, n, q, c->err);
@@ -37,16 +37,16 @@ static int tested_stories(const struct rths_hs_jctx *c, json_t *root,
 
 		rths_hs_jpath_index(p, "substructure.experimental_stories", i);
 		if (!json_is_integer(v))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected a story number (0: ground story)");
 		s = json_integer_value(v);
 		if (s < 0 || (size_t)s >= n)
-			return rths_hs_jfail(c, RTHS_HS_E_BAD_DOF, p,
+			return rths_hs_jfail(c, RTHS_E_BAD_DOF, p,
 					     "expected a story in 0..%zu, got %lld",
 					     n - 1, (long long)s);
 		for (size_t j = 0; j < i; j++)
 			if (json_integer_value(json_array_get(list, j)) == s)
-				return rths_hs_jfail(c, RTHS_HS_E_DUPLICATE, p,
+				return rths_hs_jfail(c, RTHS_E_DUPLICATE, p,
 						     "story %lld is listed twice",
 						     (long long)s);
 		RTHS_HS_AT(x->sub.cmd_map, q, i, s) = 1;
@@ -61,7 +61,7 @@ static int tested_stories(const struct rths_hs_jctx *c, json_t *root,
 		rths_hs_jpath_index(st_p, "model.stories", (size_t)s);
 		rths_hs_jpath_key(sp, st_p, "nonlinear");
 		if (!json_is_object(nl))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, sp,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, sp,
 					     "expected an element object");
 		r = rths_hs_exp_element(c, nl, sp, k, &x->specimen.springs[i]);
 		if (r < 0)
@@ -82,17 +82,17 @@ static int maps(const struct rths_hs_jctx *c, json_t *sub,
 	int r;
 
 	if (!cm)
-		return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 				     "substructure.command_map",
 				     "required (or experimental_stories for a shear building); expected n_if rows of %zu numbers",
 				     n);
 	if (!json_is_array(cm))
-		return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE,
+		return rths_hs_jfail(c, RTHS_E_WRONG_TYPE,
 				     "substructure.command_map",
 				     "expected an array of rows");
 	q = json_array_size(cm);
 	if (q < 1 || q > NCH)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE,
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE,
 				     "substructure.command_map",
 				     "expected 1 to %d rows (interface coordinates), got %zu",
 				     NCH, q);
@@ -161,8 +161,8 @@ static int specimen(const struct rths_hs_jctx *c, json_t *root,
 		return r;
 	}
 	if (!json_is_array(v) || json_array_size(v) != q)
-		return rths_hs_jfail(c, json_is_array(v) ? RTHS_HS_E_BAD_SHAPE :
-				     RTHS_HS_E_WRONG_TYPE, "specimen.nonlinear",
+		return rths_hs_jfail(c, json_is_array(v) ? RTHS_E_BAD_SHAPE :
+				     RTHS_E_WRONG_TYPE, "specimen.nonlinear",
 				     "expected %zu element objects (null: linear), one per interface coordinate",
 				     q);
 	for (size_t i = 0; i < q; i++) {
@@ -173,7 +173,7 @@ static int specimen(const struct rths_hs_jctx *c, json_t *root,
 			continue;
 		rths_hs_jpath_index(p, "specimen.nonlinear", i);
 		if (!json_is_object(e))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected an element object or null");
 		r = rths_hs_exp_element(c, e, p, 0, &x->specimen.springs[i]);
 		if (r < 0)
@@ -198,7 +198,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 	size_t q = x->specimen.n_if, dim;
 	unsigned long long d = 2;
 	bool have_len = false;
-	struct rths_hs_error e;
+	struct rths_error e;
 	json_t *s, *acts, *o;
 	int type = 1, r;
 
@@ -213,7 +213,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 	if (r)
 		return r;
 	if (type == 0 && q != 1)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, "setup.type",
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, "setup.type",
 				     "one_actuator loads one interface coordinate; the substructure has %zu",
 				     q);
 	if (type <= 1)
@@ -225,7 +225,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 	}
 	dim = (size_t)d;
 	if (q != dim)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, "setup",
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, "setup",
 				     "a %zu-D loading point needs %zu interface coordinates; the substructure has %zu",
 				     dim, dim, q);
 	r = rths_hs_jarray(c, s, "setup", "actuators", true,
@@ -241,7 +241,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 
 		rths_hs_jpath_index(p, "setup.actuators", i);
 		if (!json_is_object(a))
-			return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p,
+			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
 					     "expected {\"end\": [x, y%s], \"length\": m}",
 					     dim == 3 ? ", z" : "");
 		r = rths_hs_jkeys(c, a, p, akeys);
@@ -250,7 +250,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 		rths_hs_jpath_key(q2, p, "end");
 		end = json_object_get(a, "end");
 		if (!end)
-			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD, q2,
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, q2,
 					     "required; expected the fixed end's %zu coordinates (m)",
 					     dim);
 		r = rths_hs_jvector(c, end, q2, dim, &coord, ends[i]);
@@ -268,7 +268,7 @@ static int setup(const struct rths_hs_jctx *c, json_t *root,
 	if (have_len)	/* all or none */
 		for (size_t i = 0; i < json_array_size(acts); i++)
 			if (isnan(len[i]))
-				return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+				return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 						     "setup.actuators",
 						     "actuator %zu has no length while others do",
 						     i);
@@ -298,7 +298,7 @@ int rths_hs_exp_specimen(const struct rths_hs_jctx *c, json_t *root,
 	if (r == 1) {
 		if (json_object_get(root, "specimen") ||
 		    json_object_get(root, "setup"))
-			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 					     "substructure",
 					     "a specimen or setup needs a substructure saying which DOFs are tested");
 		return 0;	/* all-numerical */
@@ -309,10 +309,10 @@ int rths_hs_exp_specimen(const struct rths_hs_jctx *c, json_t *root,
 	list = json_object_get(sub, "experimental_stories");
 	if (list && (json_object_get(sub, "command_map") ||
 		     json_object_get(sub, "force_map")))
-		return rths_hs_jfail(c, RTHS_HS_E_CONFLICT, "substructure",
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "substructure",
 				     "give experimental_stories or command_map/force_map, not both");
 	if (list && !json_is_array(list))
-		return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE,
+		return rths_hs_jfail(c, RTHS_E_WRONG_TYPE,
 				     "substructure.experimental_stories",
 				     "expected an array of story numbers");
 	r = list ? tested_stories(c, root, list, x) : maps(c, sub, x);
@@ -343,7 +343,7 @@ int rths_hs_exp_specimen(const struct rths_hs_jctx *c, json_t *root,
 	 * estimate (offline it must be something). */
 	if (!given && !list) {
 		if (!est_given)
-			return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD,
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
 					     "specimen",
 					     "required with command_map (or substructure.stiffness_estimate); expected the specimen's stiffness");
 		memcpy(x->specimen.k, x->k_est, q * q * sizeof(double));

@@ -9,12 +9,12 @@
 
 /* Empty @gm and open @path for reading (NULL and an error if not). */
 FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
-		      struct rths_hs_error *err);
+		      struct rths_error *err);
 
 /* A whole token as a number; Fortran D exponents accepted.  0 or -1. */
 int rths_hs_gm_parse_number(const char *tok, double *v);
 /* Append one value, growing gm->acc (capacity in *cap). */
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
-		      struct rths_hs_error *err);
+		      struct rths_error *err);
 
 #endif /* RTHS_HS_GM_PARSE_H */

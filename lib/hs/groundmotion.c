@@ -12,16 +12,16 @@
 
 int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 			  size_t n, double dt, const char *source,
-			  struct rths_hs_error *err)
+			  struct rths_error *err)
 {
 	memset(gm, 0, sizeof(*gm));
 	if (n == 0 || !(dt > 0))
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "a record needs values and a positive time step");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "a record needs values and a positive time step");
 	gm->acc = malloc(n * sizeof(*gm->acc));
 	if (!gm->acc)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate %zu values", n);
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate %zu values", n);
 	if (acc)
 		memcpy(gm->acc, acc, n * sizeof(*acc));
 	else
@@ -79,16 +79,16 @@ double rths_hs_gm_pga(const struct rths_hs_gm *gm)
 }
 
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	if (gm->npts == *cap) {
 		size_t nc = *cap ? *cap * 2 : 1024;
 		double *p = realloc(gm->acc, nc * sizeof(*p));
 
 		if (!p)
-			return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-					    "cannot grow the record past %zu values",
-					    gm->npts);
+			return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+					      "cannot grow the record past %zu values",
+					      gm->npts);
 		gm->acc = p;
 		*cap = nc;
 	}
@@ -97,14 +97,14 @@ int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 }
 
 FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	FILE *f = fopen(path, "r");
 
 	memset(gm, 0, sizeof(*gm));
 	if (!f)
-		rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-			     "cannot open: %s", strerror(errno));
+		rths_error_set(err, errno, path, 0, NULL,
+			       "cannot open: %s", rths_strerror(errno));
 	return f;
 }
 
@@ -127,7 +127,7 @@ int rths_hs_gm_parse_number(const char *tok, double *v)
 
 int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 			       double to_si, unsigned int flags,
-			       struct rths_hs_error *err)
+			       struct rths_error *err)
 {
 	FILE *f = rths_hs_gm_open(gm, path, err);
 	char *line = NULL;
@@ -137,7 +137,7 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 	int r = 0;
 
 	if (!f)
-		return -RTHS_HS_E_IO;
+		return errno > 0 ? -errno : -EIO;
 	while (getline(&line, &len, f) >= 0) {
 		char *save = NULL, *tok[3];
 		double t, a;
@@ -151,49 +151,49 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 		if (nt == 0)
 			continue;
 		if (nt != 2) {
-			r = rths_hs_fail(err, RTHS_HS_E_GM_VALUE, path, lineno,
-					 NULL,
-					 "expected two fields (time, acceleration), found %s",
-					 nt < 2 ? "one" : "more");
+			r = rths_error_set(err, RTHS_E_GM_VALUE, path, lineno,
+					   NULL,
+					   "expected two fields (time, acceleration), found %s",
+					   nt < 2 ? "one" : "more");
 			goto out;
 		}
 		if (rths_hs_gm_parse_number(tok[0], &t) < 0 ||
 		    rths_hs_gm_parse_number(tok[1], &a) < 0) {
 			int bad = rths_hs_gm_parse_number(tok[0], &t) < 0 ? 0 : 1;
 
-			r = rths_hs_fail(err, RTHS_HS_E_GM_VALUE, path, lineno,
-					 NULL,
-					 "field %d (%s): expected a number, found '%s'",
-					 bad + 1, bad ? "acceleration" : "time",
-					 tok[bad]);
+			r = rths_error_set(err, RTHS_E_GM_VALUE, path, lineno,
+					   NULL,
+					   "field %d (%s): expected a number, found '%s'",
+					   bad + 1, bad ? "acceleration" : "time",
+					   tok[bad]);
 			goto out;
 		}
 		if (gm->npts == 1) {
 			gm->dt = t - t0;
 			if (!(gm->dt > 0)) {
-				r = rths_hs_fail(err, RTHS_HS_E_GM_TIME_STEP,
-						 path, lineno, NULL,
-						 "field 1 (time): expected increasing times, %g follows %g",
-						 t, t0);
+				r = rths_error_set(err, RTHS_E_GM_TIME_STEP,
+						   path, lineno, NULL,
+						   "field 1 (time): expected increasing times, %g follows %g",
+						   t, t0);
 				goto out;
 			}
 			/* The loop starts every record at t = 0: a later
 			 * start moved there silently would shift the test. */
 			if (!(flags & RTHS_HS_GM_SHIFT_TO_ZERO) &&
 			    fabs(t0) > 1e-6 * gm->dt) {
-				r = rths_hs_fail(err, RTHS_HS_E_GM_TIME_STEP,
-						 path, first_line, NULL,
-						 "field 1 (time): the record starts at t = %g s, not 0; shift it explicitly (ground_motion.shift_to_zero) or start the file at 0",
-						 t0);
+				r = rths_error_set(err, RTHS_E_GM_TIME_STEP,
+						   path, first_line, NULL,
+						   "field 1 (time): the record starts at t = %g s, not 0; shift it explicitly (ground_motion.shift_to_zero) or start the file at 0",
+						   t0);
 				goto out;
 			}
 		} else if (gm->npts > 1 &&
 			   fabs(t - tprev - gm->dt) > 1e-6 * gm->dt +
 			   1e-9 * fabs(t)) {
-			r = rths_hs_fail(err, RTHS_HS_E_GM_TIME_STEP, path,
-					 lineno, NULL,
-					 "field 1 (time): expected equal steps of %g s, step is %g s",
-					 gm->dt, t - tprev);
+			r = rths_error_set(err, RTHS_E_GM_TIME_STEP, path,
+					   lineno, NULL,
+					   "field 1 (time): expected equal steps of %g s, step is %g s",
+					   gm->dt, t - tprev);
 			goto out;
 		}
 		if (gm->npts == 0) {
@@ -206,9 +206,9 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 			goto out;
 	}
 	if (gm->npts < 2)
-		r = rths_hs_fail(err, RTHS_HS_E_GM_COUNT, path, lineno, NULL,
-				 "expected at least two samples, found %zu",
-				 gm->npts);
+		r = rths_error_set(err, RTHS_E_GM_COUNT, path, lineno, NULL,
+				   "expected at least two samples, found %zu",
+				   gm->npts);
 	snprintf(gm->source, sizeof(gm->source), "%s", path);
 out:
 	free(line);

@@ -64,14 +64,14 @@ double rths_hs_method_stability_limit(const struct rths_hs_stepper_params *p)
 }
 
 int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
-				 struct rths_hs_error *err)
+				 struct rths_error *err)
 {
 #define BAD(field, ...) \
-	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
 	if ((unsigned int)p->method >= N_METHODS || !methods[p->method].ops)
-		return rths_hs_fail(err, RTHS_HS_E_BAD_CHOICE, NULL, 0,
-				    "method", "unknown integration method %d",
-				    (int)p->method);
+		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
+				      "method", "unknown integration method %d",
+				      (int)p->method);
 	if (!(p->dt > 0 && p->dt < 10))
 		return BAD("dt", "expected a time step in (0, 10) s");
 	if (p->method == RTHS_HS_KR_ALPHA &&
@@ -91,7 +91,7 @@ int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
 }
 
 double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
-				double b, double c, struct rths_hs_error *err)
+				double b, double c, struct rths_error *err)
 {
 	size_t nn = st->n * st->n;
 	double *A = rths_hs_zalloc(nn, err);
@@ -128,7 +128,7 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 			struct rths_hs_model *model,
 			const struct rths_hs_specimen_estimate *est,
 			const struct rths_hs_stepper_params *p,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 	struct rths_hs_stepper *st;
 	size_t n = model->n;
@@ -139,13 +139,13 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	if (r < 0)
 		return r;
 	if (p->method == RTHS_HS_NEWMARK_IMPLICIT && est)
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, NULL, 0,
-				    "method",
-				    "newmark_implicit needs the whole restoring force inside the step; use it for all-numerical runs only");
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+				      "method",
+				      "newmark_implicit needs the whole restoring force inside the step; use it for all-numerical runs only");
 	st = calloc(1, sizeof(*st));
 	if (!st)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate a stepper");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate a stepper");
 	st->ops = methods[p->method].ops;
 	st->p = *p;
 	st->model = model;
@@ -156,7 +156,7 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	/* One block for the ten state and scratch vectors. */
 	st->u = rths_hs_zalloc(10 * n, err);
 	if (!st->k0 || !st->c || !st->u) {
-		r = -RTHS_HS_E_NOMEM;
+		r = -ENOMEM;
 		goto fail;
 	}
 	st->v = st->u + n;
@@ -189,7 +189,7 @@ fail:
 
 int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
 			  const double *v0, const double *f0,
-			  const double *r_exp0, struct rths_hs_error *err)
+			  const double *r_exp0, struct rths_error *err)
 {
 	size_t n = st->n;
 
@@ -218,13 +218,13 @@ int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
 }
 
 int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
-			    const double **u_next, struct rths_hs_error *err)
+			    const double **u_next, struct rths_error *err)
 {
 	int r;
 
 	if (!st->started)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "stepper not started");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "stepper not started");
 	if (!st->commanded) {
 		if (f_next)
 			memcpy(st->f1, f_next, st->n * sizeof(double));
@@ -240,14 +240,14 @@ int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
 }
 
 int rths_hs_stepper_accept(struct rths_hs_stepper *st,
-			   const double *r_exp_next, struct rths_hs_error *err)
+			   const double *r_exp_next, struct rths_error *err)
 {
 	int r;
 
 	if (!st->commanded)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "accept without a command for step %llu",
-				    (unsigned long long)st->step + 1);
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "accept without a command for step %llu",
+				      (unsigned long long)st->step + 1);
 	r = st->ops->accept(st, r_exp_next, err);
 	if (r < 0)
 		return r;
@@ -257,10 +257,10 @@ int rths_hs_stepper_accept(struct rths_hs_stepper *st,
 	st->commanded = false;
 	if (!la_all_finite(st->n, st->u) ||
 	    !la_all_finite(st->n, st->a))
-		return rths_hs_fail(err, RTHS_HS_E_DIVERGED, NULL, 0, NULL,
-				    "the response is no longer finite at step %llu (t = %g s)",
-				    (unsigned long long)st->step,
-				    rths_hs_stepper_time(st));
+		return rths_error_set(err, RTHS_E_DIVERGED, NULL, 0, NULL,
+				      "the response is no longer finite at step %llu (t = %g s)",
+				      (unsigned long long)st->step,
+				      rths_hs_stepper_time(st));
 	return 0;
 }
 

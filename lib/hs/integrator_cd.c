@@ -18,7 +18,7 @@ struct cd {
 	double *u_next;		/* u_{n+1} */
 };
 
-static int cd_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct cd *cd = calloc(1, sizeof(*cd));
 	size_t nn = st->n * st->n;
@@ -26,8 +26,8 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	int r;
 
 	if (!cd)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate central difference");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate central difference");
 	st->priv = cd;
 	cd->back = rths_hs_zalloc(nn, err);
 	cd->u_prev = rths_hs_zalloc(st->n, err);
@@ -35,7 +35,7 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	A = rths_hs_zalloc(nn, err);
 	if (!cd->back || !cd->u_prev || !cd->u_next || !A) {
 		free(A);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nn; i++) {
 		A[i] = st->model->m[i] / (dt * dt) +
@@ -63,7 +63,7 @@ static void cd_advance(struct rths_hs_stepper *st, const double *f)
 	la_lin_solve(&cd->lhs, cd->u_next, 1);
 }
 
-static int cd_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int cd_started(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct cd *cd = st->priv;
 	double dt = st->p.dt;
@@ -77,7 +77,7 @@ static int cd_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return 0;
 }
 
-static int cd_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int cd_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct cd *cd = st->priv;
 
@@ -87,7 +87,7 @@ static int cd_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 }
 
 static int cd_accept(struct rths_hs_stepper *st, const double *r_exp,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct cd *cd = st->priv;
 	size_t n = st->n;

@@ -16,7 +16,7 @@ struct cr {
 	double *v1;
 };
 
-static int cr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int cr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	double dt = st->p.dt;
 	struct cr *cr = calloc(1, sizeof(*cr));
@@ -24,15 +24,15 @@ static int cr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	int r;
 
 	if (!cr)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate CR");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate CR");
 	st->priv = cr;
 	cr->v1 = rths_hs_zalloc(st->n, err);
 	D = rths_hs_stepper_combine(st, 1.0, dt / 2, dt * dt / 4, err);
 	cr->A = rths_hs_zalloc(st->n * st->n, err);
 	if (!cr->v1 || !D || !cr->A) {
 		free(D);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	memcpy(cr->A, st->model->m, st->n * st->n * sizeof(double));
 	r = rths_hs_la_solve(st->n, D, cr->A, st->n,
@@ -41,7 +41,7 @@ static int cr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return r;
 }
 
-static int cr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int cr_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct cr *cr = st->priv;
 	size_t n = st->n;
@@ -57,7 +57,7 @@ static int cr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 }
 
 static int cr_accept(struct rths_hs_stepper *st, const double *r_exp,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct cr *cr = st->priv;
 	size_t n = st->n;

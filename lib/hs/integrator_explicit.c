@@ -17,7 +17,7 @@ struct nme {
 	double *vt;
 };
 
-static int nme_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int nme_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct nme *e = calloc(1, sizeof(*e));
 	size_t nn = st->n * st->n;
@@ -25,14 +25,14 @@ static int nme_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	int r;
 
 	if (!e)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate explicit Newmark");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate explicit Newmark");
 	st->priv = e;
 	e->vt = rths_hs_zalloc(st->n, err);
 	A = rths_hs_zalloc(nn, err);
 	if (!e->vt || !A) {
 		free(A);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nn; i++)
 		A[i] = st->model->m[i] + st->p.gamma * st->p.dt *
@@ -42,7 +42,7 @@ static int nme_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return r;
 }
 
-static int nme_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int nme_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct nme *e = st->priv;
 	double dt = st->p.dt;
@@ -56,7 +56,7 @@ static int nme_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 }
 
 static int nme_accept(struct rths_hs_stepper *st, const double *r_exp,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	struct nme *e = st->priv;
 	size_t n = st->n;

@@ -11,14 +11,14 @@
 
 struct rths_hs_stepper_ops {
 	/* Integration matrices, once. */
-	int (*setup)(struct rths_hs_stepper *st, struct rths_hs_error *err);
+	int (*setup)(struct rths_hs_stepper *st, struct rths_error *err);
 	/* After u, v, a, f, r hold step 0 (optional). */
-	int (*started)(struct rths_hs_stepper *st, struct rths_hs_error *err);
+	int (*started)(struct rths_hs_stepper *st, struct rths_error *err);
 	/* st->u1 from step n; st->f1 holds the force at n+1. */
-	int (*command)(struct rths_hs_stepper *st, struct rths_hs_error *err);
+	int (*command)(struct rths_hs_stepper *st, struct rths_error *err);
 	/* u, v, a, r become step n+1 (f still holds step n). */
 	int (*accept)(struct rths_hs_stepper *st, const double *r_exp,
-		      struct rths_hs_error *err);
+		      struct rths_error *err);
 	void (*destroy)(struct rths_hs_stepper *st);
 };
 
@@ -53,6 +53,6 @@ void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
 			       const double *r_exp, double *out);
 /* n x n matrix a*M + b*C + c*K0 (newly allocated). */
 double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
-				double b, double c, struct rths_hs_error *err);
+				double b, double c, struct rths_error *err);
 
 #endif /* RTHS_HS_INTEGRATOR_IMPL_H */

@@ -26,7 +26,7 @@ struct kr {
 	double *cv;		/* C v_n */
 };
 
-static int kr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	size_t n = st->n, nn = n * n;
 	double dt = st->p.dt, rho = st->p.rho_inf;
@@ -35,11 +35,11 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	double beta = 0.25 * (1 - am + af) * (1 - am + af);
 	struct kr *kr = calloc(1, sizeof(*kr));
 	double *D = NULL, *B = NULL, *alpha3 = NULL;
-	int r = -RTHS_HS_E_NOMEM;
+	int r = -ENOMEM;
 
 	if (!kr)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate KR-alpha");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate KR-alpha");
 	st->priv = kr;
 	kr->af = af;
 	kr->gamma = gamma;
@@ -64,7 +64,7 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 			kr->malpha3);
 	B = rths_hs_zalloc(nn, err);
 	if (!B) {
-		r = -RTHS_HS_E_NOMEM;
+		r = -ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < nn; i++)
@@ -78,7 +78,7 @@ out:
 	return r;
 }
 
-static int kr_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int kr_started(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct kr *kr = st->priv;
 
@@ -87,7 +87,7 @@ static int kr_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return 0;
 }
 
-static int kr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int kr_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct kr *kr = st->priv;
 	size_t n = st->n;
@@ -103,7 +103,7 @@ static int kr_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 }
 
 static int kr_accept(struct rths_hs_stepper *st, const double *r_exp,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct kr *kr = st->priv;
 	size_t n = st->n;

@@ -21,15 +21,15 @@ struct nmi {
 	double *a1, *v1;
 };
 
-static int nmi_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int nmi_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct nmi *e = calloc(1, sizeof(*e));
 	double dt = st->p.dt, *A;
 	int r;
 
 	if (!e)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate implicit Newmark");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate implicit Newmark");
 	st->priv = e;
 	e->a1 = rths_hs_zalloc(st->n, err);
 	e->v1 = rths_hs_zalloc(st->n, err);
@@ -37,7 +37,7 @@ static int nmi_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 				    NM_GAMMA / (NM_BETA * dt), 1.0, err);
 	if (!e->a1 || !e->v1 || !A) {
 		free(A);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	r = rths_hs_lu_factor(&e->keff, st->n, A,
 			      "the Newmark effective stiffness", err);
@@ -66,7 +66,7 @@ static void nmi_residual(struct rths_hs_stepper *st, double *res)
 	la_gemv(n, n, -1.0, st->model->c, e->v1, 1.0, res);
 }
 
-static int nmi_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int nmi_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct nmi *e = st->priv;
 	size_t n = st->n;
@@ -92,21 +92,21 @@ static int nmi_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 			return 0;
 		}
 	}
-	return rths_hs_fail(err, RTHS_HS_E_NO_CONVERGENCE, NULL, 0, NULL,
-			    "implicit Newmark did not converge in %u iterations at step %llu",
-			    st->p.max_iter,
-			    (unsigned long long)st->step + 1);
+	return rths_error_set(err, RTHS_E_NO_CONVERGENCE, NULL, 0, NULL,
+			      "implicit Newmark did not converge in %u iterations at step %llu",
+			      st->p.max_iter,
+			      (unsigned long long)st->step + 1);
 }
 
 static int nmi_accept(struct rths_hs_stepper *st, const double *r_exp,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	struct nmi *e = st->priv;
 	size_t n = st->n;
 
 	if (r_exp)
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, NULL, 0, NULL,
-				    "newmark_implicit takes no measured force");
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, NULL,
+				      "newmark_implicit takes no measured force");
 	memcpy(st->u, st->u1, n * sizeof(double));
 	memcpy(st->v, e->v1, n * sizeof(double));
 	memcpy(st->a, e->a1, n * sizeof(double));

@@ -22,7 +22,7 @@ struct os {
 	double *cv;		/* C v_n */
 };
 
-static int os_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int os_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	double dt = st->p.dt, al = st->p.alpha;
 	struct os *os = calloc(1, sizeof(*os));
@@ -30,8 +30,8 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	int r;
 
 	if (!os)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate alpha-OS");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate alpha-OS");
 	st->priv = os;
 	os->beta = (1 - al) * (1 - al) / 4;
 	os->gamma = 0.5 - al;
@@ -43,7 +43,7 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 				    (1 + al) * os->beta * dt * dt, err);
 	if (!os->vt || !os->cv || !A) {
 		free(A);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	la_axpy(st->n * st->n, (1 + al) * os->gamma * dt,
 			st->model->c, A);
@@ -53,7 +53,7 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return r;
 }
 
-static int os_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int os_started(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct os *os = st->priv;
 
@@ -62,7 +62,7 @@ static int os_started(struct rths_hs_stepper *st, struct rths_hs_error *err)
 	return 0;
 }
 
-static int os_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
+static int os_command(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct os *os = st->priv;
 	double dt = st->p.dt;
@@ -77,7 +77,7 @@ static int os_command(struct rths_hs_stepper *st, struct rths_hs_error *err)
 }
 
 static int os_accept(struct rths_hs_stepper *st, const double *r_exp,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	struct os *os = st->priv;
 	size_t n = st->n;

@@ -22,7 +22,7 @@ void rths_hs_jpath_index(char *out, const char *parent, size_t i)
 		memcpy(out + RTHS_HS_JPATH - 4, "...", 4);
 }
 
-int rths_hs_jfail(const struct rths_hs_jctx *c, enum rths_hs_err code,
+int rths_hs_jfail(const struct rths_hs_jctx *c, int code,
 		  const char *path, const char *fmt, ...)
 {
 	char msg[384];
@@ -31,7 +31,7 @@ int rths_hs_jfail(const struct rths_hs_jctx *c, enum rths_hs_err code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return rths_hs_fail(c->err, code, c->file, 0, path, "%s", msg);
+	return rths_error_set(c->err, code, c->file, 0, path, "%s", msg);
 }
 
 static const char *type_name(const json_t *v)
@@ -67,7 +67,7 @@ int rths_hs_jkeys(const struct rths_hs_jctx *c, json_t *obj,
 		}
 		if (!ok) {
 			rths_hs_jpath_key(p, path, key);
-			return rths_hs_jfail(c, RTHS_HS_E_UNKNOWN_FIELD, p,
+			return rths_hs_jfail(c, RTHS_E_UNKNOWN_FIELD, p,
 					     "unknown field; expected one of: %s",
 					     list);
 		}
@@ -85,7 +85,7 @@ static int lookup(const struct rths_hs_jctx *c, json_t *obj, const char *path,
 	if (*v)
 		return 0;
 	if (required)
-		return rths_hs_jfail(c, RTHS_HS_E_MISSING_FIELD, p,
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, p,
 				     "required; expected %s", what);
 	return 1;
 }
@@ -95,7 +95,7 @@ static int want_type(const struct rths_hs_jctx *c, json_t *v, const char *p,
 {
 	if (ok)
 		return 0;
-	return rths_hs_jfail(c, RTHS_HS_E_WRONG_TYPE, p, "expected %s, got %s",
+	return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p, "expected %s, got %s",
 			     what, type_name(v));
 }
 
@@ -129,7 +129,7 @@ int rths_hs_jarray(const struct rths_hs_jctx *c, json_t *obj,
 	if (r)
 		return r;
 	if (json_array_size(v) < min || json_array_size(v) > max)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, p,
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, p,
 				     "expected %zu to %zu entries, got %zu", min,
 				     max, json_array_size(v));
 	*out = v;
@@ -164,7 +164,7 @@ int rths_hs_jvalue_number(const struct rths_hs_jctx *c, json_t *v,
 	x = json_number_value(v);
 	if (!isfinite(x) || x < r->lo || x > r->hi ||
 	    (r->lo_open && x == r->lo) || (r->hi_open && x == r->hi))
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, path,
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, path,
 				     "expected %s, got %g", what, x);
 	*out = x;
 	return 0;
@@ -204,7 +204,7 @@ int rths_hs_juint(const struct rths_hs_jctx *c, json_t *obj,
 		return rc;
 	x = json_integer_value(v);
 	if (x < 0 || (unsigned long long)x < lo || (unsigned long long)x > hi)
-		return rths_hs_jfail(c, RTHS_HS_E_OUT_OF_RANGE, p,
+		return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, p,
 				     "expected %s, got %lld", what, (long long)x);
 	*out = (unsigned long long)x;
 	return 0;
@@ -262,7 +262,7 @@ int rths_hs_jchoice(const struct rths_hs_jctx *c, json_t *obj,
 				      i ? ", " : "", choices[i]);
 	}
 	rths_hs_jpath_key(p, path, key);
-	return rths_hs_jfail(c, RTHS_HS_E_BAD_CHOICE, p,
+	return rths_hs_jfail(c, RTHS_E_BAD_CHOICE, p,
 			     "expected one of %s, got \"%s\"", list, s);
 }
 
@@ -275,7 +275,7 @@ int rths_hs_jvector(const struct rths_hs_jctx *c, json_t *v,
 	if (rc)
 		return rc;
 	if (json_array_size(v) != n)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, path,
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, path,
 				     "expected %zu numbers, got %zu", n,
 				     json_array_size(v));
 	for (size_t i = 0; i < n; i++) {
@@ -319,7 +319,7 @@ int rths_hs_jmatrix(const struct rths_hs_jctx *c, json_t *v,
 		return 0;
 	}
 	if (json_array_size(v) != rows)
-		return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, path,
+		return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, path,
 				     "expected %zu rows, got %zu", rows,
 				     json_array_size(v));
 	for (size_t i = 0; i < rows; i++) {
@@ -332,7 +332,7 @@ int rths_hs_jmatrix(const struct rths_hs_jctx *c, json_t *v,
 		if (rc)
 			return rc;
 		if (json_array_size(row) != cols)
-			return rths_hs_jfail(c, RTHS_HS_E_BAD_SHAPE, p,
+			return rths_hs_jfail(c, RTHS_E_BAD_SHAPE, p,
 					     "expected %zu columns, got %zu",
 					     cols, json_array_size(row));
 		for (size_t j = 0; j < cols; j++) {

@@ -18,7 +18,7 @@
 
 struct rths_hs_jctx {
 	const char *file;
-	struct rths_hs_error *err;
+	struct rths_error *err;
 };
 
 /* Bounds of a number; *_open excludes the bound itself. */
@@ -30,7 +30,7 @@ struct rths_hs_jrange {
 
 void rths_hs_jpath_key(char *out, const char *parent, const char *key);
 void rths_hs_jpath_index(char *out, const char *parent, size_t i);
-int rths_hs_jfail(const struct rths_hs_jctx *c, enum rths_hs_err code,
+int rths_hs_jfail(const struct rths_hs_jctx *c, int code,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Every key of @obj must be in the NULL-terminated @allowed. */

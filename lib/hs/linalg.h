@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The engine's side of librths' linear-algebra layer (lib/la/la.h): the
- * calls that can fail, with their failures as rths_hs_error naming the
+ * calls that can fail, with their failures as rths_error naming the
  * matrix.  Storage is lib/la's: column-major, leading dimension = rows.
  */
 #ifndef RTHS_HS_LINALG_H
@@ -23,11 +23,11 @@
  * if @A is diagonal (lumped masses).
  */
 int rths_hs_lu_factor(struct la_lin *lu, size_t n, const double *A,
-		      const char *what, struct rths_hs_error *err);
+		      const char *what, struct rths_error *err);
 
 /* X = A^-1 B for n x n A and n x nrhs B, B overwritten by X. */
 int rths_hs_la_solve(size_t n, const double *A, double *B, size_t nrhs,
-		     const char *what, struct rths_hs_error *err);
+		     const char *what, struct rths_error *err);
 
 /*
  * Generalized symmetric eigenproblem K phi = w^2 M phi (LAPACK dsygv).
@@ -36,7 +36,7 @@ int rths_hs_la_solve(size_t n, const double *A, double *B, size_t nrhs,
  * M-orthonormal mode shapes.
  */
 int rths_hs_la_eig(size_t n, const double *K, const double *M, double *omega,
-		   double *phi, struct rths_hs_error *err);
+		   double *phi, struct rths_error *err);
 
 /*
  * Minimum-norm least-squares solution of A x = b (LAPACK dgelsd), A is
@@ -44,9 +44,9 @@ int rths_hs_la_eig(size_t n, const double *K, const double *M, double *omega,
  * Returns the numerical rank through @rank (may be NULL).
  */
 int rths_hs_la_lstsq(size_t rows, size_t cols, const double *A, double *b,
-		     double rcond, int *rank, struct rths_hs_error *err);
+		     double rcond, int *rank, struct rths_error *err);
 
 /* Newly allocated zeroed arrays; NULL and an error on failure. */
-double *rths_hs_zalloc(size_t count, struct rths_hs_error *err);
+double *rths_hs_zalloc(size_t count, struct rths_error *err);
 
 #endif /* RTHS_HS_LINALG_H */

@@ -11,12 +11,12 @@
 #define AT LA_AT
 
 int rths_hs_model_init(struct rths_hs_model *m, size_t n,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 	memset(m, 0, sizeof(*m));
 	if (n == 0)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "a model needs at least one DOF");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "a model needs at least one DOF");
 	m->n = n;
 	m->m = rths_hs_zalloc(n * n, err);
 	m->k = rths_hs_zalloc(n * n, err);
@@ -24,7 +24,7 @@ int rths_hs_model_init(struct rths_hs_model *m, size_t n,
 	m->r = rths_hs_zalloc(n, err);
 	if (!m->m || !m->k || !m->c || !m->r) {
 		rths_hs_model_free(m);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
 		m->r[i] = 1.0;
@@ -43,7 +43,7 @@ void rths_hs_model_free(struct rths_hs_model *m)
 
 int rths_hs_model_copy(struct rths_hs_model *dst,
 		       const struct rths_hs_model *src,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 	size_t n = src->n;
 	int r = rths_hs_model_init(dst, n, err);
@@ -59,8 +59,8 @@ int rths_hs_model_copy(struct rths_hs_model *dst,
 				       sizeof(*dst->elements));
 		if (!dst->elements) {
 			rths_hs_model_free(dst);
-			return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-					    "cannot copy the elements");
+			return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+					      "cannot copy the elements");
 		}
 		memcpy(dst->elements, src->elements,
 		       src->n_elements * sizeof(*dst->elements));
@@ -82,7 +82,7 @@ static void add_spring(double *K, size_t n, int i, int j, double k)
 
 int rths_hs_model_shear_building(struct rths_hs_model *m, size_t stories,
 				 const double *mass, const double *stiffness,
-				 struct rths_hs_error *err)
+				 struct rths_error *err)
 {
 	int r = rths_hs_model_init(m, stories, err);
 
@@ -99,30 +99,30 @@ int rths_hs_model_shear_building(struct rths_hs_model *m, size_t stories,
 
 int rths_hs_model_add_element(struct rths_hs_model *m, int dof_i, int dof_j,
 			      const struct rths_hs_element_params *p,
-			      struct rths_hs_error *err)
+			      struct rths_error *err)
 {
 	struct rths_hs_element *e;
 	int r;
 
 	if (dof_i < 0 || (size_t)dof_i >= m->n || dof_j < -1 ||
 	    (dof_j >= 0 && (size_t)dof_j >= m->n) || dof_i == dof_j)
-		return rths_hs_fail(err, RTHS_HS_E_BAD_DOF, NULL, 0, NULL,
-				    "element DOFs %d, %d: expected two distinct DOFs in 0..%zu (-1: ground)",
-				    dof_i, dof_j, m->n - 1);
+		return rths_error_set(err, RTHS_E_BAD_DOF, NULL, 0, NULL,
+				      "element DOFs %d, %d: expected two distinct DOFs in 0..%zu (-1: ground)",
+				      dof_i, dof_j, m->n - 1);
 	r = rths_hs_element_check(p, err);
 	if (r < 0)
 		return r;
 	e = realloc(m->elements, (m->n_elements + 1) * sizeof(*e));
 	if (!e)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot add an element");
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot add an element");
 	m->elements = e;
 	rths_hs_element_init(&e[m->n_elements++], p, dof_i, dof_j);
 	return 0;
 }
 
 static int check_symmetric(const double *A, size_t n, const char *what,
-			   struct rths_hs_error *err)
+			   struct rths_error *err)
 {
 	size_t i, j;
 
@@ -130,19 +130,19 @@ static int check_symmetric(const double *A, size_t n, const char *what,
 	for (j = 0; j < n; j++)
 		for (i = 0; i < n; i++)
 			if (!isfinite(AT(A, n, i, j)))
-				return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE,
-						    NULL, 0, what,
-						    "entry (%zu, %zu) is not a finite number",
-						    i, j);
+				return rths_error_set(err, RTHS_E_OUT_OF_RANGE,
+						      NULL, 0, what,
+						      "entry (%zu, %zu) is not a finite number",
+						      i, j);
 	if (la_asymmetry(n, A, 1e-9, &i, &j))
-		return rths_hs_fail(err, RTHS_HS_E_NOT_SYMMETRIC, NULL, 0, what,
-				    "expected a symmetric matrix: (%zu, %zu) = %g but (%zu, %zu) = %g",
-				    i, j, AT(A, n, i, j), j, i, AT(A, n, j, i));
+		return rths_error_set(err, RTHS_E_NOT_SYMMETRIC, NULL, 0, what,
+				      "expected a symmetric matrix: (%zu, %zu) = %g but (%zu, %zu) = %g",
+				      i, j, AT(A, n, i, j), j, i, AT(A, n, j, i));
 	return 0;
 }
 
 int rths_hs_model_check(const struct rths_hs_model *m,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 	size_t n = m->n;
 	double *w;
@@ -159,15 +159,15 @@ int rths_hs_model_check(const struct rths_hs_model *m,
 	 * same solver the modes use (K = M, M = I). */
 	w = rths_hs_zalloc(n + n * n, err);
 	if (!w)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		AT(w + n, n, i, i) = 1.0;
 	r = rths_hs_la_eig(n, m->m, w + n, w, NULL, err);
 	if (r == 0 && !(w[0] > 0))
-		r = rths_hs_fail(err, RTHS_HS_E_NOT_POSITIVE_DEFINITE, NULL, 0,
-				 "mass",
-				 "expected a positive definite mass matrix (smallest eigenvalue %g)",
-				 w[0] * fabs(w[0]));
+		r = rths_error_set(err, RTHS_E_NOT_POSITIVE_DEFINITE, NULL, 0,
+				   "mass",
+				   "expected a positive definite mass matrix (smallest eigenvalue %g)",
+				   w[0] * fabs(w[0]));
 	free(w);
 	return r;
 }
@@ -191,14 +191,14 @@ void rths_hs_model_tangent(const struct rths_hs_model *m, double *kt)
 
 int rths_hs_model_frequencies(const struct rths_hs_model *m,
 			      const double *k_extra, double *omega,
-			      double *phi, struct rths_hs_error *err)
+			      double *phi, struct rths_error *err)
 {
 	size_t n = m->n;
 	double *k0 = rths_hs_zalloc(n * n, err);
 	int r;
 
 	if (!k0)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	rths_hs_model_initial_stiffness(m, k0);
 	if (k_extra)
 		la_axpy(n * n, 1.0, k_extra, k0);
@@ -234,7 +234,7 @@ void rths_hs_model_set_rayleigh(struct rths_hs_model *m, double a0,
 int rths_hs_model_set_modal_damping(struct rths_hs_model *m,
 				    const double *zeta, size_t count,
 				    const double *k_extra,
-				    struct rths_hs_error *err)
+				    struct rths_error *err)
 {
 	size_t n = m->n;
 	double *w = rths_hs_zalloc(n + 2 * n * n, err);
@@ -242,7 +242,7 @@ int rths_hs_model_set_modal_damping(struct rths_hs_model *m,
 	int r;
 
 	if (!w)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	phi = w + n;
 	mp = phi + n * n;
 	r = rths_hs_model_frequencies(m, k_extra, w, phi, err);

@@ -32,15 +32,15 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	size_t n = h->n_dof, m = h->n_act;
 	FILE *f = fopen(path, "w");
 	int r = 0;
 
 	if (!f)
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot write: %s", strerror(errno));
+		return rths_error_set(err, errno, path, 0, NULL,
+				      "cannot write: %s", rths_strerror(errno));
 	if (every < 1)
 		every = 1;
 	fprintf(f, "step,time_s,ag_mps2");
@@ -76,10 +76,10 @@ int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		fputc('\n', f);
 	}
 	if (ferror(f))
-		r = rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				 "write failed");
+		r = rths_error_set(err, EIO, path, 0, NULL,
+				   "write failed");
 	if (fclose(f) != 0 && r == 0)
-		r = rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				 "cannot write: %s", strerror(errno));
+		r = rths_error_set(err, errno, path, 0, NULL,
+				   "cannot write: %s", rths_strerror(errno));
 	return r;
 }

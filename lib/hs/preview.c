@@ -20,7 +20,7 @@ void rths_hs_preview_defaults(struct rths_hs_preview_params *p)
 static int preview_one(const struct rths_hs_sim_config *cfg,
 		       const struct rths_hs_preview_params *pp, uint32_t d,
 		       struct rths_hs_preview_row *row,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 	struct rths_hs_sim_config c = *cfg;
 	struct rths_hs_offline_params op;
@@ -59,15 +59,15 @@ static int preview_one(const struct rths_hs_sim_config *cfg,
 	row->compute_max = res.compute_max;
 	rths_hs_history_free(&h);
 	if (res.interrupted)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "preview interrupted");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "preview interrupted");
 	return 0;
 }
 
 int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    const struct rths_hs_preview_params *pp,
 		    struct rths_hs_preview_result *out,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
 	uint32_t max = pp->max_ticks;
 
@@ -75,9 +75,9 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 	if (pp->rate < RTHS_RATE_MIN || pp->rate > RTHS_RATE_MAX || max < 1 ||
 	    max > sizeof(out->rows) / sizeof(out->rows[0]) ||
 	    !(pp->margin > 0))
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "preview: rate %u Hz, up to %u ticks, margin %g",
-				    pp->rate, max, pp->margin);
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "preview: rate %u Hz, up to %u ticks, margin %g",
+				      pp->rate, max, pp->margin);
 	out->duration = cfg->duration > 0 ? cfg->duration :
 			rths_hs_gm_duration(cfg->gm);
 	for (uint32_t d = 1; d <= max; d++) {
@@ -94,7 +94,7 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 			return 0;
 		}
 	}
-	return rths_hs_fail(err, RTHS_HS_E_TOO_SLOW, NULL, 0, NULL,
-			    "even d = %u (dt = %g s) computes slower than real time",
-			    max, (double)max / pp->rate);
+	return rths_error_set(err, RTHS_E_TOO_SLOW, NULL, 0, NULL,
+			      "even d = %u (dt = %g s) computes slower than real time",
+			      max, (double)max / pp->rate);
 }

@@ -13,14 +13,14 @@ static_assert(RTHS_HS_MAX_CHANNELS == RTHS_MAX_CHANNELS,
 	      "one actuator per device channel");
 
 int rths_hs_setup_direct(struct rths_hs_setup *s, size_t n,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (n < 1 || n > RTHS_HS_MAX_CHANNELS)
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0,
-				    "actuators",
-				    "expected 1 to %d actuators, got %zu",
-				    RTHS_HS_MAX_CHANNELS, n);
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0,
+				      "actuators",
+				      "expected 1 to %d actuators, got %zu",
+				      RTHS_HS_MAX_CHANNELS, n);
 	s->kind = RTHS_HS_SETUP_DIRECT;
 	s->dim = n;
 	s->n_act = n;
@@ -41,7 +41,7 @@ static double arm(const struct rths_hs_setup *s, size_t i, const double *x,
 }
 
 int rths_hs_setup_directions(const struct rths_hs_setup *s, const double *x,
-			     double *E, struct rths_hs_error *err)
+			     double *E, struct rths_error *err)
 {
 	if (s->kind == RTHS_HS_SETUP_DIRECT) {
 		memset(E, 0, s->n_act * s->dim * sizeof(*E));
@@ -53,10 +53,10 @@ int rths_hs_setup_directions(const struct rths_hs_setup *s, const double *x,
 		double d[3], l = arm(s, i, x, d);
 
 		if (!(l > 0))
-			return rths_hs_fail(err, RTHS_HS_E_BAD_GEOMETRY, NULL, 0,
-					    NULL,
-					    "the loading point reached the fixed end of actuator %zu",
-					    i);
+			return rths_error_set(err, RTHS_E_BAD_GEOMETRY, NULL, 0,
+					      NULL,
+					      "the loading point reached the fixed end of actuator %zu",
+					      i);
 		for (size_t k = 0; k < s->dim; k++)
 			E[i * s->dim + k] = d[k] / l;
 	}
@@ -79,7 +79,7 @@ static void to_colmajor(const struct rths_hs_setup *s, const double *E,
 int rths_hs_setup_actuators(struct rths_hs_setup *s, size_t dim,
 			    size_t n_act, const double (*ends)[3],
 			    const double *lengths, const double *origin,
-			    struct rths_hs_error *err)
+			    struct rths_error *err)
 {
 	double zero[3] = { 0 }, E[RTHS_HS_MAX_CHANNELS * 3];
 	double A[RTHS_HS_MAX_CHANNELS * 3], b[RTHS_HS_MAX_CHANNELS] = { 0 };
@@ -88,13 +88,13 @@ int rths_hs_setup_actuators(struct rths_hs_setup *s, size_t dim,
 
 	memset(s, 0, sizeof(*s));
 	if (dim < 2 || dim > 3)
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0,
-				    "dimension", "expected 2 or 3, got %zu", dim);
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0,
+				      "dimension", "expected 2 or 3, got %zu", dim);
 	if (n_act < dim || n_act > RTHS_HS_MAX_CHANNELS)
-		return rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0,
-				    "actuators",
-				    "expected %zu to %d actuators in %zu dimensions, got %zu",
-				    dim, RTHS_HS_MAX_CHANNELS, dim, n_act);
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0,
+				      "actuators",
+				      "expected %zu to %d actuators in %zu dimensions, got %zu",
+				      dim, RTHS_HS_MAX_CHANNELS, dim, n_act);
 	s->kind = RTHS_HS_SETUP_ACTUATORS;
 	s->dim = dim;
 	s->n_act = n_act;
@@ -106,16 +106,16 @@ int rths_hs_setup_actuators(struct rths_hs_setup *s, size_t dim,
 		memcpy(s->end[i], ends[i], dim * sizeof(double));
 		s->length[i] = arm(s, i, zero, d);
 		if (!(s->length[i] > 0))
-			return rths_hs_fail(err, RTHS_HS_E_BAD_GEOMETRY, NULL, 0,
-					    "actuators",
-					    "actuator %zu: its fixed end is the loading point",
-					    i);
+			return rths_error_set(err, RTHS_E_BAD_GEOMETRY, NULL, 0,
+					      "actuators",
+					      "actuator %zu: its fixed end is the loading point",
+					      i);
 		if (lengths && fabs(lengths[i] - s->length[i]) >
 			       1e-6 * s->length[i])
-			return rths_hs_fail(err, RTHS_HS_E_BAD_GEOMETRY, NULL, 0,
-					    "actuators",
-					    "actuator %zu: initial length %g m, but its end is %g m from the loading point",
-					    i, lengths[i], s->length[i]);
+			return rths_error_set(err, RTHS_E_BAD_GEOMETRY, NULL, 0,
+					      "actuators",
+					      "actuator %zu: initial length %g m, but its end is %g m from the loading point",
+					      i, lengths[i], s->length[i]);
 		scale = fmax(scale, s->length[i]);
 	}
 	s->tol = 1e-12 * fmax(scale, 1.0);
@@ -129,15 +129,15 @@ int rths_hs_setup_actuators(struct rths_hs_setup *s, size_t dim,
 	if (r < 0)
 		return r;
 	if ((size_t)rank < dim)
-		return rths_hs_fail(err, RTHS_HS_E_BAD_GEOMETRY, NULL, 0,
-				    "actuators",
-				    "the actuators act along only %d independent direction%s; %zu are needed",
-				    rank, rank == 1 ? "" : "s", dim);
+		return rths_error_set(err, RTHS_E_BAD_GEOMETRY, NULL, 0,
+				      "actuators",
+				      "the actuators act along only %d independent direction%s; %zu are needed",
+				      rank, rank == 1 ? "" : "s", dim);
 	return 0;
 }
 
 int rths_hs_setup_strokes(const struct rths_hs_setup *s, const double *x,
-			  double *strokes, struct rths_hs_error *err)
+			  double *strokes, struct rths_error *err)
 {
 	(void)err;
 	if (s->kind == RTHS_HS_SETUP_DIRECT) {
@@ -154,7 +154,7 @@ int rths_hs_setup_strokes(const struct rths_hs_setup *s, const double *x,
 
 int rths_hs_setup_position(const struct rths_hs_setup *s,
 			   const double *strokes, const double *guess,
-			   double *x, struct rths_hs_error *err)
+			   double *x, struct rths_error *err)
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3], A[RTHS_HS_MAX_CHANNELS * 3];
 	double g[RTHS_HS_MAX_CHANNELS];
@@ -191,14 +191,14 @@ int rths_hs_setup_position(const struct rths_hs_setup *s,
 		if (step <= s->tol)
 			return 0;
 	}
-	return rths_hs_fail(err, RTHS_HS_E_NO_CONVERGENCE, NULL, 0, NULL,
-			    "the loading point did not converge from the strokes in %u iterations",
-			    s->max_iter);
+	return rths_error_set(err, RTHS_E_NO_CONVERGENCE, NULL, 0, NULL,
+			      "the loading point did not converge from the strokes in %u iterations",
+			      s->max_iter);
 }
 
 int rths_hs_setup_force(const struct rths_hs_setup *s, const double *x,
 			const double *f_act, double *f_if,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3];
 	int r = rths_hs_setup_directions(s, x, E, err);
@@ -215,7 +215,7 @@ int rths_hs_setup_force(const struct rths_hs_setup *s, const double *x,
 
 int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 				  const double *x, const double *f_if,
-				  double *f_act, struct rths_hs_error *err)
+				  double *f_act, struct rths_error *err)
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3], A[RTHS_HS_MAX_CHANNELS * 3];
 	double b[RTHS_HS_MAX_CHANNELS] = { 0 };

@@ -22,7 +22,7 @@ void rths_hs_history_free(struct rths_hs_history *h)
 /* All columns in one block: fewer failure paths. */
 static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 			 size_t q, size_t m, double dt,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	size_t per = 3 + 3 * n + 3 * q + 4 * m;
 	double *p;
@@ -35,9 +35,9 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 	if (!p || !h->flags) {
 		free(p);
 		free(h->flags);
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, NULL, 0, NULL,
-				    "cannot allocate the history of %zu steps",
-				    rows);
+		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				      "cannot allocate the history of %zu steps",
+				      rows);
 	}
 	/* Touch every page now, not during the real-time loop. */
 	memset(p, 0, (rows * per + n) * sizeof(*p));
@@ -123,7 +123,7 @@ static void loop_free(struct loop *L)
 }
 
 static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
-		     struct rths_hs_error *err)
+		     struct rths_error *err)
 {
 	const struct rths_hs_substructure *sub = cfg->sub;
 	struct rths_hs_specimen_estimate est = { 0 };
@@ -138,40 +138,40 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 		if (!cfg->setup || !cfg->backend || sub->n_dof != L->n ||
 		    cfg->setup->dim != sub->n_if ||
 		    cfg->backend->channels != cfg->setup->n_act)
-			return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0,
-					    NULL,
-					    "substructure, setup and backend do not fit together (DOFs %zu/%zu, interface %zu/%zu, channels %zu/%u)",
-					    sub->n_dof, L->n, sub->n_if,
-					    cfg->setup ? cfg->setup->dim : 0,
-					    cfg->setup ? cfg->setup->n_act : 0,
-					    cfg->backend ? cfg->backend->channels : 0);
+			return rths_error_set(err, EINVAL, NULL, 0,
+					      NULL,
+					      "substructure, setup and backend do not fit together (DOFs %zu/%zu, interface %zu/%zu, channels %zu/%u)",
+					      sub->n_dof, L->n, sub->n_if,
+					      cfg->setup ? cfg->setup->dim : 0,
+					      cfg->setup ? cfg->setup->n_act : 0,
+					      cfg->backend ? cfg->backend->channels : 0);
 		L->q = sub->n_if;
 		L->m = cfg->setup->n_act;
 		/* The backend ramps over d ticks: that is the step. */
 		if (fabs((double)cfg->backend->step_ticks / cfg->backend->rate -
 			 cfg->integrator.dt) > 1e-9 * cfg->integrator.dt)
-			return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0,
-					    "integrator.dt",
-					    "the step %g s is not the backend's %u ticks at %u Hz (%g s)",
-					    cfg->integrator.dt,
-					    cfg->backend->step_ticks,
-					    cfg->backend->rate,
-					    (double)cfg->backend->step_ticks /
-					    cfg->backend->rate);
+			return rths_error_set(err, EINVAL, NULL, 0,
+					      "integrator.dt",
+					      "the step %g s is not the backend's %u ticks at %u Hz (%g s)",
+					      cfg->integrator.dt,
+					      cfg->backend->step_ticks,
+					      cfg->backend->rate,
+					      (double)cfg->backend->step_ticks /
+					      cfg->backend->rate);
 	}
 	r = rths_hs_model_copy(&L->model, cfg->model, err);
 	if (r < 0)
 		return r;
 	L->f = rths_hs_zalloc(3 * L->n, err);
 	if (!L->f)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	L->r_exp = L->f + L->n;
 	L->mr = L->r_exp + L->n;
 	rths_hs_model_ground_force(&L->model, -1.0, L->mr);
 	if (sub && (cfg->k_if || cfg->c_if)) {
 		kd = rths_hs_zalloc(2 * L->n * L->n, err);
 		if (!kd)
-			return -RTHS_HS_E_NOMEM;
+			return -ENOMEM;
 		cd = kd + L->n * L->n;
 		if (cfg->k_if)
 			r = rths_hs_substructure_to_dofs(sub, cfg->k_if, kd, err);
@@ -206,7 +206,7 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
  */
 static int exchange(struct loop *L, uint64_t n, const double *u1,
 		    struct rths_hs_history *h, double *t_fb,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
 	const struct rths_hs_sim_config *cfg = L->cfg;
 	size_t q = L->q, m = L->m;
@@ -259,9 +259,9 @@ static void record_state(struct loop *L, struct rths_hs_history *h,
 
 int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    struct rths_hs_history *h, struct rths_hs_run_result *res,
-		    struct rths_hs_error *err)
+		    struct rths_error *err)
 {
-	struct rths_hs_error run_err = { 0 };
+	struct rths_error run_err = { 0 };
 	double dt = cfg->integrator.dt, duration, t0, t_mark;
 	uint64_t steps;
 	struct loop L;
@@ -270,8 +270,8 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 	memset(res, 0, sizeof(*res));
 	memset(h, 0, sizeof(*h));
 	if (!cfg->gm || !(dt > 0))
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "a run needs a ground motion and a time step");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "a run needs a ground motion and a time step");
 	duration = cfg->duration > 0 ? cfg->duration :
 		   rths_hs_gm_duration(cfg->gm);
 	steps = (uint64_t)floor(duration / dt + 1e-9);

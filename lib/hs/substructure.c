@@ -8,19 +8,19 @@
 #include "hs/linalg.h"
 
 int rths_hs_substructure_init(struct rths_hs_substructure *s, size_t n_dof,
-			      size_t n_if, struct rths_hs_error *err)
+			      size_t n_if, struct rths_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (!n_dof || !n_if)
-		return rths_hs_fail(err, RTHS_HS_E_INVALID, NULL, 0, NULL,
-				    "a substructure needs DOFs and interface coordinates");
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "a substructure needs DOFs and interface coordinates");
 	s->n_dof = n_dof;
 	s->n_if = n_if;
 	s->cmd_map = rths_hs_zalloc(n_if * n_dof, err);
 	s->force_map = rths_hs_zalloc(n_if * n_dof, err);
 	if (!s->cmd_map || !s->force_map) {
 		rths_hs_substructure_free(s);
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -55,13 +55,13 @@ void rths_hs_substructure_feedback(const struct rths_hs_substructure *s,
 
 int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 				 const double *kif, double *kdof,
-				 struct rths_hs_error *err)
+				 struct rths_error *err)
 {
 	size_t n = s->n_dof, q = s->n_if;
 	double *tmp = rths_hs_zalloc(n * q, err);
 
 	if (!tmp)
-		return -RTHS_HS_E_NOMEM;
+		return -ENOMEM;
 	/* kdof += F (kif T) */
 	la_gemm(q, n, q, 1.0, kif, s->cmd_map, 0.0, tmp);
 	la_gemm(n, n, q, 1.0, s->force_map, tmp, 1.0, kdof);
@@ -73,7 +73,7 @@ int rths_hs_model_with_specimen(struct rths_hs_model *dst,
 				const struct rths_hs_model *src,
 				const struct rths_hs_substructure *s,
 				const double *k_if, const double *c_if,
-				struct rths_hs_error *err)
+				struct rths_error *err)
 {
 	int r = rths_hs_model_copy(dst, src, err);
 

@@ -32,10 +32,10 @@ void rths_hs_synth_defaults(struct rths_hs_synth_params *p)
 }
 
 int rths_hs_synth_check(const struct rths_hs_synth_params *p,
-			struct rths_hs_error *err)
+			struct rths_error *err)
 {
 #define BAD(field, ...) \
-	rths_hs_fail(err, RTHS_HS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
+	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
 	if (!(p->dt > 0 && p->dt <= 0.1))
 		return BAD("dt", "expected a time step in (0, 0.1] s");
 	if (!(p->duration >= 10 * p->dt && p->duration <= 3600))
@@ -89,7 +89,7 @@ static void filters(const struct rths_hs_synth_params *p, const double *s,
 
 int rths_hs_gm_synthetic(struct rths_hs_gm *gm,
 			 const struct rths_hs_synth_params *p,
-			 struct rths_hs_error *err)
+			 struct rths_error *err)
 {
 	struct rths_hs_rng rng;
 	size_t n = (size_t)floor(p->duration / p->dt + 1e-9) + 1;

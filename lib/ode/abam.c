@@ -45,17 +45,17 @@ static int abam_create(struct rths_ode *s)
 	struct abam *p = calloc(1, sizeof(*p));
 
 	if (!p)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	s->priv = p;
 	for (int j = 1; j <= 16; j++) {
 		p->phi[j] = ode_zalloc(s->n);
 		if (!p->phi[j])
-			return RTHS_ODE_ENOMEM;
+			return -ENOMEM;
 	}
 	p->p = ode_zalloc(s->n);
 	p->ypp = ode_zalloc(s->n);
 	if (!p->p || !p->ypp)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	/* constants of the recurrences */
 	p->g[1] = 1.0;
 	p->g[2] = 0.5;
@@ -369,9 +369,9 @@ static int abam_step(struct rths_ode *s, double tlim)
 	if (rc)
 		return rc;
 	if (2 * ODE_UROUND * ode_err_norm(s, s->y) > 0.5)
-		return RTHS_ODE_ETOLERANCE;
+		return -RTHS_E_TOLERANCE;
 	if (p->h < fouru(s))
-		return RTHS_ODE_EHMIN;
+		return -RTHS_E_HMIN;
 	hlim = ode_limit_step(s, p->h, tlim);
 	if (hlim < p->h)
 		p->h = hlim;
@@ -401,9 +401,9 @@ static int abam_step(struct rths_ode *s, double tlim)
 		p->h *= temp2;
 		p->k = r.knew;
 		if (p->h < fouru(s))
-			return RTHS_ODE_EHMIN;
+			return -RTHS_E_HMIN;
 		if (ifail > 60)
-			return RTHS_ODE_EERRTEST;
+			return -RTHS_E_ERRTEST;
 	}
 }
 

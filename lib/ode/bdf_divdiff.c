@@ -41,13 +41,13 @@ static int dd_create_common(struct rths_ode *s, int variable)
 	size_t n = s->n;
 
 	if (!p)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	s->priv = p;
 	p->variable = variable;
 	for (int j = 1; j < DD_KMAX + 3; j++) {
 		p->phi[j] = ode_zalloc(n);
 		if (!p->phi[j])
-			return RTHS_ODE_ENOMEM;
+			return -ENOMEM;
 	}
 	p->e = ode_zalloc(n);
 	p->ypred = ode_zalloc(n);
@@ -57,7 +57,7 @@ static int dd_create_common(struct rths_ode *s, int variable)
 	p->delta = ode_zalloc(n);
 	if (!p->e || !p->ypred || !p->yppred || !p->ynew || !p->ypnew ||
 	    !p->delta)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -252,7 +252,7 @@ static int dd_step(struct rths_ode *s, double tlim)
 		return rc;
 	/* The step the error control asks for, before tlim cuts it. */
 	if (ode_min(p->h, s->h_max) < ode_hmin(s, s->t))
-		return RTHS_ODE_EHMIN;
+		return -RTHS_E_HMIN;
 	p->h = ode_limit_step(s, p->h, tlim);
 	ode_newton_begin_step(s);
 	for (;;) {
@@ -315,18 +315,18 @@ static int dd_step(struct rths_ode *s, double tlim)
 			p->psi[i - 1] = p->psi[i] - h;
 		if (rc == ODE_NEWTON_SINGULAR) {
 			if (++nsf >= 3)
-				return RTHS_ODE_ESINGULAR;
+				return -RTHS_E_SINGULAR;
 			h *= 0.25;
 		} else if (rc == ODE_NEWTON_NOCONV) {
 			s->st.conv_fails++;
 			if (++ncf >= 10)
-				return s->nonfinite_seen ? RTHS_ODE_ENONFINITE
-							 : RTHS_ODE_ECONV;
+				return s->nonfinite_seen ? -RTHS_E_NONFINITE
+							 : -RTHS_E_NO_CONVERGENCE;
 			h *= 0.25;
 		} else {
 			s->st.err_test_fails++;
 			if (++nef >= 20)
-				return RTHS_ODE_EERRTEST;
+				return -RTHS_E_ERRTEST;
 			if (nef == 1) {
 				double rr;
 
@@ -341,7 +341,7 @@ static int dd_step(struct rths_ode *s, double tlim)
 		}
 		p->h = h;
 		if (h < ode_hmin(s, s->t))
-			return RTHS_ODE_EHMIN;
+			return -RTHS_E_HMIN;
 	}
 }
 

@@ -22,7 +22,7 @@
  * the error estimates choose the order and nothing at the fixed step is
  * rejected by them, but a step whose estimate exceeds the tolerances
  * control.fixed_err_max times (10) stops the integration with
- * RTHS_ODE_EFIXEDSTEP: the step is too large for what the solution does
+ * -RTHS_E_FIXEDSTEP: the step is too large for what the solution does
  * there, and a fixed-step method has no other way to say so than to stop.
  * The default used to be 1000, which let the stiff chain return success
  * 5600 tolerances off (and Van der Pol's first relaxation jump, at the
@@ -112,14 +112,14 @@ static int nord_create_common(struct rths_ode *s, int constant)
 	size_t n = s->n;
 
 	if (!p)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	s->priv = p;
 	p->constant = constant;
 	coefficients(p);
 	for (int j = 0; j < NORD_QMAX + 2; j++) {
 		p->z[j] = ode_zalloc(n);
 		if (!p->z[j])
-			return RTHS_ODE_ENOMEM;
+			return -ENOMEM;
 	}
 	p->esave = ode_zalloc(n);
 	p->e = ode_zalloc(n);
@@ -127,7 +127,7 @@ static int nord_create_common(struct rths_ode *s, int constant)
 	p->ynew = ode_zalloc(n);
 	p->ypnew = ode_zalloc(n);
 	if (!p->esave || !p->e || !p->yppred || !p->ynew || !p->ypnew)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -140,7 +140,7 @@ static int constant_create(struct rths_ode *s)
 {
 	/* The fixed step is the one thing this method needs to be told. */
 	if (!(s->ctl.h_init > 0))
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	return nord_create_common(s, 1);
 }
 
@@ -363,7 +363,7 @@ static int shrink(struct rths_ode *s, struct nord *p, double rh)
 	p->rmax = 2;
 	rescale(p, s->n, rh);
 	p->qwait = p->q + 1;
-	return p->h < ode_hmin(s, s->t) ? RTHS_ODE_EHMIN : 0;
+	return p->h < ode_hmin(s, s->t) ? -RTHS_E_HMIN : 0;
 }
 
 static int nord_step(struct rths_ode *s, double tlim)
@@ -379,7 +379,7 @@ static int nord_step(struct rths_ode *s, double tlim)
 		return rc;
 	/* The step the error control asks for, before tlim cuts it. */
 	if (ode_min(want, s->h_max) < ode_hmin(s, s->t))
-		return RTHS_ODE_EHMIN;
+		return -RTHS_E_HMIN;
 	if (h != p->h) {
 		rescale(p, n, h / p->h);
 		if (!p->constant)
@@ -400,13 +400,13 @@ static int nord_step(struct rths_ode *s, double tlim)
 			retract(p, n);
 			if (rc == ODE_NEWTON_SINGULAR) {
 				if (++nsf >= 3)
-					return RTHS_ODE_ESINGULAR;
+					return -RTHS_E_SINGULAR;
 			} else {
 				s->st.conv_fails++;
 				if (++ncf >= 10)
 					return s->nonfinite_seen ?
-						RTHS_ODE_ENONFINITE :
-						RTHS_ODE_ECONV;
+						-RTHS_E_NONFINITE :
+						-RTHS_E_NO_CONVERGENCE;
 			}
 			rc = shrink(s, p, 0.25);
 			if (rc)
@@ -420,7 +420,7 @@ static int nord_step(struct rths_ode *s, double tlim)
 			 * on would return an answer the tolerances do not
 			 * describe (Van der Pol's jumps: 1e15). */
 			retract(p, n);
-			return RTHS_ODE_EFIXEDSTEP;
+			return -RTHS_E_FIXEDSTEP;
 		}
 		/* CONSTANT_BDF tests its first step only */
 		if (p->err <= 1.0 || (p->constant && s->st.steps)) {
@@ -430,7 +430,7 @@ static int nord_step(struct rths_ode *s, double tlim)
 		s->st.err_test_fails++;
 		retract(p, n);
 		if (++nef >= 10)
-			return RTHS_ODE_EERRTEST;
+			return -RTHS_E_ERRTEST;
 		double rh;
 
 		if (nef >= 3) {

@@ -24,22 +24,22 @@ int ode_control_check(const struct rths_ode_control *c, size_t n)
 	double v[] = { c->rtol, c->atol, c->h_init, c->h_min, c->h_max };
 
 	if (!ode_all_finite(v, sizeof(v) / sizeof(v[0])))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (c->has_t_stop && !isfinite(c->t_stop))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (c->rtol < 0 || c->atol < 0)
-		return RTHS_ODE_ETOLERANCE;
+		return -RTHS_E_TOLERANCE;
 	if (c->atol_v) {
 		if (!ode_all_finite(c->atol_v, n))
-			return RTHS_ODE_ENONFINITE;
+			return -RTHS_E_NONFINITE;
 		for (size_t i = 0; i < n; i++)
 			if (c->atol_v[i] < 0)
-				return RTHS_ODE_ETOLERANCE;
+				return -RTHS_E_TOLERANCE;
 	}
 	if (c->h_init < 0 || c->h_min < 0 || c->h_max < 0 ||
 	    (c->h_max > 0 && c->h_min > c->h_max) || c->max_order < 0 ||
 	    c->max_newton_iters < 0 || !(c->fixed_err_max >= 0))
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
@@ -51,7 +51,7 @@ int ode_set_weights(struct rths_ode *s, const double *y)
 		double w = rtol * fabs(y[i]) + s->atol[i];
 
 		if (!(w > 0))
-			return RTHS_ODE_ETOLERANCE;
+			return -RTHS_E_TOLERANCE;
 		s->ewt[i] = 1.0 / w;
 	}
 	return 0;

@@ -42,7 +42,7 @@ int ode_dae_check_ic(struct rths_ode *s)
 	int rc;
 
 	if (!r)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	h = ic_step(s, s->yp);
 	rc = ode_res(s, s->t, s->y, s->yp, r);
 	if (!rc)
@@ -54,7 +54,7 @@ int ode_dae_check_ic(struct rths_ode *s)
 	} else if (!rc) {
 		s->st.ic_norm = ode_wrms(s, r);
 		if (!(s->st.ic_norm <= 1.0))
-			rc = RTHS_ODE_EINCONSISTENT;
+			rc = -RTHS_E_INCONSISTENT;
 	}
 	free(r);
 	return rc;
@@ -69,12 +69,12 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 	int rc, bid;
 
 	if (!s || !y || !yp)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!s->dae)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	n = s->n;
 	if (!isfinite(t0) || !ode_all_finite(y, n) || !ode_all_finite(yp, n))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	rc = ode_set_weights(s, y);
 	if (rc)
 		return rc;
@@ -83,11 +83,11 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 	M = ode_zalloc(n * n);
 	r = ode_zalloc(n);
 	if (!A.data || !B.data || !M || !r) {
-		rc = RTHS_ODE_ENOMEM;
+		rc = -ENOMEM;
 		goto out;
 	}
 	h = ic_step(s, yp);
-	rc = RTHS_ODE_EINCONSISTENT;
+	rc = -RTHS_E_INCONSISTENT;
 	for (int it = 0; it < IC_MAX_ITERS; it++) {
 		double sum = 0;
 		int r2;
@@ -106,7 +106,7 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 						    RTHS_MAT(&A, i, j) :
 						    RTHS_MAT(&B, i, j);
 		if (la_solve(n, M, r, 1)) {
-			rc = RTHS_ODE_ESINGULAR;
+			rc = -RTHS_E_SINGULAR;
 			goto out;
 		}
 		for (size_t j = 0; j < n; j++) {

@@ -15,7 +15,7 @@ static int take_step(struct rths_ode *s, double tlim, double thint)
 	if (s->ctl.has_t_stop && s->ctl.t_stop < tlim)
 		tlim = s->ctl.t_stop;
 	if (!(tlim > s->t))
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!s->started) {
 		rc = s->ops->start(s, ode_min(thint, tlim));
 		if (rc)
@@ -26,13 +26,13 @@ static int take_step(struct rths_ode *s, double tlim, double thint)
 	rc = s->ops->step(s, tlim);
 	/* Steps that shrank away because the residual turned NaN or Inf
 	 * failed for that reason, not for the step size. */
-	if ((rc == RTHS_ODE_EHMIN || rc == RTHS_ODE_ECONV ||
-	     rc == RTHS_ODE_EERRTEST) && s->nonfinite_seen)
-		return RTHS_ODE_ENONFINITE;
+	if ((rc == -RTHS_E_HMIN || rc == -RTHS_E_NO_CONVERGENCE ||
+	     rc == -RTHS_E_ERRTEST) && s->nonfinite_seen)
+		return -RTHS_E_NONFINITE;
 	if (rc)
 		return rc;
 	if (!ode_all_finite(s->y, s->n) || !ode_all_finite(s->yp, s->n))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (s->st.order_last > s->st.order_max_used)
 		s->st.order_max_used = s->st.order_last;
 	return 0;
@@ -43,9 +43,9 @@ int rths_ode_step(struct rths_ode *s, double tlim, double *t, double *y)
 	int rc;
 
 	if (!s || !s->initialized || !t || !y)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (isnan(tlim))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	rc = take_step(s, tlim, tlim);
 	*t = rths_ode_get_state(s, y, NULL);
 	return rc;
@@ -57,18 +57,18 @@ int rths_ode_interpolate(const struct rths_ode *s, double t, double *y,
 	double tol;
 
 	if (!s || !s->initialized)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!isfinite(t))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (t == s->t || !s->st.steps) {
 		if (t != s->t)
-			return RTHS_ODE_EINVAL;
+			return -EINVAL;
 		rths_ode_get_state(s, y, yp);
 		return 0;
 	}
 	tol = 100 * ODE_UROUND * (fabs(s->t) + s->st.h_last);
 	if (t > s->t + tol || t < s->t - s->st.h_last - tol)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	s->ops->interp(s, t, y, yp);
 	return 0;
 }
@@ -79,9 +79,9 @@ int rths_ode_evolve(struct rths_ode *s, double tout, double *t, double *y)
 	int rc = 0;
 
 	if (!s || !s->initialized || !t || !y)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!isfinite(tout))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (tout <= s->t) {
 		rc = rths_ode_interpolate(s, tout, y, NULL);
 		if (!rc)
@@ -89,10 +89,10 @@ int rths_ode_evolve(struct rths_ode *s, double tout, double *t, double *y)
 		return rc;
 	}
 	if (s->ctl.has_t_stop && tout > s->ctl.t_stop)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	while (s->t < tout) {
 		if (nsteps++ >= s->ctl.max_steps) {
-			rc = RTHS_ODE_EMAXSTEPS;
+			rc = -RTHS_E_MAXSTEPS;
 			break;
 		}
 		rc = take_step(s, s->ctl.has_t_stop ? s->ctl.t_stop : INFINITY,

@@ -42,8 +42,8 @@ static int stabilized(const struct rths_ode_mech_dae *d)
 static int cb(int rc, const double *v, size_t n)
 {
 	if (rc)
-		return RTHS_ODE_ECALLBACK;
-	return ode_all_finite(v, n) ? 0 : RTHS_ODE_ENONFINITE;
+		return -RTHS_E_CALLBACK;
+	return ode_all_finite(v, n) ? 0 : -RTHS_E_NONFINITE;
 }
 
 /* r_i += sum_j G_ji x_j: the Phi_q^T x terms. */
@@ -122,15 +122,15 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	size_t nq, nc;
 
 	if (!out)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	*out = NULL;
 	if (!m || !m->nq || !m->mass || !m->force ||
 	    (m->nc && (!m->phi || !m->phi_q)) ||
 	    (unsigned int)form > RTHS_ODE_MECH_I1)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	nq = m->nq;
 	nc = m->nc;
 	d->m = *m;
@@ -146,7 +146,7 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	d->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
 	if (!d->no_err || !d->M || !d->F || !d->G || !d->c || !d->gw) {
 		rths_ode_mech_dae_free(d);
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	}
 	/*
 	 * Multipliers stay out of the error test: of index 2 and 3 in SI2
@@ -203,7 +203,7 @@ int rths_ode_mech_dae_initial(struct rths_ode_mech_dae *d, double t,
 	double *lam;
 
 	if (!d || !q || !v || !Y || !Yp)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	nq = d->nq;
 	for (size_t i = 0; i < d->n; i++)
 		Y[i] = Yp[i] = 0;

@@ -18,8 +18,8 @@
 static int check(int cb_rc, const double *v, size_t n)
 {
 	if (cb_rc)
-		return RTHS_ODE_ECALLBACK;
-	return ode_all_finite(v, n) ? 0 : RTHS_ODE_ENONFINITE;
+		return -RTHS_E_CALLBACK;
+	return ode_all_finite(v, n) ? 0 : -RTHS_E_NONFINITE;
 }
 
 static int eval_mat(int (*fn)(double, const double *, struct rths_mat *,
@@ -155,7 +155,7 @@ static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
 	if (!w->K || !w->rhs || !w->G || !w->phi || !w->M || !w->F ||
 	    !w->gw) {
 		work_free(w);
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -194,7 +194,7 @@ static int project_positions(const struct rths_ode_mech *m, double t,
 		for (size_t i = 0; i < nc; i++)
 			w->rhs[nq + i] = -w->phi[i];
 		if (saddle_solve(nq, nc, W, w->G, w->K, w->rhs))
-			return RTHS_ODE_EINCONSISTENT;
+			return -RTHS_E_INCONSISTENT;
 		dn = norm_inf(w->rhs, nq);
 		for (size_t i = 0; i < nq; i++)
 			q[i] += w->rhs[i];
@@ -202,7 +202,7 @@ static int project_positions(const struct rths_ode_mech *m, double t,
 		    dn <= 1e-10 * scale)
 			return 0;
 	}
-	return RTHS_ODE_EINCONSISTENT;
+	return -RTHS_E_INCONSISTENT;
 }
 
 int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
@@ -214,12 +214,12 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 	int rc;
 
 	if (!mech_valid(m) || !q0 || !v0 || !q || !v)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	nq = m->nq;
 	nc = m->nc;
 	if (!isfinite(t) || !ode_all_finite(q0, nq) || !ode_all_finite(v0, nq) ||
 	    (W && !ode_all_finite(W, nq * nq)))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	if (!nc) {
 		ode_copy(q, q0, nq);
 		ode_copy(v, v0, nq);
@@ -251,7 +251,7 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 	for (size_t i = 0; i < nc; i++)
 		w.rhs[nq + i] = -w.phi[i];
 	if (saddle_solve(nq, nc, W, w.G, w.K, w.rhs)) {
-		rc = RTHS_ODE_EINCONSISTENT;
+		rc = -RTHS_E_INCONSISTENT;
 		goto out;
 	}
 	ode_copy(v, w.rhs, nq);
@@ -269,7 +269,7 @@ int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
 	int rc;
 
 	if (!mech_valid(m) || !q || !v || !a)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	nq = m->nq;
 	nc = m->nc;
 	rc = work_alloc(&w, nq, nc);
@@ -286,7 +286,7 @@ int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
 		goto out;
 	ode_copy(w.rhs, w.F, nq);
 	if (saddle_solve(nq, nc, w.M, w.G, w.K, w.rhs)) {
-		rc = RTHS_ODE_ESINGULAR;
+		rc = -RTHS_E_SINGULAR;
 		goto out;
 	}
 	ode_copy(a, w.rhs, nq);
@@ -306,7 +306,7 @@ int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
 	int rc;
 
 	if (!mech_valid(m) || !q || !v)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	rc = work_alloc(&w, m->nq, m->nc);
 	if (rc)
 		return rc;

@@ -16,7 +16,7 @@ int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
 /*
  * The user's M (nq x nq) and Phi_q (nc x nq) at (t, q) into column-major
  * arrays (leading dimension nq and nc), zeroed before the call; 0,
- * RTHS_ODE_ECALLBACK or RTHS_ODE_ENONFINITE.
+ * -RTHS_E_CALLBACK or -RTHS_E_NONFINITE.
  */
 int ode_mech_mass(const struct rths_ode_mech *m, double t, const double *q,
 		  double *M);

@@ -58,7 +58,7 @@ int ode_newton_new(struct rths_ode *s)
 	struct ode_newton *nw = calloc(1, sizeof(*nw));
 
 	if (!nw)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	nw->n = n;
 	nw->A = la_dense(n, n, ode_zalloc(n * n));
 	nw->B = la_dense(n, n, ode_zalloc(n * n));
@@ -67,7 +67,7 @@ int ode_newton_new(struct rths_ode *s)
 	s->nw = nw;
 	if (!nw->A.data || !nw->B.data || !nw->M.data || !nw->r ||
 	    la_lin_init(&nw->lin, &la_dense_lu, n, 0))
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	ode_newton_reset(s);
 	return 0;
 }
@@ -129,7 +129,7 @@ static int factor(struct rths_ode *s, double cj)
 	if (rc == LA_ESINGULAR)
 		return ODE_NEWTON_SINGULAR;
 	if (rc)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	nw->have_lu = 1;
 	nw->cj_lu = cj;
 	nw->rate_s = RATE_START;
@@ -166,7 +166,7 @@ static int iter_res(struct rths_ode *s, double t, const double *y,
 {
 	int rc = ode_res(s, t, y, yp, r);
 
-	if (rc == RTHS_ODE_ENONFINITE) {
+	if (rc == -RTHS_E_NONFINITE) {
 		if (first)
 			s->nonfinite_seen = 1;
 		return ODE_NEWTON_NOCONV;

@@ -141,7 +141,7 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 /*
  * Consistency of (s->t, s->y, s->yp): the weighted norm of the Newton
  * correction the residual there asks for, at the starting step (stored
- * in s->st.ic_norm); RTHS_ODE_EINCONSISTENT above 1.
+ * in s->st.ic_norm); -RTHS_E_INCONSISTENT above 1.
  */
 int ode_dae_check_ic(struct rths_ode *s);
 /*

@@ -40,19 +40,19 @@ static int rkf45_create(struct rths_ode *s)
 	size_t n = s->n;
 
 	if (!p)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	s->priv = p;
 	for (int i = 0; i < 6; i++) {
 		p->k[i] = ode_zalloc(n);
 		if (!p->k[i])
-			return RTHS_ODE_ENOMEM;
+			return -ENOMEM;
 	}
 	p->ytmp = ode_zalloc(n);
 	p->err = ode_zalloc(n);
 	p->y0 = ode_zalloc(n);
 	p->f0 = ode_zalloc(n);
 	if (!p->ytmp || !p->err || !p->y0 || !p->f0)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -139,7 +139,7 @@ static int rkf45_step(struct rths_ode *s, double tlim)
 		/* A step cut short by tlim may be tiny; only a step the
 		 * error control asked for counts as underflow. */
 		if (ode_min(p->h, s->h_max) < ode_hmin(s, s->t))
-			return RTHS_ODE_EHMIN;
+			return -RTHS_E_HMIN;
 		rc = ode_set_weights(s, s->y);
 		if (rc)
 			return rc;
@@ -158,7 +158,7 @@ static int rkf45_step(struct rths_ode *s, double tlim)
 		if (err > 1.0) {
 			s->st.err_test_fails++;
 			if (++nfail > 50)
-				return RTHS_ODE_EERRTEST;
+				return -RTHS_E_ERRTEST;
 			fac = ode_max(0.1, 0.9 * pow(err, -0.25));
 			p->h = h * fac;
 			p->rejected = 1;

@@ -59,11 +59,11 @@ static int check_system(const struct rths_ode_system *sys,
 			const struct ode_ops *ops)
 {
 	if (!sys || sys->dim == 0)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!sys->rhs && !sys->res)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	if (!sys->rhs && !ops->implicit)
-		return RTHS_ODE_EMETHOD;
+		return -RTHS_E_METHOD;
 	return 0;
 }
 
@@ -84,7 +84,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (rc)
 		return rc;
 	if (s->ctl.max_order > s->ops->max_order)
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	s->max_order = s->ctl.max_order ? s->ctl.max_order
 					 : s->ops->default_order;
 	s->h_max = s->ctl.h_max > 0 ? s->ctl.h_max : INFINITY;
@@ -99,7 +99,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	s->yp = ode_zalloc(n);
 	s->fd_work = ode_zalloc(4 * n);
 	if (!s->atol || !s->ewt || !s->y || !s->yp || !s->fd_work)
-		return RTHS_ODE_ENOMEM;
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		s->atol[i] = s->ctl.atol_v ? s->ctl.atol_v[i] : s->ctl.atol;
 	s->ctl.atol_v = s->atol;
@@ -108,13 +108,13 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (s->dae && sys->no_error_test) {
 		s->no_err = malloc(n);
 		if (!s->no_err)
-			return RTHS_ODE_ENOMEM;
+			return -ENOMEM;
 		memcpy(s->no_err, sys->no_error_test, n);
 		s->n_tested = 0;
 		for (size_t i = 0; i < n; i++)
 			s->n_tested += !s->no_err[i];
 		if (!s->n_tested)
-			return RTHS_ODE_EINVAL;
+			return -EINVAL;
 	}
 	s->sys.no_error_test = s->no_err;
 
@@ -134,7 +134,7 @@ struct rths_ode *rths_ode_new(enum rths_ode_method method,
 	int rc;
 
 	if ((unsigned int)method >= RTHS_ODE_METHOD_COUNT) {
-		rc = RTHS_ODE_EINVAL;
+		rc = -EINVAL;
 		goto fail;
 	}
 	rc = check_system(sys, methods[method]);
@@ -142,7 +142,7 @@ struct rths_ode *rths_ode_new(enum rths_ode_method method,
 		goto fail;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		rc = RTHS_ODE_ENOMEM;
+		rc = -ENOMEM;
 		goto fail;
 	}
 	s->method = method;
@@ -167,12 +167,12 @@ int rths_ode_init(struct rths_ode *s, double t0, const double *y0,
 	int rc;
 
 	if (!s || !y0 || (s->dae && !yp0))
-		return RTHS_ODE_EINVAL;
+		return -EINVAL;
 	n = s->n;
 	s->initialized = 0;
 	if (!isfinite(t0) || !ode_all_finite(y0, n) ||
 	    (s->dae && !ode_all_finite(yp0, n)))
-		return RTHS_ODE_ENONFINITE;
+		return -RTHS_E_NONFINITE;
 	memset(&s->st, 0, sizeof(s->st));
 	s->t = t0;
 	ode_copy(s->y, y0, n);

@@ -27,8 +27,8 @@ int ode_rhs(struct rths_ode *s, double t, const double *y, double *f)
 {
 	s->st.f_evals++;
 	if (s->sys.rhs(t, y, f, s->sys.params))
-		return RTHS_ODE_ECALLBACK;
-	return ode_all_finite(f, s->n) ? 0 : RTHS_ODE_ENONFINITE;
+		return -RTHS_E_CALLBACK;
+	return ode_all_finite(f, s->n) ? 0 : -RTHS_E_NONFINITE;
 }
 
 int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
@@ -39,8 +39,8 @@ int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
 	if (s->dae) {
 		s->st.f_evals++;
 		if (s->sys.res(t, y, yp, r, s->sys.params))
-			return RTHS_ODE_ECALLBACK;
-		return ode_all_finite(r, n) ? 0 : RTHS_ODE_ENONFINITE;
+			return -RTHS_E_CALLBACK;
+		return ode_all_finite(r, n) ? 0 : -RTHS_E_NONFINITE;
 	}
 	int rc = ode_rhs(s, t, y, r);
 
@@ -125,9 +125,9 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 	if (!s->dae && s->sys.jac) {
 		mat_zero(A);
 		if (s->sys.jac(t, y, A, s->sys.params))
-			return RTHS_ODE_ECALLBACK;
+			return -RTHS_E_CALLBACK;
 		if (!mat_finite(A))
-			return RTHS_ODE_ENONFINITE;
+			return -RTHS_E_NONFINITE;
 		for (size_t j = 0; j < n; j++)
 			for (size_t i = 0; i < n; i++)
 				RTHS_MAT(A, i, j) = -RTHS_MAT(A, i, j);
@@ -137,9 +137,9 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 		mat_zero(A);
 		mat_zero(B);
 		if (s->sys.resjac(t, y, yp, A, B, s->sys.params))
-			return RTHS_ODE_ECALLBACK;
+			return -RTHS_E_CALLBACK;
 		if (!mat_finite(A) || !mat_finite(B))
-			return RTHS_ODE_ENONFINITE;
+			return -RTHS_E_NONFINITE;
 		return 0;
 	}
 	if (!r0) {

@@ -189,16 +189,16 @@ TEST(ats_coefficients_stay_within_bounds)
 TEST(parameters_are_checked)
 {
 	struct rths_hs_comp_params cp;
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_comp *c;
 
 	rths_hs_comp_defaults(&cp, RTHS_HS_COMP_POLYNOMIAL, DT);
 	cp.order = 4;
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE, rths_hs_comp_new(&c, &cp, &err));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, rths_hs_comp_new(&c, &cp, &err));
 	EXPECT_STREQ("order", err.path);
 	rths_hs_comp_defaults(&cp, RTHS_HS_COMP_ATS, DT);
 	cp.delay = 0.5;	/* outside a1's bounds */
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE, rths_hs_comp_new(&c, &cp, &err));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, rths_hs_comp_new(&c, &cp, &err));
 	EXPECT_STREQ("a1_bounds", err.path);
 	EXPECT_EQ(RTHS_HS_COMP_ATS, rths_hs_comp_from_name("ats"));
 	EXPECT_EQ(0, rths_hs_comp_from_name("smith"));

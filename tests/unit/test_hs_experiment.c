@@ -17,51 +17,51 @@
 
 static const struct {
 	const char *file;
-	enum rths_hs_err code;
+	int code;
 	const char *path;	/* JSON path in the error, NULL: none */
 	unsigned int line;	/* line in the error, 0: none */
 } bad[] = {
-	{ "bad-syntax.json", RTHS_HS_E_JSON_SYNTAX, NULL, 3 },
-	{ "bad-missing-field.json", RTHS_HS_E_MISSING_FIELD, "model", 0 },
-	{ "bad-unknown-field.json", RTHS_HS_E_UNKNOWN_FIELD,
+	{ "bad-syntax.json", RTHS_E_JSON_SYNTAX, NULL, 3 },
+	{ "bad-missing-field.json", RTHS_E_MISSING_FIELD, "model", 0 },
+	{ "bad-unknown-field.json", RTHS_E_UNKNOWN_FIELD,
 	  "model.stories[0].stifness", 0 },
-	{ "bad-wrong-type.json", RTHS_HS_E_WRONG_TYPE,
+	{ "bad-wrong-type.json", RTHS_E_WRONG_TYPE,
 	  "model.stories[1].stiffness", 0 },
-	{ "bad-out-of-range.json", RTHS_HS_E_OUT_OF_RANGE,
+	{ "bad-out-of-range.json", RTHS_E_OUT_OF_RANGE,
 	  "model.stories[2].stiffness", 0 },
-	{ "bad-choice.json", RTHS_HS_E_BAD_CHOICE, "integrator.method", 0 },
-	{ "bad-shape.json", RTHS_HS_E_BAD_SHAPE, "model.stiffness[0]", 0 },
-	{ "bad-not-symmetric.json", RTHS_HS_E_NOT_SYMMETRIC,
+	{ "bad-choice.json", RTHS_E_BAD_CHOICE, "integrator.method", 0 },
+	{ "bad-shape.json", RTHS_E_BAD_SHAPE, "model.stiffness[0]", 0 },
+	{ "bad-not-symmetric.json", RTHS_E_NOT_SYMMETRIC,
 	  "model.stiffness", 0 },
-	{ "bad-not-positive-definite.json", RTHS_HS_E_NOT_POSITIVE_DEFINITE,
+	{ "bad-not-positive-definite.json", RTHS_E_NOT_POSITIVE_DEFINITE,
 	  "model.mass", 0 },
-	{ "bad-dof.json", RTHS_HS_E_BAD_DOF,
+	{ "bad-dof.json", RTHS_E_BAD_DOF,
 	  "substructure.experimental_stories[0]", 0 },
-	{ "bad-duplicate.json", RTHS_HS_E_DUPLICATE,
+	{ "bad-duplicate.json", RTHS_E_DUPLICATE,
 	  "substructure.experimental_stories[1]", 0 },
-	{ "bad-conflict.json", RTHS_HS_E_CONFLICT, "ground_motion", 0 },
-	{ "bad-geometry.json", RTHS_HS_E_BAD_GEOMETRY, "setup.actuators", 0 },
-	{ "bad-unstable-step.json", RTHS_HS_E_UNSTABLE_STEP,
+	{ "bad-conflict.json", RTHS_E_CONFLICT, "ground_motion", 0 },
+	{ "bad-geometry.json", RTHS_E_BAD_GEOMETRY, "setup.actuators", 0 },
+	{ "bad-unstable-step.json", RTHS_E_UNSTABLE_STEP,
 	  "integrator.method", 0 },
-	{ "bad-unsupported.json", RTHS_HS_E_UNSUPPORTED, "integrator.method",
+	{ "bad-unsupported.json", RTHS_E_UNSUPPORTED, "integrator.method",
 	  0 },
-	{ "bad-io.json", RTHS_HS_E_IO, "ground_motion.file", 0 },
-	{ "bad-ground-motion-value.json", RTHS_HS_E_GM_VALUE,
+	{ "bad-io.json", ENOENT, "ground_motion.file", 0 },
+	{ "bad-ground-motion-value.json", RTHS_E_GM_VALUE,
 	  "ground_motion.file", 6 },
-	{ "bad-setup-shape.json", RTHS_HS_E_BAD_SHAPE, "setup.type", 0 },
-	{ "bad-late-deadline.json", RTHS_HS_E_OUT_OF_RANGE,
+	{ "bad-setup-shape.json", RTHS_E_BAD_SHAPE, "setup.type", 0 },
+	{ "bad-late-deadline.json", RTHS_E_OUT_OF_RANGE,
 	  "device.late_deadline", 0 },
 	/* options that cannot apply are errors, not ignored */
-	{ "bad-units-on-at2.json", RTHS_HS_E_CONFLICT, "ground_motion.units",
+	{ "bad-units-on-at2.json", RTHS_E_CONFLICT, "ground_motion.units",
 	  0 },
-	{ "bad-rho-inf-with-cr.json", RTHS_HS_E_CONFLICT,
+	{ "bad-rho-inf-with-cr.json", RTHS_E_CONFLICT,
 	  "integrator.rho_inf", 0 },
 	/* a record that starts at 1 s is not moved to 0 unless asked */
-	{ "bad-late-start.json", RTHS_HS_E_GM_TIME_STEP, "ground_motion.file",
+	{ "bad-late-start.json", RTHS_E_GM_TIME_STEP, "ground_motion.file",
 	  2 },
 	/* 32/1024 s over a 20 ms record: refused unless allowed */
-	{ "bad-coarse-step.json", RTHS_HS_E_OUT_OF_RANGE, "integrator.dt", 0 },
-	{ "bad-dt-not-whole-ticks.json", RTHS_HS_E_OUT_OF_RANGE,
+	{ "bad-coarse-step.json", RTHS_E_OUT_OF_RANGE, "integrator.dt", 0 },
+	{ "bad-dt-not-whole-ticks.json", RTHS_E_OUT_OF_RANGE,
 	  "integrator.dt", 0 },
 };
 #define N_BAD (sizeof(bad) / sizeof(bad[0]))
@@ -70,7 +70,7 @@ TEST(each_bad_file_has_its_error)
 {
 	for (size_t i = 0; i < N_BAD; i++) {
 		struct rths_hs_experiment x;
-		struct rths_hs_error err;
+		struct rths_error err;
 		char path[512], msg[1024];
 		int r;
 
@@ -78,7 +78,7 @@ TEST(each_bad_file_has_its_error)
 			 bad[i].file);
 		memset(&err, 0, sizeof(err));
 		r = rths_hs_experiment_load(&x, path, &err);
-		rths_hs_error_str(&err, msg, sizeof(msg));
+		rths_error_str(&err, msg, sizeof(msg));
 		TH_LOG("%s", msg);
 		EXPECT_EQ(-(int)bad[i].code, r);
 		EXPECT_EQ(-(int)bad[i].code, err.code);
@@ -88,9 +88,9 @@ TEST(each_bad_file_has_its_error)
 		/* The file in question: the experiment, or for a record
 		 * error the record itself (and the message names the
 		 * experiment). */
-		if (bad[i].code == RTHS_HS_E_GM_VALUE ||
-		    bad[i].code == RTHS_HS_E_GM_TIME_STEP ||
-		    bad[i].code == RTHS_HS_E_IO) {
+		if (bad[i].code == RTHS_E_GM_VALUE ||
+		    bad[i].code == RTHS_E_GM_TIME_STEP ||
+		    bad[i].code == ENOENT) {
 			EXPECT_TRUE(strstr(err.file, ".AT2") ||
 				    strstr(err.file, ".txt"));
 			EXPECT_NE(NULL, strstr(err.msg, bad[i].file));
@@ -106,14 +106,14 @@ TEST(every_file_error_kind_is_covered)
 {
 	/* The record readers and the numerics have their own tests. */
 	static const int kinds[] = {
-		RTHS_HS_E_IO, RTHS_HS_E_JSON_SYNTAX, RTHS_HS_E_MISSING_FIELD,
-		RTHS_HS_E_UNKNOWN_FIELD, RTHS_HS_E_WRONG_TYPE,
-		RTHS_HS_E_OUT_OF_RANGE, RTHS_HS_E_BAD_CHOICE,
-		RTHS_HS_E_BAD_SHAPE, RTHS_HS_E_NOT_SYMMETRIC,
-		RTHS_HS_E_NOT_POSITIVE_DEFINITE, RTHS_HS_E_BAD_DOF,
-		RTHS_HS_E_DUPLICATE, RTHS_HS_E_CONFLICT,
-		RTHS_HS_E_BAD_GEOMETRY, RTHS_HS_E_UNSTABLE_STEP,
-		RTHS_HS_E_GM_VALUE, RTHS_HS_E_UNSUPPORTED,
+		ENOENT, RTHS_E_JSON_SYNTAX, RTHS_E_MISSING_FIELD,
+		RTHS_E_UNKNOWN_FIELD, RTHS_E_WRONG_TYPE,
+		RTHS_E_OUT_OF_RANGE, RTHS_E_BAD_CHOICE,
+		RTHS_E_BAD_SHAPE, RTHS_E_NOT_SYMMETRIC,
+		RTHS_E_NOT_POSITIVE_DEFINITE, RTHS_E_BAD_DOF,
+		RTHS_E_DUPLICATE, RTHS_E_CONFLICT,
+		RTHS_E_BAD_GEOMETRY, RTHS_E_UNSTABLE_STEP,
+		RTHS_E_GM_VALUE, RTHS_E_UNSUPPORTED,
 	};
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
@@ -122,16 +122,16 @@ TEST(every_file_error_kind_is_covered)
 		for (size_t i = 0; i < N_BAD; i++)
 			seen |= (int)bad[i].code == kinds[k];
 		EXPECT_TRUE(seen) TH_LOG("no bad file for %s",
-					 rths_hs_err_name(kinds[k]));
+					 rths_strerror_name(kinds[k]));
 	}
-	EXPECT_STREQ("out-of-range", rths_hs_err_name(RTHS_HS_E_OUT_OF_RANGE));
-	EXPECT_STREQ("unknown-error", rths_hs_err_name(1000));
+	EXPECT_STREQ("out-of-range", rths_strerror_name(RTHS_E_OUT_OF_RANGE));
+	EXPECT_STREQ("unknown-error", rths_strerror_name(1000));
 }
 
 TEST(two_story_example)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_model full;
 	bool lin;
 
@@ -168,7 +168,7 @@ TEST(two_story_example)
 TEST(patent_column_example)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_model full;
 	bool lin;
 
@@ -206,7 +206,7 @@ TEST(defaults_and_nonlinear_story)
 		"   { \"type\": \"bouc_wen\", \"yield_force\": 3000 } } ] },"
 		"  \"substructure\": { \"experimental_stories\": [1] } }";
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	ASSERT_EQ(0, rths_hs_experiment_parse(&x, text, "inline", ".", &err))
 		TH_LOG("%s", err.msg);
@@ -291,13 +291,13 @@ TEST(nonlinear_specimen_matches_reference)
 TEST(error_text_names_file_path_and_kind)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 	char msg[1024];
 
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_experiment_load(&x, RTHS_HS_TESTDATA
 					  "/bad-out-of-range.json", &err));
-	rths_hs_error_str(&err, msg, sizeof(msg));
+	rths_error_str(&err, msg, sizeof(msg));
 	EXPECT_NE(NULL, strstr(msg, "bad-out-of-range.json: "
 			       "model.stories[2].stiffness: expected a number > 0"));
 	EXPECT_NE(NULL, strstr(msg, "[out-of-range]"));
@@ -310,7 +310,7 @@ TEST(error_text_names_file_path_and_kind)
 
 /* Parses @tail after the two-story model; the error in *err. */
 static int parse_with(struct rths_hs_experiment *x, const char *tail,
-		      struct rths_hs_error *err)
+		      struct rths_error *err)
 {
 	char text[2048];
 
@@ -338,10 +338,10 @@ TEST(integrator_parameters_of_another_method)
 		  "integrator.tolerance" },
 	};
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		EXPECT_EQ(-RTHS_HS_E_CONFLICT, parse_with(&x, cases[i].tail,
+		EXPECT_EQ(-RTHS_E_CONFLICT, parse_with(&x, cases[i].tail,
 							  &err))
 			TH_LOG("%s", cases[i].path);
 		EXPECT_STREQ(cases[i].path, err.path);
@@ -361,23 +361,23 @@ TEST(other_ignored_options_are_errors)
 {
 	static const struct {
 		const char *tail, *path;
-		enum rths_hs_err code;
+		int code;
 	} cases[] = {
 		{ ", \"outputs\": { \"csv\": false, \"plots\": true }",
-		  "outputs.plots", RTHS_HS_E_CONFLICT },
+		  "outputs.plots", RTHS_E_CONFLICT },
 		{ ", \"outputs\": { \"csv\": false, \"every\": 4 }",
-		  "outputs.every", RTHS_HS_E_CONFLICT },
+		  "outputs.every", RTHS_E_CONFLICT },
 		{ ", \"ground_motion\": { \"file\": \"tiny.AT2\" }, \"duration\": 1",
-		  "duration", RTHS_HS_E_OUT_OF_RANGE },
+		  "duration", RTHS_E_OUT_OF_RANGE },
 		{ ", \"ground_motion\": { \"file\": \"tiny.AT2\", \"shift_to_zero\": true }",
-		  "ground_motion.shift_to_zero", RTHS_HS_E_CONFLICT },
+		  "ground_motion.shift_to_zero", RTHS_E_CONFLICT },
 		{ ", \"ground_motion\": { \"shift_to_zero\": true }",
-		  "ground_motion.file", RTHS_HS_E_MISSING_FIELD },
+		  "ground_motion.file", RTHS_E_MISSING_FIELD },
 		{ ", \"outputs\": { \"reference\": true }",
-		  "outputs.reference", RTHS_HS_E_CONFLICT },
+		  "outputs.reference", RTHS_E_CONFLICT },
 	};
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		EXPECT_EQ(-(int)cases[i].code, parse_with(&x, cases[i].tail,
@@ -395,7 +395,7 @@ TEST(other_ignored_options_are_errors)
 TEST(explicit_shift_to_zero)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"file\": \"late-start.txt\","
 				" \"units\": \"g\", \"shift_to_zero\": true }", &err))
@@ -411,12 +411,12 @@ TEST(coarse_step_refused_or_warned)
 {
 	static const char gm[] = ", \"ground_motion\": { \"file\": \"two-column.txt\", \"units\": \"g\" }";
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 	char tail[512];
 
 	ASSERT_EQ(0, parse_with(&x, gm, &err)) TH_LOG("%s", err.msg);
 	/* 32/1024 s = 31.25 ms over 20 ms samples */
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_experiment_set_step(&x, 32, &err));
 	EXPECT_STREQ("integrator.dt", err.path);
 	EXPECT_NE(NULL, strstr(err.msg, "use d <= 20")) TH_LOG("%s", err.msg);
@@ -440,7 +440,7 @@ TEST(coarse_step_refused_or_warned)
 TEST(implausible_acceleration_warned)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	/* a scale meant for cm/s^2 on a record in g */
 	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"synthetic\": { \"pga_g\": 0.3 },"
@@ -467,9 +467,9 @@ TEST(implausible_acceleration_warned)
 TEST(dt_not_whole_ticks_says_how)
 {
 	struct rths_hs_experiment x;
-	struct rths_hs_error err;
+	struct rths_error err;
 
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_experiment_load(&x, RTHS_HS_TESTDATA
 					  "/bad-dt-not-whole-ticks.json", &err));
 	EXPECT_NE(NULL, strstr(err.msg, "got 20.48 ticks"));
@@ -477,12 +477,12 @@ TEST(dt_not_whole_ticks_says_how)
 		TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, "dt = 20/1024 s = 0.01953125 s"));
 	/* 12.3 ms: exactly 123 ticks at 10 kHz, the only whole rate */
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  parse_with(&x, ", \"integrator\": { \"dt\": 0.0123 }", &err));
 	EXPECT_NE(NULL, strstr(err.msg, "device.rate 10000 Hz makes it 123 ticks"))
 		TH_LOG("%s", err.msg);
 	/* 7.31 ms is whole at no rate from 100 Hz to 20 kHz */
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  parse_with(&x, ", \"integrator\": { \"dt\": 0.00731 }", &err));
 	EXPECT_EQ(NULL, strstr(err.msg, "device.rate")) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, "dt = 7/1024 s"));

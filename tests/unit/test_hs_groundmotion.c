@@ -34,7 +34,7 @@ static int write_temp(char *path, size_t len, const char *text)
 TEST(at2_nga_west2_header)
 {
 	struct rths_hs_gm gm;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	ASSERT_EQ(0, rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA "/tiny.AT2",
 					 &err)) TH_LOG("%s", err.msg);
@@ -54,16 +54,16 @@ TEST(at2_nga_west2_header)
 TEST(at2_malformed_value_names_line_and_field)
 {
 	struct rths_hs_gm gm;
-	struct rths_hs_error err;
+	struct rths_error err;
 	char buf[1024];
 
-	EXPECT_EQ(-RTHS_HS_E_GM_VALUE,
+	EXPECT_EQ(-RTHS_E_GM_VALUE,
 		  rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA "/bad-value.AT2",
 				      &err));
 	EXPECT_EQ(6, err.line);
 	EXPECT_NE(NULL, strstr(err.file, "bad-value.AT2"));
 	EXPECT_NE(NULL, strstr(err.msg, "field 2"));
-	rths_hs_error_str(&err, buf, sizeof(buf));
+	rths_error_str(&err, buf, sizeof(buf));
 	EXPECT_NE(NULL, strstr(buf, "bad-value.AT2:6: field 2"));
 	EXPECT_EQ(NULL, gm.acc);
 }
@@ -89,27 +89,27 @@ TEST(at2_header_and_count_errors)
 {
 	static const struct {
 		const char *text;
-		enum rths_hs_err code;
+		int code;
 		unsigned int line;
 		const char *word;
 	} cases[] = {
-		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2 \n", RTHS_HS_E_GM_COUNT, 5,
+		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2 \n", RTHS_E_GM_COUNT, 5,
 		  "NPTS = 3" },
 		/* cannot fit: refused before the allocation */
-		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2\n", RTHS_HS_E_GM_COUNT, 4,
+		{ HEADER3 "NPTS= 3, DT= .01 SEC\n1 2\n", RTHS_E_GM_COUNT, 4,
 		  "NPTS = 3" },
-		{ HEADER3 "NPTS= 2, DT= .01 SEC\n1 2 3\n", RTHS_HS_E_GM_COUNT,
+		{ HEADER3 "NPTS= 2, DT= .01 SEC\n1 2 3\n", RTHS_E_GM_COUNT,
 		  5, "field 3" },
-		{ HEADER3 "DT= .01 SEC\n1 2\n", RTHS_HS_E_GM_HEADER, 4, "NPTS" },
-		{ HEADER3 "NPTS= 2, DT= -1\n1 2\n", RTHS_HS_E_GM_HEADER, 4,
+		{ HEADER3 "DT= .01 SEC\n1 2\n", RTHS_E_GM_HEADER, 4, "NPTS" },
+		{ HEADER3 "NPTS= 2, DT= -1\n1 2\n", RTHS_E_GM_HEADER, 4,
 		  "DT" },
 		{ "A\nB\nACCELERATION IN FURLONGS\nNPTS= 1, DT= .01\n1\n",
-		  RTHS_HS_E_GM_HEADER, 3, "units" },
-		{ "A\nB\n", RTHS_HS_E_GM_HEADER, 2, "four header lines" },
+		  RTHS_E_GM_HEADER, 3, "units" },
+		{ "A\nB\n", RTHS_E_GM_HEADER, 2, "four header lines" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rths_hs_error err;
+		struct rths_error err;
 		struct rths_hs_gm gm;
 		char path[64];
 
@@ -125,7 +125,7 @@ TEST(at2_header_and_count_errors)
 
 TEST(two_column_file)
 {
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_gm gm;
 	char path[64];
 
@@ -144,17 +144,17 @@ TEST(two_column_file)
 	rths_hs_gm_free(&gm);
 
 	ASSERT_EQ(0, write_temp(path, sizeof(path), "0 1\n0.1 2\n0.25 3\n"));
-	EXPECT_EQ(-RTHS_HS_E_GM_TIME_STEP,
+	EXPECT_EQ(-RTHS_E_GM_TIME_STEP,
 		  rths_hs_gm_read_two_column(&gm, path, 1, 0, &err));
 	EXPECT_EQ(3, err.line);
 	unlink(path);
 	ASSERT_EQ(0, write_temp(path, sizeof(path), "0 1\n0.1 x2\n"));
-	EXPECT_EQ(-RTHS_HS_E_GM_VALUE,
+	EXPECT_EQ(-RTHS_E_GM_VALUE,
 		  rths_hs_gm_read_two_column(&gm, path, 1, 0, &err));
 	EXPECT_EQ(2, err.line);
 	EXPECT_NE(NULL, strstr(err.msg, "field 2"));
 	unlink(path);
-	EXPECT_EQ(-RTHS_HS_E_IO,
+	EXPECT_EQ(-ENOENT,
 		  rths_hs_gm_read_two_column(&gm, "/nonexistent/x", 1, 0,
 						     &err));
 }
@@ -167,27 +167,27 @@ TEST(at2_bad_files)
 {
 	static const struct {
 		const char *file;
-		enum rths_hs_err code;
+		int code;
 		unsigned int line;
 		const char *word;
 	} cases[] = {
 		/* a velocity or displacement record is not an acceleration */
-		{ "bad-velocity.VT2", RTHS_HS_E_GM_HEADER, 3, "velocity record" },
-		{ "bad-displacement.DT2", RTHS_HS_E_GM_HEADER, 3,
+		{ "bad-velocity.VT2", RTHS_E_GM_HEADER, 3, "velocity record" },
+		{ "bad-displacement.DT2", RTHS_E_GM_HEADER, 3,
 		  "displacement record" },
-		{ "bad-velocity-units.AT2", RTHS_HS_E_GM_HEADER, 3,
+		{ "bad-velocity-units.AT2", RTHS_E_GM_HEADER, 3,
 		  "units of velocity" },
 		/* nothing but NPTS and DT on their line */
-		{ "bad-junk-after-npts.AT2", RTHS_HS_E_GM_HEADER, 4, "'x'" },
-		{ "bad-junk-after-dt.AT2", RTHS_HS_E_GM_HEADER, 4, "'7'" },
+		{ "bad-junk-after-npts.AT2", RTHS_E_GM_HEADER, 4, "'x'" },
+		{ "bad-junk-after-dt.AT2", RTHS_E_GM_HEADER, 4, "'7'" },
 		/* NPTS is bounded by the file before anything is allocated
 		 * (1e14 values aborted under ASan) */
-		{ "bad-huge-npts.AT2", RTHS_HS_E_GM_COUNT, 4,
+		{ "bad-huge-npts.AT2", RTHS_E_GM_COUNT, 4,
 		  "NPTS = 100000000000000" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rths_hs_error err;
+		struct rths_error err;
 		struct rths_hs_gm gm;
 		char path[512];
 
@@ -218,7 +218,7 @@ TEST(at2_acceleration_units)
 		{ "ACCELERATION IN M/S2", 1.0 },
 		{ "ACCELERATION IN M/S**2", 1.0 },
 	};
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_gm gm;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -246,10 +246,10 @@ TEST(at2_acceleration_units)
  * asked: the shift is explicit. */
 TEST(two_column_late_start)
 {
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct rths_hs_gm gm;
 
-	EXPECT_EQ(-RTHS_HS_E_GM_TIME_STEP,
+	EXPECT_EQ(-RTHS_E_GM_TIME_STEP,
 		  rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
 					     "/late-start.txt", RTHS_HS_G, 0,
 					     &err));
@@ -351,7 +351,7 @@ TEST(synthetic_envelope_and_spectrum)
 	EXPECT_GT(mid, 5 * high);
 	EXPECT_GT(mid, 4 * low);
 	p.dt = 0;
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE, rths_hs_synth_check(&p, NULL));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, rths_hs_synth_check(&p, NULL));
 	rths_hs_gm_free(&gm);
 }
 

@@ -330,17 +330,17 @@ TEST(command_is_stable_until_accept)
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_hs_model mo;
-	struct rths_hs_error err;
+	struct rths_error err;
 	const double *u1, *u2;
 	double u0 = 0.01, f = 0, f2 = 1e3, x1;
 
 	sdof_model(&mo, &s, s.k);
 	rths_hs_stepper_defaults(&p, RTHS_HS_CR, 0.01);
 	ASSERT_EQ(0, rths_hs_stepper_new(&st, &mo, NULL, &p, NULL));
-	EXPECT_EQ(-RTHS_HS_E_INVALID,
+	EXPECT_EQ(-EINVAL,
 		  rths_hs_stepper_command(st, &f, &u1, &err));
 	rths_hs_stepper_start(st, &u0, NULL, &f, NULL, NULL);
-	EXPECT_EQ(-RTHS_HS_E_INVALID, rths_hs_stepper_accept(st, NULL, &err));
+	EXPECT_EQ(-EINVAL, rths_hs_stepper_accept(st, NULL, &err));
 	ASSERT_EQ(0, rths_hs_stepper_command(st, &f, &u1, NULL));
 	x1 = u1[0];
 	/* Asking again (e.g. a re-issued command) gives the same target. */
@@ -360,15 +360,15 @@ TEST(implicit_refuses_a_specimen)
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_hs_model mo;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	sdof_model(&mo, &s, 0);
 	rths_hs_stepper_defaults(&p, RTHS_HS_NEWMARK_IMPLICIT, 0.01);
-	EXPECT_EQ(-RTHS_HS_E_UNSUPPORTED,
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
 		  rths_hs_stepper_new(&st, &mo, &est, &p, &err));
 	p.method = RTHS_HS_KR_ALPHA;
 	p.rho_inf = 1.5;
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_stepper_new(&st, &mo, &est, &p, &err));
 	EXPECT_STREQ("rho_inf", err.path);
 	rths_hs_model_free(&mo);

@@ -98,21 +98,21 @@ TEST(modal_damping_is_diagonal_in_modes)
 TEST(check_rejects_bad_matrices)
 {
 	struct rths_hs_model mo;
-	struct rths_hs_error err;
+	struct rths_error err;
 
 	ASSERT_EQ(0, rths_hs_model_init(&mo, 2, NULL));
 	AT(mo.m, 2, 0, 0) = 1;
 	AT(mo.m, 2, 1, 1) = 1;
 	AT(mo.k, 2, 0, 1) = 5;
-	EXPECT_EQ(-RTHS_HS_E_NOT_SYMMETRIC, rths_hs_model_check(&mo, &err));
+	EXPECT_EQ(-RTHS_E_NOT_SYMMETRIC, rths_hs_model_check(&mo, &err));
 	EXPECT_STREQ("stiffness", err.path);
 	AT(mo.k, 2, 1, 0) = 5;
 	EXPECT_EQ(0, rths_hs_model_check(&mo, NULL));
 	AT(mo.m, 2, 1, 1) = -1;
-	EXPECT_EQ(-RTHS_HS_E_NOT_POSITIVE_DEFINITE,
+	EXPECT_EQ(-RTHS_E_NOT_POSITIVE_DEFINITE,
 		  rths_hs_model_check(&mo, &err));
 	EXPECT_STREQ("mass", err.path);
-	EXPECT_EQ(-RTHS_HS_E_BAD_DOF,
+	EXPECT_EQ(-RTHS_E_BAD_DOF,
 		  rths_hs_model_add_element(&mo, 2, -1, &(struct rths_hs_element_params){
 			.kind = RTHS_HS_ELEMENT_LINEAR, .k = 1 }, &err));
 	rths_hs_model_free(&mo);
@@ -187,7 +187,7 @@ TEST(bouc_wen_saturates_and_dissipates)
 	EXPECT_LT(fmx, p.alpha * k * 5 * uy + (1 - p.alpha) * fy * 1.0001);
 	p.beta = 0.1;
 	p.gamma = 0.9;
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE, rths_hs_element_check(&p, NULL));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, rths_hs_element_check(&p, NULL));
 }
 
 TEST(elements_enter_restoring_force_and_tangent)

@@ -208,7 +208,7 @@ TEST_F(run, plot_script)
 	EXPECT_NE(NULL, strstr(text, want));
 	EXPECT_NE(NULL, strstr(text, "all-numerical"));
 	free(text);
-	EXPECT_EQ(-RTHS_HS_E_UNSUPPORTED,
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
 		  plot("/tmp/it's", "history.csv", &self->h, false,
 			       false, NULL));
 }

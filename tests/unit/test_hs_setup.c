@@ -135,20 +135,20 @@ TEST(bad_geometry_is_named)
 	static const double at_point[2][3] = { { 0, 0, 0 }, { 0, -1, 0 } };
 	double wrong[3] = { 2.0, 2.1, 2.5 };
 	struct rths_hs_setup s;
-	struct rths_hs_error err;
+	struct rths_error err;
 
-	EXPECT_EQ(-RTHS_HS_E_BAD_GEOMETRY,
+	EXPECT_EQ(-RTHS_E_BAD_GEOMETRY,
 		  rths_hs_setup_actuators(&s, 3, 3, line, NULL, NULL, &err));
-	EXPECT_EQ(-RTHS_HS_E_BAD_GEOMETRY,
+	EXPECT_EQ(-RTHS_E_BAD_GEOMETRY,
 		  rths_hs_setup_actuators(&s, 3, 3, patent_ends, wrong, NULL,
 					  &err));
-	EXPECT_EQ(-RTHS_HS_E_BAD_GEOMETRY,
+	EXPECT_EQ(-RTHS_E_BAD_GEOMETRY,
 		  rths_hs_setup_actuators(&s, 2, 2, at_point, NULL, NULL,
 					  &err));
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE,
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_setup_actuators(&s, 3, 2, patent_ends, NULL, NULL,
 					  &err));
-	EXPECT_EQ(-RTHS_HS_E_OUT_OF_RANGE, rths_hs_setup_direct(&s, 17, &err));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, rths_hs_setup_direct(&s, 17, &err));
 }
 
 TEST(direct_setup_is_identity)

@@ -223,13 +223,13 @@ TEST(step_must_match_backend)
 	struct rths_hs_history h;
 	struct rths_hs_run_result res;
 	struct rths_hs_backend b;
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct frame fr;
 
 	ASSERT_EQ(0, frame_init(&fr, 0, 1.0));
 	ASSERT_EQ(0, offline(&b, &fr.setup, &fr.ks, NULL, 4, 0, 0));
 	config(&c, &fr, &b, RTHS_HS_CR, 2.0 / 1024);
-	EXPECT_EQ(-RTHS_HS_E_INVALID, rths_hs_sim_run(&c, &h, &res, &err));
+	EXPECT_EQ(-EINVAL, rths_hs_sim_run(&c, &h, &res, &err));
 	TH_LOG("%s", err.msg);
 	rths_hs_backend_close(&b);
 	frame_free(&fr);
@@ -325,7 +325,7 @@ TEST(stop_flag_holds_and_keeps_history)
 	struct rths_hs_history h;
 	struct rths_hs_run_result res;
 	struct rths_hs_backend b;
-	struct rths_hs_error err;
+	struct rths_error err;
 	struct frame fr;
 	double x = 0;
 
@@ -343,7 +343,7 @@ TEST(stop_flag_holds_and_keeps_history)
 	EXPECT_EQ(301, h.rows);
 	EXPECT_EQ(2048, res.steps_planned);
 	/* A held backend takes no more commands. */
-	EXPECT_EQ(-RTHS_HS_E_BACKEND, rths_hs_backend_post(&b, 301, &x, &err));
+	EXPECT_EQ(-RTHS_E_BACKEND, rths_hs_backend_post(&b, 301, &x, &err));
 	rths_hs_history_free(&h);
 	rths_hs_backend_close(&b);
 	frame_free(&fr);
@@ -420,8 +420,8 @@ TEST(offline_actuator_delay_and_lag)
 		EXPECT_EQ(x, fb.command[0]);
 	}
 	EXPECT_EQ(6000000, fb.time_ns);
-	EXPECT_EQ(-RTHS_HS_E_BACKEND, rths_hs_backend_post(&b, 8, &x, NULL));
-	EXPECT_EQ(-RTHS_HS_E_BACKEND, rths_hs_backend_wait(&b, 7, &fb, NULL));
+	EXPECT_EQ(-RTHS_E_BACKEND, rths_hs_backend_post(&b, 8, &x, NULL));
+	EXPECT_EQ(-RTHS_E_BACKEND, rths_hs_backend_wait(&b, 7, &fb, NULL));
 	rths_hs_backend_close(&b);
 
 	/*
@@ -520,7 +520,7 @@ TEST(preview_picks_smallest_fitting_step)
 	EXPECT_LT(fabs(pr.rows[2].compute - 682 * 2.5e-3), 1e-9);
 	/* Nothing fits if no d does. */
 	pp.max_ticks = 2;
-	EXPECT_EQ(-RTHS_HS_E_TOO_SLOW, rths_hs_preview(&c, &pp, &pr, NULL));
+	EXPECT_EQ(-RTHS_E_TOO_SLOW, rths_hs_preview(&c, &pp, &pr, NULL));
 	frame_free(&fr);
 }
 

@@ -206,7 +206,7 @@ TEST(constant_bdf_default_is_strict)
 			st = *rths_ode_get_stats(s);
 			rths_ode_free(s);
 			if (rc) {
-				ASSERT_EQ(RTHS_ODE_EFIXEDSTEP, rc);
+				ASSERT_EQ(-RTHS_E_FIXEDSTEP, rc);
 				continue;
 			}
 			double err = ode_prob_error(p, y, ref) / tol;

@@ -13,7 +13,7 @@
 static int device_open(const struct rths_hs_experiment *x, const char *dir,
 		       struct rths_hs_backend *b, char *desc, size_t desc_len,
 		       char *actuator, size_t act_len,
-		       struct rths_hs_error *err)
+		       struct rths_error *err)
 {
 	const struct rths_hs_actuator_model *a = &x->device.actuator;
 	bool sim = !strcmp(x->device.card, "sim");
@@ -31,9 +31,9 @@ static int device_open(const struct rths_hs_experiment *x, const char *dir,
 
 		/* the card has one bilinear spring, the same on every channel */
 		if (x->specimen.n_if != 1 || sp->kind != RTHS_HS_ELEMENT_BILINEAR)
-			return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, x->path,
-					    0, "specimen.springs",
-					    "the sim card models one bilinear spring on a one-coordinate specimen; use that, or run --offline");
+			return rths_error_set(err, RTHS_E_UNSUPPORTED, x->path,
+					      0, "specimen.springs",
+					      "the sim card models one bilinear spring on a one-coordinate specimen; use that, or run --offline");
 		p.spring = sp;
 	}
 	if (x->out.csv) {
@@ -56,7 +56,7 @@ static int device_open(const struct rths_hs_experiment *x, const char *dir,
 int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 const char *dir, struct rths_hs_backend *b, char *desc,
 		 size_t desc_len, char *actuator, size_t act_len,
-		 struct rths_hs_error *err)
+		 struct rths_error *err)
 {
 	const struct rths_hs_actuator_model *a = &x->device.actuator;
 	struct rths_hs_offline_params op;

@@ -72,7 +72,7 @@ static void script(FILE *f, const char *dir, const char *csv,
 }
 
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
-	 bool with_ref, bool run, struct rths_hs_error *err)
+	 bool with_ref, bool run, struct rths_error *err)
 {
 	char path[4096], log[4096];
 	posix_spawn_file_actions_t fa;
@@ -82,17 +82,17 @@ int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
 	int st, r;
 
 	if (strchr(dir, '\'') || strchr(csv, '\''))
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, dir, 0, NULL,
-				    "plots: a quote in the output path");
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, dir, 0, NULL,
+				      "plots: a quote in the output path");
 	snprintf(path, sizeof(path), "%s/plots.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot write: %s", strerror(errno));
+		return rths_error_set(err, errno, path, 0, NULL,
+				      "cannot write: %s", strerror(errno));
 	script(f, dir, csv, h, with_ref);
 	if (fclose(f) != 0)
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot write: %s", strerror(errno));
+		return rths_error_set(err, errno, path, 0, NULL,
+				      "cannot write: %s", strerror(errno));
 	if (!run)
 		return 0;
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
@@ -106,19 +106,19 @@ int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
 	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r == ENOENT)
-		return rths_hs_fail(err, RTHS_HS_E_UNSUPPORTED, path, 0, NULL,
-				    "gnuplot is not installed; the script is ready");
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, path, 0, NULL,
+				      "gnuplot is not installed; the script is ready");
 	if (r != 0)
-		return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				    "cannot run gnuplot: %s", strerror(r));
+		return rths_error_set(err, r, path, 0, NULL,
+				      "cannot run gnuplot: %s", strerror(r));
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
-			return rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-					    "waiting for gnuplot: %s",
-					    strerror(errno));
+			return rths_error_set(err, errno, path, 0, NULL,
+					      "waiting for gnuplot: %s",
+					      strerror(errno));
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return rths_hs_fail(err, RTHS_HS_E_IO, log, 0, NULL,
-				    "gnuplot failed (status %d); see the log",
-				    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		return rths_error_set(err, EIO, log, 0, NULL,
+				      "gnuplot failed (status %d); see the log",
+				      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	return 0;
 }

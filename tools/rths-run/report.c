@@ -205,7 +205,7 @@ void report_text(FILE *f, const struct report_input *in)
 
 		fprintf(f, "  failed        at step %llu: %s\n",
 			(unsigned long long)res->steps_done + 1,
-			rths_hs_error_str(&res->err, buf, sizeof(buf)));
+			rths_error_str(&res->err, buf, sizeof(buf)));
 	}
 }
 
@@ -216,7 +216,7 @@ static json_t *peak_json(const struct peak *p, double scale)
 }
 
 int report_json(const char *path, const struct report_input *in,
-		struct rths_hs_error *err)
+		struct rths_error *err)
 {
 	const struct rths_hs_run_result *res = in->res;
 	json_t *root, *dofs = json_array(), *acts = json_array();
@@ -263,8 +263,8 @@ int report_json(const char *path, const struct report_input *in,
 			 "wall_s", res->wall,
 			 "late_steps", (json_int_t)res->late_steps);
 	if (!root)
-		return rths_hs_fail(err, RTHS_HS_E_NOMEM, path, 0, NULL,
-				    "cannot build the JSON summary");
+		return rths_error_set(err, ENOMEM, path, 0, NULL,
+				      "cannot build the JSON summary");
 	if (in->n_warnings) {
 		json_t *w = json_array();
 
@@ -278,8 +278,8 @@ int report_json(const char *path, const struct report_input *in,
 		json_object_set_new(root, "preview_step_ticks",
 				    json_integer(in->preview->chosen));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0)
-		r = rths_hs_fail(err, RTHS_HS_E_IO, path, 0, NULL,
-				 "cannot write: %s", strerror(errno));
+		r = rths_error_set(err, errno, path, 0, NULL,
+				   "cannot write: %s", strerror(errno));
 	json_decref(root);
 	return r;
 }

@@ -31,7 +31,7 @@ void progress_done(struct progress *p);
 int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 const char *dir, struct rths_hs_backend *b, char *desc,
 		 size_t desc_len, char *actuator, size_t act_len,
-		 struct rths_hs_error *err);
+		 struct rths_error *err);
 
 /* What the summary shows (report.c). */
 struct report_input {
@@ -54,15 +54,15 @@ struct report_input {
  * all-numerical reference, timing, events; as text and as JSON. */
 void report_text(FILE *f, const struct report_input *in);
 int report_json(const char *path, const struct report_input *in,
-		struct rths_hs_error *err);
+		struct rths_error *err);
 
 /*
  * Writes DIR/plots.gp for the CSV at @csv (its name relative to DIR)
  * and, if @run, runs gnuplot in DIR: response.png, tracking.png and
  * hysteresis.png (the last two with actuators only).
- * -RTHS_HS_E_UNSUPPORTED if gnuplot is not installed.
+ * -RTHS_E_UNSUPPORTED if gnuplot is not installed.
  */
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
-	 bool with_ref, bool run, struct rths_hs_error *err);
+	 bool with_ref, bool run, struct rths_error *err);
 
 #endif /* RTHS_RUN_H */

@@ -133,7 +133,7 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 		return RC_ERROR;
 	}
 	if (ret) {
-		fprintf(stderr, "rthsctl: monitor: %s\n", strerror(-ret));
+		fprintf(stderr, "rthsctl: monitor: %s\n", rths_strerror(ret));
 		return RC_ERROR;
 	}
 	/* no SA_RESTART: the signal must interrupt the wait */
@@ -170,7 +170,7 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 	}
 	rths_mon_close(mon);
 	if (ret < 0 && ret != -EINTR) {
-		fprintf(stderr, "rthsctl: monitor: %s\n", strerror(-ret));
+		fprintf(stderr, "rthsctl: monitor: %s\n", rths_strerror(ret));
 		return RC_ERROR;
 	}
 	return RC_OK;

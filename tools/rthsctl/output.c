@@ -21,7 +21,7 @@ struct rths_ctl *rc_ctl(struct rc *rc)
 	}
 	if (ret) {
 		fprintf(stderr, "rthsctl: cannot open the rths control socket: %s\n",
-			strerror(-ret));
+			rths_strerror(ret));
 		return NULL;
 	}
 	return rc->ctl;
@@ -32,7 +32,7 @@ int rc_fail(struct rc *rc, int ret, const char *what)
 	const char *why = rc->ctl ? rths_ctl_error(rc->ctl) : "";
 
 	if (!*why)
-		why = strerror(-ret);
+		why = rths_strerror(ret);
 	fprintf(stderr, "rthsctl: %s: %s\n", what, why);
 	return RC_ERROR;
 }
