@@ -569,7 +569,7 @@ static bool rths_loop_moving(const struct rths_device *rd)
  * Before a stop: bring the outputs to rest along the hold ramp, so that a
  * moving rig does not stop dead.  Under the manual clock the ramp's ticks
  * run here; under the hrtimer clock the loop thread runs them while we
- * wait without rd->lock (the caller re-checks the state after).
+ * wait without rd->lock (then the device may be stopped already).
  */
 int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
 {
@@ -618,6 +618,12 @@ int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack,
 			       "the outputs did not come to rest in time; the device holds");
 		return -ETIMEDOUT;
+	}
+	/* without rd->lock, another stop and a new start may have come */
+	if (rd->state == RTHS_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack,
+			       "stopped by another request and started again meanwhile");
+		return -EBUSY;
 	}
 	return 0;
 }
