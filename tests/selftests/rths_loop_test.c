@@ -849,6 +849,41 @@ TEST_F(loop, stop_now_stops_dead)
 	EXPECT_EQ(3, rt_trace(&self->t, trace, 8192));
 }
 
+/*
+ * STATS_RESET zeroes every counter at once; the ticks already run in the
+ * step in progress stay counted, so that the identities keep holding.
+ */
+TEST_F(loop, stats_reset_mid_step)
+{
+	enum { D = 8 };
+	struct rths_dev_config cfg;
+	struct rths_stats st;
+	int i;
+
+	rt_manual_config(&cfg, D);
+	setup_dev(_metadata, &self->t, 1, &cfg, NULL);
+	ASSERT_EQ(0, rt_start(&self->t));
+	for (i = 1; i <= 3; i++)
+		ASSERT_EQ(0, rt_post1(&self->t, i, i * MM));
+	ASSERT_EQ(0, rt_tick(&self->t, D + 4));	/* 4 ticks into step 2 */
+	ASSERT_EQ(0, rths_stats_reset(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(0u, st.steps);
+	EXPECT_EQ(0u, st.fb_records);
+	EXPECT_EQ(0u, st.trace_records);
+	EXPECT_EQ(4u, st.step_ticks_now);
+	EXPECT_EQ(4u, st.ticks);
+	EXPECT_EQ(4u, st.periods);
+	expect_stats_consistent(_metadata, &self->t, D);
+	ASSERT_EQ(0, rt_tick(&self->t, 2 * D - 4));	/* to step 3's end */
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(2u, st.steps);
+	EXPECT_EQ(2u, st.fb_records);
+	EXPECT_EQ(2u * D, st.ticks);
+	EXPECT_EQ((uint64_t)(2 * D - 4), st.trace_records);
+	expect_stats_consistent(_metadata, &self->t, D);
+}
+
 TEST_F(loop, feedback_overflow_is_counted_not_overwritten)
 {
 	struct rths_dev_config cfg;
