@@ -7,6 +7,7 @@
 #include <linux/kdev_t.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -83,10 +84,43 @@ static void rths_vm_close(struct vm_area_struct *vma)
 	rths_region_put(rg);
 }
 
+/*
+ * Page 0, the header, is the kernel's.  It is mapped without write
+ * permission; a writable shared mapping still faults here on a write to
+ * it (and, after an mprotect() round trip, on the first write to any
+ * page), and only the header's write is refused.
+ */
+static vm_fault_t rths_vm_page_mkwrite(struct vm_fault *vmf)
+{
+	if (!vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	lock_page(vmf->page);
+	return VM_FAULT_LOCKED;
+}
+
 static const struct vm_operations_struct rths_vm_ops = {
 	.open = rths_vm_open,
 	.close = rths_vm_close,
+	.page_mkwrite = rths_vm_page_mkwrite,
 };
+
+/* Maps the region's pages; the header read-only whatever the VMA says. */
+static int rths_map_pages(struct vm_area_struct *vma, struct rths_region *rg)
+{
+	unsigned long len = vma->vm_end - vma->vm_start, off;
+	pgprot_t prot = vma->vm_page_prot;
+	int err = 0;
+
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	for (off = 0; off < len && !err; off += PAGE_SIZE) {
+		vma->vm_page_prot = off ? prot :
+				    vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(rg->base + off));
+	}
+	vma->vm_page_prot = prot;
+	return err;
+}
 
 static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -103,6 +137,12 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 			return -EACCES;
 		vma->vm_flags &= ~VM_MAYWRITE;
 	}
+	/* a private copy of the rings would post nothing */
+	if (!(vma->vm_flags & VM_SHARED)) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EINVAL;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
 	mutex_lock(&rd->lock);
 	rg = rd->region;
 	if (rd->dead || !rg) {
@@ -110,7 +150,7 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 	} else if (len > rg->size) {
 		err = -EINVAL;
 	} else {
-		err = remap_vmalloc_range(vma, rg->base, 0);
+		err = rths_map_pages(vma, rg);
 		if (!err) {
 			vma->vm_private_data = rg;
 			vma->vm_ops = &rths_vm_ops;

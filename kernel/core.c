@@ -207,14 +207,19 @@ struct rths_device *rths_dev_get_next(u32 *id)
 	return best;
 }
 
-static bool rths_name_valid(const char *name)
+/*
+ * Exactly [a-zA-Z0-9_-]: the name becomes a path under /dev/rths and is
+ * printed by tools, so the kernel's isalnum() (which takes Latin-1
+ * letters) is not enough.
+ */
+bool rths_name_valid(const char *name)
 {
 	const char *p;
 
 	if (!*name)
 		return false;
 	for (p = name; *p; p++)
-		if (!isalnum(*p) && *p != '_' && *p != '-')
+		if (!isascii(*p) || (!isalnum(*p) && *p != '_' && *p != '-'))
 			return false;
 	return true;
 }
@@ -294,6 +299,7 @@ again:
 	mutex_init(&rd->lock);
 	init_waitqueue_head(&rd->wq);
 	rths_event_init(rd);
+	rths_stats_init(rd);
 	strscpy(rd->name, name, sizeof(rd->name));
 	rd->channels = channels;
 	rd->state = RTHS_STATE_STOPPED;

@@ -4,8 +4,10 @@
  * late-command policies, equidistant sampling), the limits, and holds.
  * Documentation/step-semantics.rst states the rules this file implements.
  *
- * Ticks run in one context at a time: the loop thread (hrtimer clock) or
- * the RUN_TICK caller holding rd->lock (manual clock).  All arithmetic is
+ * Ticks run in one context at a time (the tick context of rths.h,
+ * Locking): the loop thread (hrtimer clock), which changes the state
+ * without rd->lock, or the RUN_TICK / RUN_STOP caller holding rd->lock
+ * (manual clock).  All arithmetic is
  * integer; products are bounded by RTHS_POS_MAX (2^40 nm) and the 16-bit
  * tick counts so that they fit in 64 bits.
  */
@@ -72,9 +74,12 @@ void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason)
 	wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
 }
 
-/* Ramp the outputs down to rest from their current velocity, then hold. */
-static void rths_halt(struct rths_device *rd, u32 state, u32 reason,
-		      u32 fault)
+/*
+ * Ramp the outputs down to rest from their current velocity, then hold.
+ * A fault names step @step.
+ */
+static void __rths_halt(struct rths_device *rd, u32 state, u32 reason,
+			u32 fault, u64 step)
 {
 	struct rths_loop *lp = &rd->loop;
 	unsigned int ch;
@@ -88,7 +93,7 @@ static void rths_halt(struct rths_device *rd, u32 state, u32 reason,
 			.type = RTHS_EVENT_FAULT,
 			.fault = fault,
 			.tick = lp->tick,
-			.step = lp->step + 1,
+			.step = step,
 		};
 
 		rd->fault = fault;
@@ -97,6 +102,13 @@ static void rths_halt(struct rths_device *rd, u32 state, u32 reason,
 		rths_event_queue(rd, &ev);
 	}
 	rths_loop_set_state(rd, state, reason);
+}
+
+/* A halt during the step in progress. */
+static void rths_halt(struct rths_device *rd, u32 state, u32 reason,
+		      u32 fault)
+{
+	__rths_halt(rd, state, reason, fault, rd->loop.step + 1);
 }
 
 void rths_loop_request_hold(struct rths_device *rd, u32 reason)
@@ -145,6 +157,7 @@ void rths_loop_reset(struct rths_device *rd)
 	lp->step_tick = 0;
 	lp->wait = 0;
 	lp->late_flags = 0;
+	lp->resting = false;
 	lp->tick = 0;
 	lp->step = 0;
 	lp->deadline = rd->cfg.late_deadline ?
@@ -386,8 +399,14 @@ static void rths_publish_feedback(struct rths_device *rd, u64 time_ns)
 	err = rths_ring_push(&rd->region->fb, e,
 			     RTHS_FB_ENTRY_SIZE(rd->channels));
 	if (err == -EPROTO) {
-		rths_halt(rd, RTHS_STATE_FAULTED, RTHS_REASON_RING,
-			  RTHS_FAULT_FB_INDEX);
+		/*
+		 * The step is complete but its record is lost: count it, so
+		 * that steps = fb_records + fb_overflows still holds, and
+		 * name the step it belongs to (lp->step, already counted).
+		 */
+		rd->stats.fb_overflows++;
+		__rths_halt(rd, RTHS_STATE_FAULTED, RTHS_REASON_RING,
+			    RTHS_FAULT_FB_INDEX, lp->step);
 	} else if (err) {
 		/* Counted and reported, never overwritten. */
 		rd->stats.fb_overflows++;
@@ -518,4 +537,93 @@ void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 
 	WRITE_ONCE(hdr->tick, lp->tick);
 	WRITE_ONCE(hdr->step, lp->step);
+
+	/* a stop waits for this (rths_loop_ramp_down()) */
+	if (rd->state != RTHS_STATE_RUNNING &&
+	    lp->motion == RTHS_MOTION_HOLD && !lp->resting) {
+		WRITE_ONCE(lp->resting, true);
+		wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
+	}
+}
+
+/* A tick asked for by netlink (manual clock), under rd->lock. */
+void rths_loop_manual_tick(struct rths_device *rd)
+{
+	/* virtual time: tick k happens at k / rate */
+	rths_loop_tick(rd, rths_grid_ns(rd->loop.tick + 1, rd->cfg.rate), 0, 0);
+	rd->stats.periods++;
+}
+
+static bool rths_loop_moving(const struct rths_device *rd)
+{
+	const struct rths_loop *lp = &rd->loop;
+	unsigned int ch;
+
+	for (ch = 0; ch < rd->channels; ch++)
+		if (lp->out[ch] != lp->out_prev[ch])
+			return true;
+	return false;
+}
+
+/*
+ * Before a stop: bring the outputs to rest along the hold ramp, so that a
+ * moving rig does not stop dead.  Under the manual clock the ramp's ticks
+ * run here; under the hrtimer clock the loop thread runs them while we
+ * wait without rd->lock (then the device may be stopped already).
+ */
+int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
+{
+	struct rths_loop *lp = &rd->loop;
+	unsigned long timeout;
+	long t;
+	u32 i;
+
+	lockdep_assert_held(&rd->lock);
+	if (rd->cfg.clock == RTHS_CLOCK_MANUAL) {
+		if (rd->state == RTHS_STATE_RUNNING) {
+			if (!rths_loop_moving(rd))
+				return 0;
+			rths_halt(rd, RTHS_STATE_HOLDING, RTHS_REASON_USER, 0);
+		}
+		/* a ramp (even one under way) ends within ramp_ticks */
+		for (i = 0; i <= rd->cfg.ramp_ticks; i++) {
+			if (lp->motion != RTHS_MOTION_DECEL)
+				break;
+			rths_loop_manual_tick(rd);
+			if (!(i & 1023))
+				cond_resched();
+		}
+		rths_stats_publish(rd);
+		return 0;
+	}
+
+	if (rd->state == RTHS_STATE_RUNNING)
+		rths_loop_request_hold(rd, RTHS_REASON_USER);
+	else if (READ_ONCE(lp->resting))
+		return 0;
+	/* twice the ramp's length and a second: it only needs ticks to run */
+	timeout = msecs_to_jiffies(rd->cfg.ramp_ticks * 2000 / rd->cfg.rate +
+				   1000);
+	mutex_unlock(&rd->lock);
+	t = wait_event_interruptible_timeout(rd->wq, READ_ONCE(lp->resting) ||
+					     READ_ONCE(rd->state) ==
+					     RTHS_STATE_STOPPED, timeout);
+	mutex_lock(&rd->lock);
+	if (t < 0) {
+		NL_SET_ERR_MSG(extack,
+			       "interrupted while the outputs ramp down; the device holds");
+		return -EINTR;
+	}
+	if (!t) {
+		NL_SET_ERR_MSG(extack,
+			       "the outputs did not come to rest in time; the device holds");
+		return -ETIMEDOUT;
+	}
+	/* without rd->lock, another stop and a new start may have come */
+	if (rd->state == RTHS_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack,
+			       "stopped by another request and started again meanwhile");
+		return -EBUSY;
+	}
+	return 0;
 }

@@ -118,6 +118,11 @@ static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	[RTHS_A_DEV_LIMITS] = NLA_POLICY_NESTED(rths_limits_policy),
 };
 
+static const struct nla_policy rths_stop_policy[RTHS_A_MAX + 1] = {
+	RTHS_SELECT_POLICY,
+	[RTHS_A_RUN_NOW] = { .type = NLA_FLAG },
+};
+
 static const struct nla_policy rths_tick_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
 	[RTHS_A_RUN_TICKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -399,6 +404,11 @@ static int rths_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 			   "missing attribute: the channel count");
 	if (err)
 		return err;
+	if (!rths_name_valid(nla_data(info->attrs[RTHS_A_DEV_NAME]))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RTHS_A_DEV_NAME],
+				    "device name: use letters, digits, '_' and '-'");
+		return -EINVAL;
+	}
 	return rths_dev_create(nla_data(info->attrs[RTHS_A_DEV_NAME]),
 			       nla_data(info->attrs[RTHS_A_DEV_CARD]),
 			       nla_get_u32(info->attrs[RTHS_A_DEV_CHANNELS]),
@@ -602,6 +612,8 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	rd->fault = 0;
 	rths_region_reset(rd->region);
 	rths_loop_reset(rd);
+	/* before the thread starts publishing its own */
+	rths_stats_publish(rd);
 	rths_loop_set_state(rd, RTHS_STATE_RUNNING, RTHS_REASON_USER);
 	if (rd->cfg.clock == RTHS_CLOCK_HRTIMER) {
 		err = rths_rt_start(rd);
@@ -619,15 +631,28 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * Ramps the outputs to rest first (as a hold does), unless RTHS_A_RUN_NOW
+ * asks for an immediate stop.
+ */
 static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];
+	int err;
 
-	if (rd->state != RTHS_STATE_STOPPED) {
-		if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
-			rths_rt_stop(rd);
-		rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
+	if (rd->state == RTHS_STATE_STOPPED)
+		return 0;
+	if (!nla_get_flag(info->attrs[RTHS_A_RUN_NOW])) {
+		err = rths_loop_ramp_down(rd, info->extack);
+		if (err)
+			return err;
+		/* rd->lock was dropped: someone may have stopped it */
+		if (rd->state == RTHS_STATE_STOPPED)
+			return 0;
 	}
+	if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
+		rths_rt_stop(rd);
+	rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
 	return 0;
 }
 
@@ -668,13 +693,11 @@ static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
-		/* virtual time: tick k happens at k / rate */
-		rths_loop_tick(rd, rths_grid_ns(rd->loop.tick + 1, rd->cfg.rate),
-			       0, 0);
-		rd->stats.periods++;
+		rths_loop_manual_tick(rd);
 		if (!(i & 1023))
 			cond_resched();
 	}
+	rths_stats_publish(rd);
 	return 0;
 }
 
@@ -683,9 +706,8 @@ static int rths_put_hist(struct sk_buff *skb, int type, const u64 *hist)
 	return nla_put(skb, type, RTHS_LAT_HIST_BUCKETS * sizeof(u64), hist);
 }
 
-static int rths_put_stats(struct sk_buff *skb, const struct rths_device *rd)
+static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
 {
-	const struct rths_stats_k *s = &rd->stats;
 	u64 n = s->lat_samples ?: 1;
 	const struct {
 		int type;
@@ -696,7 +718,7 @@ static int rths_put_stats(struct sk_buff *skb, const struct rths_device *rd)
 		{ RTHS_STATS_A_MISSED, s->missed },
 		{ RTHS_STATS_A_STEPS, s->steps },
 		{ RTHS_STATS_A_STRETCH_TICKS, s->stretch_ticks },
-		{ RTHS_STATS_A_STEP_TICKS_NOW, rd->loop.step_tick },
+		{ RTHS_STATS_A_STEP_TICKS_NOW, s->step_ticks_now },
 		{ RTHS_STATS_A_HALT_TICKS, s->halt_ticks },
 		{ RTHS_STATS_A_WAIT_TICKS, s->wait_ticks },
 		{ RTHS_STATS_A_LATE_STEPS, s->late_steps },
@@ -736,6 +758,24 @@ static int rths_put_stats(struct sk_buff *skb, const struct rths_device *rd)
 	return 0;
 }
 
+/* Caller holds rd->lock; the loop thread may be running. */
+static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd)
+{
+	struct rths_stats_k *s;
+	int err;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	/* no thread runs ticks: publish what the last one left */
+	if (!rd->rt.thread)
+		rths_stats_publish(rd);
+	rths_stats_read(rd, s);
+	err = __rths_put_stats(skb, s);
+	kfree(s);
+	return err;
+}
+
 static int rths_fill_stats(struct sk_buff *skb, struct rths_device *rd,
 			   u32 portid, u32 seq, int flags, u8 cmd)
 {
@@ -766,8 +806,12 @@ static int rths_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int rths_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	rths_rt_reset_latency(info->user_ptr[0]);
-	return 0;
+	int err = rths_rt_reset_stats(info->user_ptr[0]);
+
+	if (err)
+		NL_SET_ERR_MSG(info->extack,
+			       "the loop did not take the reset in time; nothing was cleared");
+	return err;
 }
 
 struct rths_card_dump {
@@ -848,7 +892,7 @@ static const struct genl_ops rths_ops[] = {
 		.cmd = RTHS_CMD_RUN_STOP,
 		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
 		.doit = rths_nl_run_stop,
-		.policy = rths_select_policy,
+		.policy = rths_stop_policy,
 		.maxattr = RTHS_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {

@@ -1,19 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rths private header: the card-type API that card modules implement and
- * the core's internal structures.  The uapi header <linux/rths.h> is the
- * only header shared with userspace.
+ * rths private header: the core's internal structures.  Card modules use
+ * rths_card.h only; the uapi header <linux/rths.h> is the only header
+ * shared with userspace.
+ *
+ * Locking
+ * =======
+ *
+ * Locks, outermost first:
+ *
+ *   rths_lock (mutex, core.c)  the registries of card types and devices,
+ *	rd->list and rd->unlisted, the ids.  Held across a card's @new.
+ *   rd->lock (mutex)           a device's configuration, region, owner,
+ *	dead, rt.thread, and every state change made from netlink or the
+ *	device node; manual-clock ticks run under it.
+ *   rd->ev_lock (spinlock, irqsave)  the event queue; innermost, taken
+ *	from the tick context too.
+ *
+ * rths_lock and rd->lock never nest: lookups take and drop rths_lock and
+ * return a reference, then take rd->lock.  rd->lock may be taken before
+ * rd->ev_lock, never after.  Card modules take none of them; a card's own
+ * locks nest inside rths_lock (@new) or rd->lock (@del, @set, @fill,
+ * @home) or the tick context (@write, @read).
+ *
+ * The tick context is the one context that runs ticks: the loop thread
+ * (hrtimer clock, from RUN_START to the stop, without rd->lock) or a
+ * RUN_TICK / RUN_STOP caller holding rd->lock (manual clock).  It alone
+ * writes rd->loop and rd->stats.
+ *
+ * Who writes the state (rd->state, rd->reason, rd->fault, hdr->state):
+ *  - no thread running (stopped, manual clock, before rths_rt_start(),
+ *    after rths_rt_stop()): netlink and chardev handlers and manual ticks,
+ *    all under rd->lock;
+ *  - while the loop thread runs: that thread alone, without rd->lock
+ *    (running to holding or faulted).  Others ask it through
+ *    rd->loop.hold_request; RUN_STOP stops the thread before it writes
+ *    the state itself.
+ * Readers use READ_ONCE(rd->state) (userspace reads hdr->state); under
+ * rd->lock a state other than running is stable, running may become
+ * holding or faulted at any tick.  reason and fault are written after
+ * the state, so a reader racing a change may pair the new state with the
+ * old reason.
+ *
+ * Statistics: readers never touch rd->stats; the tick context publishes
+ * a copy at each tick boundary under rd->stats_seq (stats.c).
  */
 #ifndef _RTHS_H
 #define _RTHS_H
 
 #include <linux/atomic.h>
 #include <linux/cdev.h>
+#include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -24,61 +67,7 @@
 #define RTHS_MAX_DEVICES	64
 #define RTHS_EVENT_QUEUE	256	/* events waiting to be sent, per device */
 
-struct rths_device;
-
-/**
- * struct rths_card_type - a kind of actuator interface card
- * @name: what "rthsctl dev add NAME type X" names it by
- * @owner: the module that implements it
- * @policy: netlink policy of its parameters (RTHS_A_DEV_CARD_PARAMS)
- * @maxattr: highest attribute type in @policy
- * @io_may_sleep: @write and @read may sleep (they always run in process
- *	context, but a card that says false could be driven from atomic
- *	context)
- * @new: set up @rd->card_priv; @tb holds the parsed parameters (may be all
- *	NULL).  Validate everything before changing anything.
- * @del: undo @new; the loop is stopped
- * @set: change parameters while the device is stopped; validate all of
- *	@tb first, then apply, so that an error changes nothing
- * @fill: put the current parameters into @skb (inside the params nest)
- * @home: optional: where the actuators are now, nm per channel, so that a
- *	new device (and one whose parameters changed) starts there instead
- *	of jumping to 0
- * @write: drive the outputs, one value per channel, nm
- * @read: sample the inputs: displacement (nm) and force (uN) per channel
- *
- * @write and @read are called once per tick, in that order, from the loop
- * thread (or the RUN_TICK caller under the manual clock).  They return 0 or
- * a negative errno, which faults the device.
- */
-struct rths_card_type {
-	const char *name;
-	struct module *owner;
-	const struct nla_policy *policy;
-	unsigned int maxattr;
-	bool io_may_sleep;
-	int (*new)(struct rths_device *rd, struct nlattr **tb,
-		   struct netlink_ext_ack *extack);
-	void (*del)(struct rths_device *rd);
-	int (*set)(struct rths_device *rd, struct nlattr **tb,
-		   struct netlink_ext_ack *extack);
-	int (*fill)(struct rths_device *rd, struct sk_buff *skb);
-	int (*home)(struct rths_device *rd, s64 *pos);
-	int (*write)(struct rths_device *rd, const s64 *out);
-	int (*read)(struct rths_device *rd, s64 *disp, s64 *force);
-
-	/* private to the core */
-	struct list_head list;
-};
-
-int rths_card_register(struct rths_card_type *ct);
-void rths_card_unregister(struct rths_card_type *ct);
-
-/* What a card may know about its device. */
-u32 rths_dev_channels(const struct rths_device *rd);
-u32 rths_dev_rate(const struct rths_device *rd);
-void *rths_card_priv(const struct rths_device *rd);
-void rths_set_card_priv(struct rths_device *rd, void *priv);
+#include "rths_card.h"
 
 /* ---- core internals below ---------------------------------------------- */
 
@@ -122,7 +111,10 @@ struct rths_region {
 	struct rths_ring cmd, fb, trace;
 };
 
-/* Counters; written by the one context that runs ticks. */
+/*
+ * Counters; written by the one context that runs ticks, read by others
+ * only through the snapshot (stats.c).
+ */
 struct rths_stats_k {
 	u64 periods, ticks, missed, steps, stretch_ticks, halt_ticks;
 	u64 wait_ticks, late_steps;
@@ -132,6 +124,7 @@ struct rths_stats_k {
 	u64 irq_min, irq_max, irq_sum;
 	u64 thread_min, thread_max, thread_sum;
 	u64 lat_samples;
+	u64 step_ticks_now;	/* lp->step_tick, when published */
 	u64 irq_hist[RTHS_LAT_HIST_BUCKETS];
 	u64 thread_hist[RTHS_LAT_HIST_BUCKETS];
 };
@@ -163,6 +156,7 @@ struct rths_loop {
 	bool have_target;
 	bool gap;			/* feedback records were dropped */
 	bool trace_full;		/* the trace ring is dropping */
+	bool resting;			/* halted and the ramp is over; READ_ONCE */
 	u32 step_tick;			/* ticks into the current step */
 	u32 wait;			/* ticks the current command is late */
 	u32 deadline;			/* effective event-driven deadline */
@@ -173,16 +167,21 @@ struct rths_loop {
 	u64 scratch[DIV_ROUND_UP(RTHS_TRACE_ENTRY_SIZE(RTHS_MAX_CHANNELS), 8)];
 };
 
-/* Hard timer + thread of the hrtimer clock. */
+/*
+ * Hard timer + thread of the hrtimer clock.  The timer callback writes
+ * expiry, irq_lat, period_idx and skipped on the thread's CPU; the thread
+ * reads them there with interrupts off.
+ */
 struct rths_rt {
 	struct hrtimer timer;
-	struct task_struct *thread;
+	struct task_struct *thread;	/* under rd->lock */
 	atomic_t pending;		/* timer periods not yet run */
-	atomic_t lat_reset;		/* clear the latency figures */
+	atomic_t stats_reset;		/* STATS_RESET asks the thread */
+	struct completion reset_done;	/* and the thread answers */
 	s64 t0;				/* ns, grid point 0 */
 	u64 period_idx;			/* grid index of the armed expiry */
 	u64 skipped;			/* periods the timer skipped (irq) */
-	u64 coalesced;			/* periods the thread missed */
+	u64 seen_periods, seen_skipped;	/* accounted so far (thread) */
 	s64 expiry;			/* ns, of the last period fired */
 	u64 irq_lat;			/* ns, of the last period fired */
 };
@@ -204,9 +203,12 @@ struct rths_device {
 	struct list_head list;		/* in rths_devices, under rths_lock */
 	bool unlisted;			/* taken out of it (under rths_lock) */
 
-	struct mutex lock;		/* config, state changes, manual ticks */
+	struct mutex lock;		/* see Locking above */
 	bool dead;
 	struct file *owner;		/* the O_RDWR opener, under lock */
+	/* written as Locking above says: under lock unless the loop thread
+	 * runs, then by that thread alone
+	 */
 	u32 state;			/* enum rths_state; READ_ONCE */
 	u32 reason;			/* enum rths_reason */
 	u32 fault;			/* enum rths_fault */
@@ -214,7 +216,9 @@ struct rths_device {
 	struct rths_region *region;
 	struct rths_loop loop;
 	struct rths_rt rt;
-	struct rths_stats_k stats;
+	struct rths_stats_k stats;	/* see stats.c */
+	seqcount_t stats_seq;
+	struct rths_stats_k stats_pub;
 	wait_queue_head_t wq;		/* poll: feedback and state */
 	struct device *node;		/* /dev/rths/NAME */
 
@@ -226,6 +230,7 @@ struct rths_device {
 
 /* core.c */
 extern struct mutex rths_lock;
+bool rths_name_valid(const char *name);
 struct rths_device *rths_dev_get_by_name(const char *name);
 struct rths_device *rths_dev_get_by_id(u32 id);
 struct rths_device *rths_dev_get_next(u32 *id);
@@ -260,6 +265,8 @@ bool rths_ring_has_data(const struct rths_ring *r);
 void rths_loop_reset(struct rths_device *rd);
 void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 		    u64 thread_lat);
+void rths_loop_manual_tick(struct rths_device *rd);
+int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
 int rths_loop_home(struct rths_device *rd);
@@ -267,8 +274,14 @@ int rths_loop_home(struct rths_device *rd);
 /* timer.c */
 int rths_rt_start(struct rths_device *rd);
 void rths_rt_stop(struct rths_device *rd);
-void rths_rt_reset_latency(struct rths_device *rd);
+int rths_rt_reset_stats(struct rths_device *rd);
 u64 rths_grid_ns(u64 n, u32 rate);
+
+/* stats.c */
+void rths_stats_init(struct rths_device *rd);
+void rths_stats_publish(struct rths_device *rd);
+void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st);
+void rths_stats_clear(struct rths_device *rd);
 
 /* events.c */
 void rths_event_init(struct rths_device *rd);

@@ -6,6 +6,7 @@
  * Timer-irq latency (expiry to callback) and thread latency (expiry to the
  * thread running) are accounted separately.
  */
+#include <linux/completion.h>
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -28,9 +29,9 @@ static enum hrtimer_restart rths_timer_fn(struct hrtimer *t)
 	s64 t0 = rt->t0;
 	u64 next;
 
-	WRITE_ONCE(rt->expiry, hrtimer_get_expires_ns(t));
-	WRITE_ONCE(rt->irq_lat, now - hrtimer_get_expires_ns(t));
-	smp_wmb();	/* pairs with atomic_xchg() in the thread */
+	/* the thread reads these on this CPU with interrupts off */
+	rt->expiry = hrtimer_get_expires_ns(t);
+	rt->irq_lat = now - hrtimer_get_expires_ns(t);
 	atomic_inc(&rt->pending);
 	wake_up_process(rt->thread);
 
@@ -40,10 +41,10 @@ static enum hrtimer_restart rths_timer_fn(struct hrtimer *t)
 		u64 n = mul_u64_u32_div(now - t0, rd->cfg.rate,
 					NSEC_PER_SEC) + 1;
 
-		WRITE_ONCE(rt->skipped, rt->skipped + n - next);
+		rt->skipped += n - next;
 		next = n;
 	}
-	WRITE_ONCE(rt->period_idx, next);
+	rt->period_idx = next;
 	hrtimer_set_expires(t, ns_to_ktime(t0 + rths_grid_ns(next,
 							     rd->cfg.rate)));
 	return HRTIMER_RESTART;
@@ -74,27 +75,32 @@ static void rths_account_latency(struct rths_stats_k *st, u64 irq,
 	st->lat_samples++;
 }
 
-static void rths_clear_latency(struct rths_stats_k *st)
+/*
+ * Zeroes the statistics; the ack must find them zeroed.  While the loop
+ * thread runs it owns the counters, so it clears them at its next tick
+ * and says so; otherwise no tick can run (we hold rd->lock) and we clear
+ * them here.
+ */
+int rths_rt_reset_stats(struct rths_device *rd)
 {
-	st->irq_min = 0;
-	st->irq_max = 0;
-	st->irq_sum = 0;
-	st->thread_min = 0;
-	st->thread_max = 0;
-	st->thread_sum = 0;
-	st->lat_samples = 0;
-	memset(st->irq_hist, 0, sizeof(st->irq_hist));
-	memset(st->thread_hist, 0, sizeof(st->thread_hist));
-}
+	struct rths_rt *rt = &rd->rt;
 
-/* The loop thread owns the figures while it runs, so it clears them. */
-void rths_rt_reset_latency(struct rths_device *rd)
-{
 	lockdep_assert_held(&rd->lock);
-	if (rd->rt.thread)
-		atomic_set(&rd->rt.lat_reset, 1);
-	else
-		rths_clear_latency(&rd->stats);
+	if (!rt->thread) {
+		rths_stats_clear(rd);
+		rths_stats_publish(rd);
+		return 0;
+	}
+	reinit_completion(&rt->reset_done);
+	atomic_set(&rt->stats_reset, 1);
+	/* a tick comes every 10 ms at the lowest rate: a second is lavish */
+	if (wait_for_completion_timeout(&rt->reset_done, HZ))
+		return 0;
+	if (atomic_xchg(&rt->stats_reset, 0))
+		return -ETIMEDOUT;	/* withdrawn: nothing was cleared */
+	/* the thread took it and completes within this tick */
+	wait_for_completion(&rt->reset_done);
+	return 0;
 }
 
 static int rths_thread_fn(void *data)
@@ -110,7 +116,8 @@ static int rths_thread_fn(void *data)
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 
 	for (;;) {
-		u64 now, expiry, irq_lat, thread_lat;
+		u64 now, expiry, irq_lat, thread_lat, idx, skipped;
+		bool reset;
 		int n;
 
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -123,22 +130,38 @@ static int rths_thread_fn(void *data)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
+		/*
+		 * The timer fires on this CPU: with interrupts off, what it
+		 * wrote is one consistent picture, so that the periods add
+		 * up to the ticks and the missed ones in every snapshot.
+		 */
+		local_irq_disable();
 		n = atomic_xchg(&rt->pending, 0);
-		expiry = READ_ONCE(rt->expiry);
-		irq_lat = READ_ONCE(rt->irq_lat);
+		expiry = rt->expiry;
+		irq_lat = rt->irq_lat;
+		idx = rt->period_idx;
+		skipped = rt->skipped;
+		local_irq_enable();
 		/* read after the expiry, so that a timer firing in between
 		 * cannot make the latency negative
 		 */
 		now = ktime_to_ns(ktime_get());
 		thread_lat = (s64)(now - expiry) > 0 ? now - expiry : 0;
-		/* periods that fired while we were still busy are missed */
-		rt->coalesced += n - 1;
-		rd->stats.missed = READ_ONCE(rt->skipped) + rt->coalesced;
-		rd->stats.periods = READ_ONCE(rt->period_idx) - 1;
-		if (atomic_xchg(&rt->lat_reset, 0))
-			rths_clear_latency(&rd->stats);
+		reset = atomic_xchg(&rt->stats_reset, 0);
+		if (reset)
+			rths_stats_clear(rd);
+		/* grid points passed since the last tick: the n that fired
+		 * (n - 1 of them coalesced into this tick) and the skipped
+		 */
+		rd->stats.periods += idx - 1 - rt->seen_periods;
+		rd->stats.missed += skipped - rt->seen_skipped + n - 1;
+		rt->seen_periods = idx - 1;
+		rt->seen_skipped = skipped;
 		rths_account_latency(&rd->stats, irq_lat, thread_lat);
 		rths_loop_tick(rd, expiry, irq_lat, thread_lat);
+		rths_stats_publish(rd);
+		if (reset)
+			complete(&rt->reset_done);
 	}
 	hrtimer_cancel(&rt->timer);
 	return 0;
@@ -160,9 +183,11 @@ int rths_rt_start(struct rths_device *rd)
 	hrtimer_init(&rt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	rt->timer.function = rths_timer_fn;
 	atomic_set(&rt->pending, 0);
-	atomic_set(&rt->lat_reset, 0);
+	atomic_set(&rt->stats_reset, 0);
+	init_completion(&rt->reset_done);
 	rt->skipped = 0;
-	rt->coalesced = 0;
+	rt->seen_periods = 0;
+	rt->seen_skipped = 0;
 	t = kthread_create(rths_thread_fn, rd, "rths/%s", rd->name);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
@@ -185,7 +210,8 @@ void rths_rt_stop(struct rths_device *rd)
 	kthread_stop(rt->thread);
 	rt->thread = NULL;
 	/* periods that fired but were never run count as missed too */
-	rt->coalesced += atomic_xchg(&rt->pending, 0);
-	rd->stats.missed = rt->skipped + rt->coalesced;
-	rd->stats.periods = rt->period_idx - 1;
+	rd->stats.missed += rt->skipped - rt->seen_skipped +
+			    atomic_xchg(&rt->pending, 0);
+	rd->stats.periods += rt->period_idx - 1 - rt->seen_periods;
+	rths_stats_publish(rd);
 }

@@ -324,7 +324,13 @@ int rths_card_list(struct rths_ctl *ctl,
 /* ---- running --------------------------------------------------------------- */
 
 int rths_run_start(struct rths_ctl *ctl, const char *name);
+/* Any state to stopped.  A moving rig first ramps its outputs to rest
+ * over the ramp ticks, as a hold does (manual clock: the call runs those
+ * ticks); returns once stopped. */
 int rths_run_stop(struct rths_ctl *ctl, const char *name);
+/* Stop at once: the outputs stay where they are, a moving rig stops dead
+ * (a velocity jump).  For emergencies and tests. */
+int rths_run_stop_now(struct rths_ctl *ctl, const char *name);
 /* Running -> holding: the outputs ramp down from their velocity and hold
  * (reason "user"); only a stop ends it.  No-op unless running. */
 int rths_run_hold(struct rths_ctl *ctl, const char *name);

@@ -33,7 +33,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "../rths.h"
+#include "../rths_card.h"
 
 /* The samples the comedi core gives every instruction (MIN_SAMPLES). */
 #define RTHS_COMEDI_DATA	16

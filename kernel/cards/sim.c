@@ -23,7 +23,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "../rths.h"
+#include "../rths_card.h"
 
 struct rths_sim_cfg {
 	u32 lag_us;

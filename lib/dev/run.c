@@ -2,6 +2,8 @@
 /*
  * Run control: start, stop, hold, and manual ticks.
  */
+#include <errno.h>
+
 #include "dev/internal.h"
 
 int rths_run_start(struct rths_ctl *ctl, const char *name)
@@ -12,6 +14,19 @@ int rths_run_start(struct rths_ctl *ctl, const char *name)
 int rths_run_stop(struct rths_ctl *ctl, const char *name)
 {
 	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_STOP, name, NULL, NULL);
+}
+
+int rths_run_stop_now(struct rths_ctl *ctl, const char *name)
+{
+	struct rths_msgbuf mb = rths_ctl_msg(ctl, RTHS_CMD_RUN_STOP, 0);
+	int ret;
+
+	ret = rths_put_name(&mb, RTHS_A_DEV_NAME, "name", name);
+	if (ret)
+		return ret;
+	if (!mnl_attr_put_check(mb.nlh, mb.size, RTHS_A_RUN_NOW, 0, NULL))
+		return rths_err_set(mb.err, -EMSGSIZE, "request too large");
+	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
 }
 
 int rths_run_hold(struct rths_ctl *ctl, const char *name)

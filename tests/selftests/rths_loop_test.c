@@ -4,7 +4,9 @@
  * interpolation to the count, equidistant sampling, the late-command
  * policies, limits and their events, and holds when the owner goes away.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -699,6 +701,186 @@ TEST_F(loop, user_hold_ramps_down)
 			  trace[i].raw[0].command);
 	/* holding already: a second hold changes nothing */
 	EXPECT_EQ(0, rths_run_hold(self->t.ctl, self->t.name));
+	expect_stats_consistent(_metadata, &self->t, D);
+}
+
+/* Runs until tick BEFORE, half way through step 2, moving at v > 0. */
+static void move_then(struct __test_metadata *_metadata, struct rt *t,
+		      int d, int r, int before)
+{
+	struct rths_dev_config cfg;
+
+	rt_manual_config(&cfg, d);
+	cfg.set |= RTHS_CFG_RAMP_TICKS;
+	cfg.ramp_ticks = r;
+	setup_dev(_metadata, t, 1, &cfg, NULL);
+	ASSERT_EQ(0, rt_start(t));
+	ASSERT_EQ(0, rt_post1(t, 1, MM));
+	ASSERT_EQ(0, rt_post1(t, 2, 2 * MM));
+	ASSERT_EQ(0, rt_tick(t, before));
+}
+
+static void expect_state_event(struct __test_metadata *_metadata, struct rt *t,
+			       enum rths_state state)
+{
+	struct rths_event ev;
+
+	ASSERT_EQ(1, rt_event(t, RTHS_EVENT_STATE, &ev));
+	while (ev.state == RTHS_STATE_RUNNING)
+		ASSERT_EQ(1, rt_event(t, RTHS_EVENT_STATE, &ev));
+	EXPECT_EQ(state, ev.state);
+	EXPECT_EQ(RTHS_REASON_USER, ev.reason);
+}
+
+/*
+ * "run stop" on a moving rig ramps the outputs to rest first, as a hold
+ * does, and only then stops: no velocity jump, tick by tick.  Under the
+ * manual clock the stop runs the ramp's ticks itself.
+ */
+TEST_F(loop, stop_ramps_to_rest)
+{
+	enum { D = 8, R = 8, BEFORE = 12 };
+	enum rths_state state;
+	enum rths_reason reason;
+	int64_t v, dv;
+	int i, n;
+
+	move_then(_metadata, &self->t, D, R, BEFORE);
+	ASSERT_TRUE(_metadata->passed);
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rt_state(&self->t, &state, &reason, NULL));
+	EXPECT_EQ(RTHS_STATE_STOPPED, state);
+	EXPECT_EQ(RTHS_REASON_USER, reason);
+	expect_state_event(_metadata, &self->t, RTHS_STATE_HOLDING);
+	expect_state_event(_metadata, &self->t, RTHS_STATE_STOPPED);
+	n = rt_trace(&self->t, trace, 8192);
+	ASSERT_EQ(BEFORE + R, n);
+	v = trace[BEFORE - 1].raw[0].command - trace[BEFORE - 2].raw[0].command;
+	ASSERT_GT(v, 0);
+	for (i = BEFORE; i < n; i++) {
+		dv = trace[i].raw[0].command - trace[i - 1].raw[0].command;
+		EXPECT_GE(dv, 0);	/* no reversal */
+		EXPECT_LE(dv, v);	/* no jump */
+		/* the ramp slows by v / R a tick, give or take rounding */
+		EXPECT_LE(trace[i - 1].raw[0].command -
+			  trace[i - 2].raw[0].command - dv, v / R + 1) {
+			TH_LOG("tick %d: velocity drops from %lld to %lld nm/tick",
+			       i, (long long)(trace[i - 1].raw[0].command -
+					      trace[i - 2].raw[0].command),
+			       (long long)dv);
+		}
+	}
+	/* at rest when it stops, where the ramp takes it */
+	EXPECT_EQ(trace[n - 1].raw[0].command, trace[n - 2].raw[0].command);
+	EXPECT_EQ(trace[BEFORE - 1].raw[0].command + v * (R - 1) / 2,
+		  trace[n - 1].raw[0].command);
+	expect_stats_consistent(_metadata, &self->t, D);
+	/* stopped: a second stop changes nothing */
+	EXPECT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	EXPECT_EQ(0, rt_trace(&self->t, trace, 8192));
+}
+
+/* A device at rest stops at once: no ramp to run. */
+TEST_F(loop, stop_at_rest_runs_no_ticks)
+{
+	struct rths_dev_config cfg;
+	struct rths_stats st;
+
+	rt_manual_config(&cfg, 8);
+	setup_dev(_metadata, &self->t, 1, &cfg, NULL);
+	ASSERT_EQ(0, rt_start(&self->t));
+	ASSERT_EQ(0, rt_tick(&self->t, 5));	/* waiting for step 1 */
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(5u, st.ticks);
+	EXPECT_EQ(5, rt_trace(&self->t, trace, 8192));
+}
+
+/* rthsctl next to this binary: build/plain/tools/rthsctl. */
+static int rthsctl_path(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -errno;
+	buf[n] = '\0';
+	slash = strstr(buf, "/tests/selftests/");
+	if (!slash || (size_t)(slash - buf) + sizeof("/tools/rthsctl") > size)
+		return -ENOENT;
+	strcpy(slash, "/tools/rthsctl");
+	return access(buf, X_OK) ? -errno : 0;
+}
+
+/* The explicit choice: "run stop NAME now" stops dead, mid-motion. */
+TEST_F(loop, stop_now_stops_dead)
+{
+	enum { D = 8, R = 8, BEFORE = 12 };
+	enum rths_state state;
+	char ctl[512], cmd[700];
+	int64_t v;
+	int n;
+
+	move_then(_metadata, &self->t, D, R, BEFORE);
+	ASSERT_TRUE(_metadata->passed);
+	ASSERT_EQ(0, rthsctl_path(ctl, sizeof(ctl)));
+	/* a word other than "now" is a usage error and stops nothing */
+	snprintf(cmd, sizeof(cmd), "%s run stop %s later 2>/dev/null", ctl,
+		 self->t.name);
+	EXPECT_EQ(2, WEXITSTATUS(system(cmd)));
+	ASSERT_EQ(0, rt_state(&self->t, &state, NULL, NULL));
+	EXPECT_EQ(RTHS_STATE_RUNNING, state);
+	snprintf(cmd, sizeof(cmd), "%s run stop %s now", ctl, self->t.name);
+	EXPECT_EQ(0, WEXITSTATUS(system(cmd)));
+	ASSERT_EQ(0, rt_state(&self->t, &state, NULL, NULL));
+	EXPECT_EQ(RTHS_STATE_STOPPED, state);
+	expect_state_event(_metadata, &self->t, RTHS_STATE_STOPPED);
+	/* no tick ran after the request: the last output was moving */
+	n = rt_trace(&self->t, trace, 8192);
+	ASSERT_EQ(BEFORE, n);
+	v = trace[n - 1].raw[0].command - trace[n - 2].raw[0].command;
+	EXPECT_GT(v, 0);
+	expect_stats_consistent(_metadata, &self->t, D);
+	/* the library call does the same */
+	ASSERT_EQ(0, rt_start(&self->t));
+	ASSERT_EQ(0, rt_post1(&self->t, 1, MM));
+	ASSERT_EQ(0, rt_tick(&self->t, 3));
+	ASSERT_EQ(0, rths_run_stop_now(self->t.ctl, self->t.name));
+	EXPECT_EQ(3, rt_trace(&self->t, trace, 8192));
+}
+
+/*
+ * STATS_RESET zeroes every counter at once; the ticks already run in the
+ * step in progress stay counted, so that the identities keep holding.
+ */
+TEST_F(loop, stats_reset_mid_step)
+{
+	enum { D = 8 };
+	struct rths_dev_config cfg;
+	struct rths_stats st;
+	int i;
+
+	rt_manual_config(&cfg, D);
+	setup_dev(_metadata, &self->t, 1, &cfg, NULL);
+	ASSERT_EQ(0, rt_start(&self->t));
+	for (i = 1; i <= 3; i++)
+		ASSERT_EQ(0, rt_post1(&self->t, i, i * MM));
+	ASSERT_EQ(0, rt_tick(&self->t, D + 4));	/* 4 ticks into step 2 */
+	ASSERT_EQ(0, rths_stats_reset(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(0u, st.steps);
+	EXPECT_EQ(0u, st.fb_records);
+	EXPECT_EQ(0u, st.trace_records);
+	EXPECT_EQ(4u, st.step_ticks_now);
+	EXPECT_EQ(4u, st.ticks);
+	EXPECT_EQ(4u, st.periods);
+	expect_stats_consistent(_metadata, &self->t, D);
+	ASSERT_EQ(0, rt_tick(&self->t, 2 * D - 4));	/* to step 3's end */
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(2u, st.steps);
+	EXPECT_EQ(2u, st.fb_records);
+	EXPECT_EQ(2u * D, st.ticks);
+	EXPECT_EQ((uint64_t)(2 * D - 4), st.trace_records);
 	expect_stats_consistent(_metadata, &self->t, D);
 }
 

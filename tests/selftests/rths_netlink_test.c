@@ -395,6 +395,79 @@ TEST_F(nl, tick_needs_the_manual_clock)
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
 }
 
+static int count_non_ascii(const struct rths_dev_info *info, void *arg)
+{
+	const char *p;
+
+	for (p = info->name; *p; p++)
+		if ((unsigned char)*p >= 0x80) {
+			++*(int *)arg;
+			break;
+		}
+	return 0;
+}
+
+/* Latin-1 letters are not [a-zA-Z0-9_-], whatever the kernel's isalnum()
+ * thinks: "\xe9t\xe9" must not become /dev/rths/<not UTF-8>. */
+TEST_F(nl, device_name_is_ascii_only)
+{
+	static const char *const bad[] = { "\xe9t\xe9", "a\xc0", "\xff", "a.b",
+					   "a/b" };
+	struct raw_reply r;
+	struct nlmsghdr *nlh;
+	struct nlattr *name;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		nlh = raw_msg(&self->nl, RTHS_CMD_DEV_NEW);
+		name = mnl_nlmsg_get_payload_tail(nlh);
+		mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, bad[i]);
+		mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
+		mnl_attr_put_u32(nlh, RTHS_A_DEV_CHANNELS, 1);
+		raw_send(&self->nl, nlh, &r);
+		EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, name));
+		EXPECT_NE(NULL, strstr(r.msg, "letters, digits"));
+	}
+	/* nothing was created */
+	ASSERT_EQ(0, rths_dev_list(self->t.ctl, count_non_ascii, &n));
+	EXPECT_EQ(0, n);
+	/* the documented set still works */
+	ASSERT_EQ(0, rths_dev_new(self->t.ctl, "nl_Az09-x", "sim", 1, NULL));
+	EXPECT_EQ(0, rths_dev_del(self->t.ctl, "nl_Az09-x"));
+}
+
+/* RUN_NOW is a flag of RUN_STOP and nothing else. */
+TEST_F(nl, run_now_is_strict)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *bad;
+	struct raw_reply r;
+	uint32_t junk = 1;
+
+	/* a flag carries no payload */
+	nlh = raw_msg(&self->nl, RTHS_CMD_RUN_STOP);
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, self->t.name);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put(nlh, RTHS_A_RUN_NOW, sizeof(junk), &junk);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -ERANGE, offset_of(nlh, bad));
+	/* another operation does not take it */
+	nlh = raw_msg(&self->nl, RTHS_CMD_RUN_START);
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, self->t.name);
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put(nlh, RTHS_A_RUN_NOW, 0, NULL);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	expect_unchanged(_metadata, self);
+	/* and RUN_STOP does */
+	nlh = raw_msg(&self->nl, RTHS_CMD_RUN_STOP);
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, self->t.name);
+	mnl_attr_put(nlh, RTHS_A_RUN_NOW, 0, NULL);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EQ(0, r.err);
+}
+
 TEST_F(nl, lifecycle)
 {
 	struct rths_dev_info info;

@@ -6,7 +6,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "common.h"
@@ -151,8 +155,18 @@ TEST_F(hostile, contained)
 	EXPECT_EQ(variant->fault, fault);
 	ASSERT_EQ(1, rt_event(&self->t, RTHS_EVENT_FAULT, &ev));
 	EXPECT_EQ(variant->fault, ev.fault);
+	/* every fault here is in step 1: the command of step 1, its
+	 * feedback record (the step completes, its record is lost), or the
+	 * trace record of its first tick */
+	EXPECT_EQ(1u, ev.step);
 	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
 	EXPECT_EQ(1u, st.ring_faults);
+	/* a lost record is still counted */
+	EXPECT_EQ(st.steps, st.fb_records + st.fb_overflows);
+	if (variant->kind == FB_CONSUMER_AHEAD) {
+		EXPECT_EQ(1u, st.steps);
+		EXPECT_EQ(1u, st.fb_overflows);
+	}
 	/* Stays faulted and keeps holding; a new run starts cleanly. */
 	ASSERT_EQ(0, rt_tick(&self->t, 8));
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
@@ -163,8 +177,9 @@ TEST_F(hostile, contained)
 	EXPECT_EQ(self->taint0 & TAINT_BAD, taint() & TAINT_BAD);
 }
 
-/* Random bytes over everything userspace can write, then run: whatever
- * the loop makes of it, the kernel survives and nothing warns. */
+/* Random bytes over everything userspace can write (all but the header
+ * page), then run: whatever the loop makes of it, the kernel survives and
+ * nothing warns. */
 TEST_F(hostile, random_garbage)
 {
 	struct rt_raw *raw = &self->raw;
@@ -175,7 +190,7 @@ TEST_F(hostile, random_garbage)
 	int round;
 
 	for (round = 0; round < 8; round++) {
-		for (i = 0; i < raw->size; i++) {
+		for (i = (size_t)sysconf(_SC_PAGESIZE); i < raw->size; i++) {
 			s = s * 6364136223846793005ULL + 1;
 			p[i] = s >> 56;
 		}
@@ -187,6 +202,75 @@ TEST_F(hostile, random_garbage)
 		}
 	}
 	EXPECT_EQ(self->taint0 & TAINT_BAD, taint() & TAINT_BAD);
+}
+
+/* 0 if writing @v at @p kills a child with SIGBUS or SIGSEGV. */
+static int write_faults(volatile uint32_t *p, uint32_t v)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		*p = v;
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFSIGNALED(st) &&
+	       (WTERMSIG(st) == SIGBUS || WTERMSIG(st) == SIGSEGV) ? 0 : 1;
+}
+
+/*
+ * The header page is the kernel's: even the owner's writable mapping
+ * cannot write it (also after an mprotect() round trip), while the ring
+ * pages stay writable.
+ */
+TEST(header_page_is_read_only)
+{
+	struct rths_mmap_header *hdr;
+	struct rths_dev_config cfg;
+	struct rt_raw raw, obs;
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t *cmd_prod;
+	struct rt t;
+
+	memset(&t, 0, sizeof(t));
+	rt_manual_config(&cfg, 4);
+	ASSERT_EQ(0, rt_create(&t, "hdr", 2, NULL, &cfg));
+	ASSERT_EQ(0, rt_raw_map(&t, &raw, true));
+	hdr = raw.base;
+	cmd_prod = rt_raw_index(&raw, raw.info.cmd.producer);
+	ASSERT_GE((size_t)((char *)cmd_prod - (char *)raw.base), (size_t)page);
+
+	EXPECT_EQ(0, write_faults(&hdr->magic, 0xdeadbeef));
+	EXPECT_EQ(0, write_faults(&hdr->channels, 7));
+	EXPECT_EQ(0, write_faults(&hdr->state, RTHS_STATE_RUNNING));
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));	/* a ring page */
+	/* read-only, then writable again: the header stays read-only */
+	ASSERT_EQ(0, mprotect(raw.base, raw.size, PROT_READ));
+	ASSERT_EQ(0, mprotect(raw.base, raw.size, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(0, write_faults(&hdr->version, 99));
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));
+	EXPECT_EQ(RTHS_MMAP_MAGIC, hdr->magic);
+	EXPECT_EQ(RTHS_MMAP_VERSION, hdr->version);
+	EXPECT_EQ(2u, hdr->channels);
+	EXPECT_EQ(RTHS_STATE_STOPPED, hdr->state);
+	/* and the device still runs */
+	ASSERT_EQ(0, rt_start(&t));
+	ASSERT_EQ(0, rt_tick(&t, 3));
+	EXPECT_EQ(3u, hdr->tick);
+	EXPECT_EQ(RTHS_STATE_RUNNING, hdr->state);
+	/* observers still cannot make anything writable */
+	ASSERT_EQ(0, rt_raw_map(&t, &obs, false));
+	EXPECT_EQ(-1, mprotect(obs.base, obs.size, PROT_READ | PROT_WRITE));
+	rt_raw_unmap(&obs);
+	/* a private writable mapping would write nowhere: refused */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, raw.size, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE, raw.fd, 0));
+	rt_raw_unmap(&raw);
+	rt_destroy(&t);
 }
 
 TEST_HARNESS_MAIN

@@ -5,6 +5,7 @@
  * test asserts what must hold whatever the timing: the tick, step, late
  * and ring counters add up exactly, and every step has one record.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -109,7 +110,9 @@ TEST_F_TIMEOUT(rt, counters_add_up, 120)
 	EXPECT_EQ(st.periods, st.ticks + st.missed);
 	EXPECT_EQ(st.ticks, st.steps * variant->d + st.stretch_ticks +
 		  st.step_ticks_now + st.halt_ticks);
-	EXPECT_EQ(0u, st.halt_ticks);
+	/* the stop ramped the outputs to rest first: a whole ramp (32 ticks
+	 * by default) ran in holding */
+	EXPECT_GE(st.halt_ticks, 32u);
 	EXPECT_EQ(st.late_steps, st.late_extrapolated + st.late_held +
 		  st.late_decelerated + st.late_faulted);
 	EXPECT_EQ(0u, st.late_faulted);
@@ -133,6 +136,141 @@ TEST_F_TIMEOUT(rt, counters_add_up, 120)
 	/* the thread runs after the timer that woke it */
 	EXPECT_GE(st.thread_lat_max, st.irq_lat_max);
 	EXPECT_GE(st.thread_lat_avg, st.irq_lat_avg);
+}
+
+/* The documented identities; 0 or the first that fails. */
+static const char *broken(const struct rths_stats *st, uint32_t d,
+			  bool since_start)
+{
+	if (st->periods != st->ticks + st->missed)
+		return "periods = ticks + missed";
+	if (st->ticks != st->steps * d + st->stretch_ticks +
+	    st->step_ticks_now + st->halt_ticks)
+		return "ticks = steps * d + stretch + step-ticks-now + halt";
+	if (st->late_steps != st->late_extrapolated + st->late_held +
+	    st->late_decelerated + st->late_faulted)
+		return "late = extrapolated + held + decelerated + faulted";
+	if (st->steps != st->fb_records + st->fb_overflows)
+		return "steps = fb-records + fb-overflows";
+	if (st->lat_samples != sum(st->irq_lat_hist) ||
+	    st->lat_samples != sum(st->thread_lat_hist))
+		return "latency samples = histogram sums";
+	if (since_start && st->lat_samples != st->ticks)
+		return "one latency sample a tick";
+	return NULL;
+}
+
+static void log_stats(struct __test_metadata *_metadata,
+		      const struct rths_stats *st)
+{
+	TH_LOG("periods %llu ticks %llu missed %llu steps %llu stretch %llu "
+	       "now %llu halt %llu late %llu fb %llu+%llu lat %llu",
+	       (unsigned long long)st->periods, (unsigned long long)st->ticks,
+	       (unsigned long long)st->missed, (unsigned long long)st->steps,
+	       (unsigned long long)st->stretch_ticks,
+	       (unsigned long long)st->step_ticks_now,
+	       (unsigned long long)st->halt_ticks,
+	       (unsigned long long)st->late_steps,
+	       (unsigned long long)st->fb_records,
+	       (unsigned long long)st->fb_overflows,
+	       (unsigned long long)st->lat_samples);
+}
+
+/* Keeps a few commands queued ahead; drains the feedback. */
+static int feed(struct rt *t, uint64_t *posted, uint64_t *seen,
+		uint64_t until)
+{
+	struct rths_feedback fb;
+	int err;
+
+	while (rths_read_feedback(t->dev, &fb) == 0)
+		*seen = fb.step;
+	while (*posted < until && *posted < *seen + 4) {
+		err = rt_post1(t, *posted + 1, (int64_t)(*posted + 1) * 100);
+		if (err)
+			return err;
+		++*posted;
+	}
+	return 0;
+}
+
+/*
+ * STATS_GET in a tight loop while the loop thread runs: every snapshot is
+ * one tick boundary's, so the identities hold in each of them.
+ */
+TEST_F_TIMEOUT(rt, snapshots_are_consistent, 120)
+{
+	uint64_t posted = 0, seen = 0, n = 0, bad = 0;
+	struct rths_stats st;
+	const char *why;
+
+	ASSERT_EQ(0, rt_start(&self->t));
+	do {
+		ASSERT_EQ(0, feed(&self->t, &posted, &seen, variant->steps));
+		ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+		n++;
+		why = broken(&st, variant->d, true);
+		if (why && !bad++) {
+			TH_LOG("snapshot %llu breaks %s",
+			       (unsigned long long)n, why);
+			log_stats(_metadata, &st);
+		}
+	} while (st.steps < variant->steps);
+	TH_LOG("%llu snapshots while running", (unsigned long long)n);
+	EXPECT_EQ(0u, bad);
+	EXPECT_GT(n, variant->steps / 4);	/* it did read while running */
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(NULL, broken(&st, variant->d, true));
+}
+
+/*
+ * STATS_RESET while the loop thread runs: by the ack the counters are
+ * zero (no step can complete meanwhile: no command is queued), the
+ * identities still hold, and counting goes on from there.
+ */
+TEST_F_TIMEOUT(rt, reset_while_running, 120)
+{
+	enum { K = 20, MORE = 5 };
+	uint64_t posted = 0, seen = 0;
+	struct rths_feedback fb;
+	struct rths_stats st;
+
+	ASSERT_EQ(0, rt_start(&self->t));
+	while (seen < K) {
+		ASSERT_EQ(0, feed(&self->t, &posted, &seen, K));
+		if (seen >= K)
+			break;
+		ASSERT_EQ(0, rths_wait_feedback(self->t.dev, &fb, 10000, 0));
+		seen = fb.step;
+	}
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	ASSERT_EQ((uint64_t)K, st.steps);
+	ASSERT_EQ(0, rths_stats_reset(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(0u, st.steps);
+	EXPECT_EQ(0u, st.fb_records);
+	EXPECT_EQ(0u, st.late_steps);
+	EXPECT_EQ(0u, st.stretch_ticks);
+	EXPECT_EQ(0u, st.halt_ticks);
+	EXPECT_GE(st.step_ticks_now, 1u);	/* waiting for step K + 1 */
+	EXPECT_LE(st.lat_samples, st.ticks);
+	EXPECT_EQ(NULL, broken(&st, variant->d, false)) {
+		log_stats(_metadata, &st);
+	}
+	/* counting goes on from zero */
+	while (seen < K + MORE) {
+		ASSERT_EQ(0, feed(&self->t, &posted, &seen, K + MORE));
+		if (seen >= K + MORE)
+			break;
+		ASSERT_EQ(0, rths_wait_feedback(self->t.dev, &fb, 10000, 0));
+		seen = fb.step;
+	}
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ((uint64_t)MORE, st.steps);
+	EXPECT_EQ(NULL, broken(&st, variant->d, false)) {
+		log_stats(_metadata, &st);
+	}
 }
 
 TEST_HARNESS_MAIN

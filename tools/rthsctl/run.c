@@ -9,7 +9,8 @@
 
 void rc_usage_run(FILE *f)
 {
-	fputs("Usage: rthsctl run { start | stop | hold } NAME\n"
+	fputs("Usage: rthsctl run { start | hold } NAME\n"
+	      "       rthsctl run stop NAME [now] (now: no ramp to rest first)\n"
 	      "       rthsctl run tick NAME N     (manual clock: advance N ticks)\n",
 	      f);
 }
@@ -19,8 +20,10 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 	static const char *const words[] = {
 		"start", "stop", "tick", "help", "hold", NULL
 	};
+	static const char *const stop_words[] = { "now", NULL };
 	struct rc_err e;
 	uint32_t ticks = 0;
+	bool now = false;
 	char what[64];
 	int k, ret;
 
@@ -34,6 +37,13 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 	if (k == 3) {
 		rc_usage_run(stdout);
 		return RC_OK;
+	}
+	/* "run stop NAME now": the only optional word */
+	if (k == 1 && argc == 3) {
+		if (rc_keyword(argv[2], stop_words, "run stop option", &e) < 0)
+			return rc_usage_error(&e, "run");
+		now = true;
+		argc--;
 	}
 	if (argc != (k == 2 ? 3 : 2)) {
 		rc_err_set(&e, "run %s: %s", argv[0],
@@ -49,7 +59,8 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 	if (k == 0)
 		ret = rths_run_start(rc->ctl, argv[1]);
 	else if (k == 1)
-		ret = rths_run_stop(rc->ctl, argv[1]);
+		ret = now ? rths_run_stop_now(rc->ctl, argv[1]) :
+			    rths_run_stop(rc->ctl, argv[1]);
 	else if (k == 4)
 		ret = rths_run_hold(rc->ctl, argv[1]);
 	else

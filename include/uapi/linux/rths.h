@@ -178,6 +178,10 @@ enum rths_attr {
 	 * new run starts there
 	 */
 	RTHS_A_DEV_POSITION,
+	/* flag on RUN_STOP: stop at once instead of ramping the outputs to
+	 * rest first (a moving rig then stops dead)
+	 */
+	RTHS_A_RUN_NOW,
 	__RTHS_A_MAX,
 };
 
