@@ -395,10 +395,12 @@ TEST_F(nl, tick_needs_the_manual_clock)
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
 }
 
-static int count_non_ascii(const struct rths_dev_info *info, void *arg)
+static int count_non_ascii(const struct rths_dev_info *info,
+			   const struct rths_card_params *card, void *arg)
 {
 	const char *p;
 
+	(void)card;
 	for (p = info->name; *p; p++)
 		if ((unsigned char)*p >= 0x80) {
 			++*(int *)arg;
