@@ -15,18 +15,7 @@ stage=$work/stage
 record=$top/tests/data/elcentro-ns-1940.AT2
 # What a careful user builds with: warnings are errors.
 cflags="-O2 -g -Wall -Wextra -Werror"
-n=0 failed=0
-check() {	# DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		failed=1
-	fi
-}
+. "$top/tests/lib/tap.sh"
 show() { sed 's/^/# /' "$1" | tail -n 20; }
 
 echo "TAP version 13"

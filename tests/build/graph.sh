@@ -29,19 +29,7 @@ trap 'rm -rf "$work"' EXIT
 events=$work/events
 installed=$work/installed
 
-n=0 failed=0
-check() {	# DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		failed=1
-		return 1
-	fi
-}
+. "$top/tests/lib/tap.sh"
 show() { sed 's/^/# /' "$@" | head -n 30; }
 
 echo "TAP version 13"

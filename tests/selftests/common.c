@@ -314,3 +314,19 @@ void sim_model_tick(struct sim_model *m, const int64_t *out, int64_t *disp,
 		force[i] = m->ch[i].force + sim_noise(m, m->noise_force);
 	}
 }
+
+/* rthsctl next to this binary: build/plain/tools/rthsctl. */
+int rthsctl_path(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -errno;
+	buf[n] = '\0';
+	slash = strstr(buf, "/tests/selftests/");
+	if (!slash || (size_t)(slash - buf) + sizeof("/tools/rthsctl") > size)
+		return -ENOENT;
+	strcpy(slash, "/tools/rthsctl");
+	return access(buf, X_OK) ? -errno : 0;
+}

@@ -95,4 +95,8 @@ static inline int64_t rt_interp(int64_t from, int64_t to, int64_t k, int64_t d)
 	return from + (to - from) * k / d;
 }
 
+/* The path of rthsctl next to the running test binary (build/plain/
+ * tools/rthsctl): 0, or -errno if it is not there. */
+int rthsctl_path(char *buf, size_t size);
+
 #endif

@@ -17,18 +17,7 @@ work=$(mktemp -d)
 dev=exloop
 trap '"$rthsctl" dev del $dev >/dev/null 2>&1; rm -rf "$work"' EXIT
 
-n=0 failed=0
-check() {	# DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		failed=1
-	fi
-}
+. tests/lib/tap.sh
 echo "TAP version 13"
 echo "1..4"
 

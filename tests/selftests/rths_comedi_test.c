@@ -830,22 +830,6 @@ TEST_F_TIMEOUT(comedi, hrtimer_run_counters_add_up, 300)
 	EXPECT_EQ(0u, self->comedi.chan[0].clamps);
 }
 
-/* rthsctl next to this binary: build/plain/tools/rthsctl. */
-static int rthsctl_path(char *buf, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -errno;
-	buf[n] = '\0';
-	slash = strstr(buf, "/tests/selftests/");
-	if (!slash || (size_t)(slash - buf) + sizeof("/tools/rthsctl") > size)
-		return -ENOENT;
-	strcpy(slash, "/tools/rthsctl");
-	return access(buf, X_OK) ? -errno : 0;
-}
-
 /* A file's text into @buf (NUL-terminated, truncated to @size - 1). */
 static int slurp(const char *path, char *buf, size_t size)
 {

@@ -796,22 +796,6 @@ TEST_F(loop, stop_at_rest_runs_no_ticks)
 	EXPECT_EQ(5, rt_trace(&self->t, trace, 8192));
 }
 
-/* rthsctl next to this binary: build/plain/tools/rthsctl. */
-static int rthsctl_path(char *buf, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -errno;
-	buf[n] = '\0';
-	slash = strstr(buf, "/tests/selftests/");
-	if (!slash || (size_t)(slash - buf) + sizeof("/tools/rthsctl") > size)
-		return -ENOENT;
-	strcpy(slash, "/tools/rthsctl");
-	return access(buf, X_OK) ? -errno : 0;
-}
-
 /* The explicit choice: "run stop NAME now" stops dead, mid-motion. */
 TEST_F(loop, stop_now_stops_dead)
 {

@@ -14,18 +14,7 @@ trap 'rm -rf "$work"' EXIT
 # Reference BLAS: the same numbers everywhere, no CPU-specific kernels.
 export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack
 
-n=0 failed=0
-check() {	# DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		failed=1
-	fi
-}
+. tests/lib/tap.sh
 j2() { sed -n 's/.*"J2_pct": *\([0-9.eE+-]*\).*/\1/p' "$1/summary.json" | head -n 1; }
 field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" | head -n 1; }
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
