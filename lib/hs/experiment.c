@@ -300,6 +300,23 @@ static int compensation(const struct rths_hs_jctx *c, json_t *root,
 					     NULL };
 	static const struct rths_hs_jrange delay = { .lo = 0, .hi = 1,
 						     .unit = "s" };
+#define POLY (1u << RTHS_HS_COMP_POLYNOMIAL)
+#define ATS (1u << RTHS_HS_COMP_ATS)
+	static const struct {
+		const char *key, *who;
+		unsigned int methods;
+	} own[] = {
+		{ "delay", "polynomial and ats", POLY | ATS },
+		{ "order", "polynomial", POLY },
+		{ "window", "ats", ATS },
+		{ "update_every", "ats", ATS },
+		{ "a0", "ats", ATS },
+		{ "a1", "ats", ATS },
+		{ "a2", "ats", ATS },
+		{ "min_motion", "ats", ATS },
+	};
+#undef POLY
+#undef ATS
 	struct rths_hs_comp_params *p = &x->comp;
 	unsigned long long v;
 	json_t *o;
@@ -324,6 +341,18 @@ static int compensation(const struct rths_hs_jctx *c, json_t *root,
 	    (r = bounds(c, o, "a2", &p->a2_min, &p->a2_max)))
 		return r;
 	p->kind = (enum rths_hs_comp_kind)(k + 1);
+	/* A parameter the method does not read is an error, not ignored. */
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!(own[i].methods & (1u << p->kind)) &&
+		    json_object_get(o, own[i].key)) {
+			char q[RTHS_HS_JPATH];
+
+			rths_hs_jpath_key(q, "compensation", own[i].key);
+			return rths_hs_jfail(c, RTHS_E_CONFLICT, q,
+					     "%s applies to %s only; the method is %s",
+					     own[i].key, own[i].who,
+					     rths_hs_comp_name(p->kind));
+		}
 	r = rths_hs_juint(c, o, "compensation", "order", false, 1, 3, &v);
 	if (r == 0)
 		p->order = (unsigned int)v;

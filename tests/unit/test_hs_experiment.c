@@ -375,6 +375,15 @@ TEST(other_ignored_options_are_errors)
 		  "ground_motion.file", RTHS_E_MISSING_FIELD },
 		{ ", \"outputs\": { \"reference\": true }",
 		  "outputs.reference", RTHS_E_CONFLICT },
+		/* compensation parameters of another method */
+		{ ", \"compensation\": { \"method\": \"none\", \"delay\": 0.01 }",
+		  "compensation.delay", RTHS_E_CONFLICT },
+		{ ", \"compensation\": { \"method\": \"polynomial\", \"window\": 1 }",
+		  "compensation.window", RTHS_E_CONFLICT },
+		{ ", \"compensation\": { \"method\": \"ats\", \"order\": 2 }",
+		  "compensation.order", RTHS_E_CONFLICT },
+		{ ", \"compensation\": { \"method\": \"polynomial\", \"min_motion\": 0 }",
+		  "compensation.min_motion", RTHS_E_CONFLICT },
 	};
 	struct rths_hs_experiment x;
 	struct rths_error err;
@@ -385,6 +394,13 @@ TEST(other_ignored_options_are_errors)
 			TH_LOG("%s", cases[i].path);
 		EXPECT_STREQ(cases[i].path, err.path) TH_LOG("%s", err.msg);
 	}
+	/* each method's own parameters are fine */
+	ASSERT_EQ(0, parse_with(&x, ", \"compensation\": { \"method\": \"polynomial\", \"order\": 3, \"delay\": 0.01 }",
+				&err)) TH_LOG("%s", err.msg);
+	rths_hs_experiment_free(&x);
+	ASSERT_EQ(0, parse_with(&x, ", \"compensation\": { \"method\": \"ats\", \"delay\": 0.01, \"window\": 0.5 }",
+				&err)) TH_LOG("%s", err.msg);
+	rths_hs_experiment_free(&x);
 	/* plots off without the CSV is fine */
 	ASSERT_EQ(0, parse_with(&x, ", \"outputs\": { \"csv\": false, \"plots\": false }",
 				&err)) TH_LOG("%s", err.msg);
