@@ -44,6 +44,11 @@ DEPS_STAMP := $(O)/.deps-ok
 HARNESS := $(O)/harness/kselftest_harness.h
 # Goals that need no package (and so do not install any).
 NODEPS_GOALS := clean help
+# The shared library (its rule is below; fragments name it as a
+# prerequisite, so it is defined here).
+LIBRTHS_SONAME := librths.so.2
+LIBRTHS_SO := $(O)/plain/$(LIBRTHS_SONAME)
+LIBRTHS_MAP := lib/librths.map
 
 # ---------------------------------------------------------------------------
 # Userspace: C11, warnings are errors, built twice (plain and sanitized).
@@ -102,9 +107,6 @@ $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 # (the public API, see Documentation/abi.rst); its objects are built with
 # -fvisibility=hidden and the public headers make their declarations
 # visible again.
-LIBRTHS_SONAME := librths.so.2
-LIBRTHS_SO := $(O)/plain/$(LIBRTHS_SONAME)
-LIBRTHS_MAP := lib/librths.map
 $(foreach v,$(VARIANTS),$(O)/$(v)/lib/%.o): VISIBILITY := -fvisibility=hidden
 $(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
 	$(CC) -shared -Wl,-soname,$(LIBRTHS_SONAME) \

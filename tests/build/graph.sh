@@ -33,7 +33,7 @@ installed=$work/installed
 show() { sed 's/^/# /' "$@" | head -n 30; }
 
 echo "TAP version 13"
-echo "1..$((4 + 2 * $(echo $goals | wc -w)))"
+echo "1..$((5 + 2 * $(echo $goals | wc -w)))"
 
 git clone -q "$repo" "$work/src" && git -C "$work/src" checkout -q "$rev"
 check "fresh clone of $rev" test $? -eq 0 || exit 1
@@ -105,6 +105,12 @@ for g in $goals; do
 	check "make -n $g: nothing needing a package is printed before the install" \
 		ordered "$work/$g.out" || show "$work/$g.out.bad"
 done
+
+# Statically: a fragment's rule that names a variable the Makefile sets
+# only after including the fragments loses that prerequisite.
+"$top/tests/build/late-vars.sh" "$src" >"$work/late.out" 2>&1
+check "no fragment rule names a variable assigned after the fragments" \
+	test $? -eq 0 || show "$work/late.out"
 
 # A real parallel build: nothing may overtake the (slow) install.
 fresh
