@@ -28,8 +28,8 @@
  * 5600 tolerances off (and Van der Pol's first relaxation jump, at the
  * step GSTIFF averages, 1e15 off without any bound).  A caller who
  * knows better (a stiff transient whose estimate overstates what the
- * step leaves behind: Robertson's y2 at h = 1e-3, 1e-6 peaks at 150
- * tolerances, the answer within 2 at the end) raises it;
+ * step leaves behind: Robertson's y2 at h = 1e-3, 1e-8 peaks at 200
+ * tolerances, the answer within 0.01 at the end) raises it;
  * stats.err_est_max reports the largest estimate accepted.  Only a
  * corrector that fails to converge shrinks a step; the next one returns
  * to the fixed size.  An order-1 first step of the full size would leave
