@@ -13,7 +13,8 @@
  * ten times in a row down to h = 1e-7 (CVODE and DASSL evaluate anew
  * after a convergence failure too).  Convergence test and rate estimate
  * follow DASSL (Brenan, Campbell, Petzold, ch. 5), except that every
- * step measures its own rate (see RATE_START).
+ * step measures its own rate (see RATE_START) and a Jacobian that
+ * converges slowly is replaced at the next step (see RATE_JAC).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +35,31 @@
  */
 #define RATE_START 100
 
+/*
+ * A step that converged at a rate above this gets a better iteration
+ * matrix at the next step: 0.25 is the rate DASSL's window for reusing a
+ * factorization at another cj (0.6 .. 1/0.6) is built to keep.  If this
+ * step's cj was not the factorization's, the next step refactors at its
+ * own cj first (a linear problem never needs another Jacobian); a slow
+ * rate at the factorization's own cj is the Jacobian's doing, and the
+ * next step evaluates it anew.  A slow iteration that still passes the
+ * test leaves part of the correction undone, and the predictor
+ * extrapolates what is left: a leftover that alternates in sign from
+ * step to step grows by 2^(k+1) - 1 in the order-k prediction, so that
+ * at rate r with m iterations it sustains itself once
+ * r^m (2^(k+1) - 1) >= 1.  On the SI1 pendulum the integrated
+ * multipliers enter the iteration matrix only through cj Phi_q^T, as
+ * multipliers do at index 2, and a Jacobian from a few steps back
+ * converged at rates of 0.3 to 0.5 there: WSTIFF and DSTIFF ran at
+ * orders 2 and 3 with an error in v and eta of equal and opposite sign,
+ * alternating every step, and took 4 to 14 times GSTIFF's SI2 steps at
+ * 1e-9 and 1e-10, the count depending on rounding (on when the mode got
+ * started).  A Jacobian at most 20 steps old (CVODE's rule) cured it
+ * too; the rate measures the need rather than guessing it.  Refactoring
+ * the old Jacobian at every cj made it worse.
+ */
+#define RATE_JAC 0.25
+
 struct ode_newton {
 	size_t n;
 	struct rths_mat A, B;	/* dF/dy, dF/dy' */
@@ -47,6 +73,8 @@ struct ode_newton {
 	/* Newton failed with a Jacobian evaluated in this step: it belongs
 	 * to a predicted point the retry abandons, evaluate it anew there */
 	int jac_redo;
+	int jac_slow;		/* converged above RATE_JAC at cj_lu */
+	int lu_slow;		/* converged above RATE_JAC at another cj */
 	unsigned long jac_age;	/* steps since evaluation */
 	double rate_s;		/* DASSL's s = rate / (1 - rate) */
 	double *r;		/* residual / correction */
@@ -92,6 +120,7 @@ void ode_newton_reset(struct rths_ode *s)
 	struct ode_newton *nw = s->nw;
 
 	nw->have_jac = nw->have_lu = nw->jac_fresh = nw->jac_redo = 0;
+	nw->jac_slow = nw->lu_slow = 0;
 	nw->jac_age = 0;
 	nw->rate_s = RATE_START;
 	nw->cj_lu = 0;
@@ -131,6 +160,7 @@ static int factor(struct rths_ode *s, double cj)
 	if (rc)
 		return -EINVAL;
 	nw->have_lu = 1;
+	nw->lu_slow = 0;
 	nw->cj_lu = cj;
 	nw->rate_s = RATE_START;
 	return 0;
@@ -219,6 +249,10 @@ static int iterate(struct rths_ode *s, double t, const double *ypred,
 			if (rate > 0.9)
 				return ODE_NEWTON_NOCONV;
 			nw->rate_s = rate / (1.0 - rate);
+			if (rate > RATE_JAC && cj != nw->cj_lu)
+				nw->lu_slow = 1;
+			else if (rate > RATE_JAC && !nw->jac_fresh)
+				nw->jac_slow = 1;
 		}
 		if (nw->rate_s * delnrm <= 0.33)
 			return ODE_NEWTON_OK;
@@ -236,7 +270,7 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 {
 	struct ode_newton *nw = s->nw;
 	unsigned long max_age = s->ctl.jac_max_age;
-	int need_jac = !nw->have_jac || nw->jac_redo ||
+	int need_jac = !nw->have_jac || nw->jac_redo || nw->jac_slow ||
 		       (max_age && nw->jac_age >= max_age);
 	int rc;
 
@@ -247,8 +281,8 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 
 	for (;;) {
 		double ratio = nw->have_lu ? cj / nw->cj_lu : 0;
-		int need_lu = need_jac || !nw->have_lu || ratio < 0.6 ||
-			      ratio > 1.0 / 0.6;
+		int need_lu = need_jac || !nw->have_lu || nw->lu_slow ||
+			      ratio < 0.6 || ratio > 1.0 / 0.6;
 
 		if (need_jac) {
 			rc = ode_jacobian(s, t, ypred, yppred, NULL, &nw->A,
@@ -256,7 +290,7 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 			if (rc)
 				return rc;
 			nw->have_jac = nw->jac_fresh = 1;
-			nw->jac_redo = 0;
+			nw->jac_redo = nw->jac_slow = 0;
 			nw->jac_age = 0;
 		}
 		if (need_lu) {

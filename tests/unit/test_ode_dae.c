@@ -257,11 +257,16 @@ TEST(pendulum_formulations)
 				       rths_ode_mech_form_name(f), mn, p->lam[0],
 				       p->lam[1], lam_ref[0], lam_ref[1]);
 		}
-		/* I3 holds the position constraint, not the velocity one */
+		/* I3 holds the position constraint, not the velocity one
+		 * (at CONSTANT_BDF's 1 ms step both forms hold the velocity
+		 * one a thousand times inside the tolerances, in no set
+		 * order) */
 		struct pend_run *i3 = &r[RTHS_ODE_MECH_I3][i];
 
 		ASSERT_TRUE(i3->pos < 1e-6) TH_LOG("i3 %s: %g", mn, i3->pos);
-		ASSERT_TRUE(i3->vel > r[RTHS_ODE_MECH_SI2][i].vel);
+		if (implicit_methods[i] != RTHS_ODE_CONSTANT_BDF)
+			ASSERT_TRUE(i3->vel > r[RTHS_ODE_MECH_SI2][i].vel);
+		ASSERT_TRUE(i3->vel < 1e-4);
 		ASSERT_TRUE(i3->th_err < 5e-2);
 		/* I1 drifts: far above the stabilized forms */
 		struct pend_run *i1 = &r[RTHS_ODE_MECH_I1][i];
@@ -331,14 +336,21 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
  * 10 s, rtol = atol = tol from 1e-4 to 1e-10, by the three adaptive BDF
  * methods: every run finishes, the error against the reduced ODE stays
  * within 1000 tolerances (it is 10..400 of them, the phase error of four
- * swings), and at 1e-5..1e-8 no method needs more than four times the
- * steps GSTIFF takes on SI2.  GSTIFF used to stop with EERRTEST on I1
- * (lambda, a function of the BDF derivative v', was in the error test;
- * after a rejection no step size passed it) and on SI1 at 1e-3; WSTIFF
- * and DSTIFF on SI1 took 16.7k and 13.7k steps at 1e-8 (SI2: 1.1k), at
+ * swings) and, unless it is within 10 tolerances, falls by at least
+ * ten over every three decades of tolerance (phase errors cancel by luck
+ * now and then, so that a lucky run is no yardstick for the next),
+ * and no method needs more than four times the steps GSTIFF takes on
+ * SI2 (1.6 at most).  GSTIFF used to stop with EERRTEST on I1 (lambda, a
+ * function of the BDF derivative v', was in the error test; after a
+ * rejection no step size passed it) and on SI1 at 1e-3; WSTIFF and
+ * DSTIFF on SI1 took 16.7k and 13.7k steps at 1e-8 (SI2: 1.1k), at
  * orders 1-2, and their error stopped falling with the tolerance (a
  * Newton iteration that stopped after one correction on a rate carried
- * over from earlier steps left noise the order selection saw).
+ * over from earlier steps left noise the order selection saw).  After
+ * that, at 1e-9 and 1e-10 they still took 16k and 34k steps in some runs
+ * (10 and 14 times): a Jacobian a few steps old converged slowly on the
+ * integrated multipliers, and the leftover, alternating in sign, fed on
+ * itself through the predictor (see RATE_JAC in lib/ode/newton.c).
  */
 static int run_pendulum_tol(enum rths_ode_mech_form form,
 			    enum rths_ode_method m, double tol, double T,
@@ -383,6 +395,8 @@ TEST(pendulum_index1_forms_every_tolerance)
 	double q0[3] = { pend->L, 0, 0 }, v0[3] = { 0, 0, 0 }, ref[2];
 	const double T = 10;
 
+	double errs[11][2][3];
+
 	pendulum_reference(q0, v0, T, ref, _metadata);
 	for (int k = 4; k <= 10; k++) {
 		double tol = pow(10, -k), th;
@@ -404,10 +418,54 @@ TEST(pendulum_index1_forms_every_tolerance)
 							tol, rths_strerror(rc));
 				ASSERT_TRUE(err <= 1000 * tol)
 					TH_LOG("%s %s at %g: error %g", fn, mn, tol, err);
-				if (k >= 5 && k <= 8)
-					ASSERT_TRUE(steps <= 4 * base)
-						TH_LOG("%s %s at %g: %lu steps, gstiff si2 %lu",
-						       fn, mn, tol, steps, base);
+				errs[k][f][i] = err;
+				if (k >= 7)
+					ASSERT_TRUE(err <= fmax(errs[k - 3][f][i] / 10,
+							10 * tol))
+						TH_LOG("%s %s: error %g at %g, %g at %g",
+						       fn, mn, err, tol,
+						       errs[k - 3][f][i], tol * 1000);
+				ASSERT_TRUE(steps <= 4 * base)
+					TH_LOG("%s %s at %g: %lu steps, gstiff si2 %lu",
+					       fn, mn, tol, steps, base);
+			}
+		}
+	}
+}
+
+/*
+ * The step counts of WSTIFF and DSTIFF on SI1 at 1e-9 and 1e-10 do not
+ * depend on luck: with the tolerance moved by 0.15 .. 0.6 %, every run
+ * stays within four times GSTIFF's SI2 steps (1.4 to 2.1).  The
+ * alternating error that a slowly converging Jacobian fed through the
+ * predictor set in or not depending on rounding: the same run took 4k or
+ * 16k steps in two processes, 10 and 14 times at the exact tolerances.
+ */
+TEST(pendulum_si1_step_count_is_not_luck)
+{
+	static const enum rths_ode_method ms[] = {
+		RTHS_ODE_WSTIFF, RTHS_ODE_DSTIFF,
+	};
+	const double T = 10;
+
+	for (int k = 9; k <= 10; k++) {
+		for (int j = 1; j <= 4; j++) {
+			double tol = pow(10, -k) * (1 + 1.5e-3 * j), th;
+			unsigned long base, steps;
+
+			ASSERT_EQ(0, run_pendulum_tol(RTHS_ODE_MECH_SI2,
+						      RTHS_ODE_GSTIFF, tol, T,
+						      &th, &base));
+			for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+				const char *mn = rths_ode_method_name(ms[i]);
+
+				ASSERT_EQ(0, run_pendulum_tol(RTHS_ODE_MECH_SI1, ms[i],
+							      tol, T, &th, &steps));
+				TH_LOG("si1 %-6s %.4g: %5lu steps (%.1f x)", mn, tol,
+				       steps, (double)steps / base);
+				ASSERT_TRUE(steps <= 4 * base)
+					TH_LOG("%s at %g: %lu steps, gstiff si2 %lu",
+					       mn, tol, steps, base);
 			}
 		}
 	}

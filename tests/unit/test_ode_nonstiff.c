@@ -182,8 +182,15 @@ TEST(constant_bdf_convergence_order)
 	}
 }
 
-/* The fixed step is kept once reached: after a warm-up of a few steps
- * per doubling, every step but the one cut short by t_stop is h. */
+/*
+ * The fixed step is kept once reached: after a warm-up that takes at
+ * most max_order + 1 = 6 fixed steps' worth of time (a variable-step
+ * start, error-tested, that ends where its step reaches h), every step
+ * but the one cut short by t_stop is h, and no estimate exceeds
+ * fixed_err_max.  The warm-up used to double its step every q+1 steps
+ * untested, which left the stiff chain 1.5e6 tolerances off at a fixed
+ * step of a tenth of the span (see test_ode_stiff).
+ */
 TEST(constant_bdf_keeps_its_step)
 {
 	const struct ode_problem *p = &ode_prob_kepler;
@@ -208,11 +215,11 @@ TEST(constant_bdf_keeps_its_step)
 		else
 			other++;
 	}
-	/* the warm-up covers a few fixed steps worth of time */
-	ASSERT_GE(at_h, 4000UL - 30);
-	/* at most q+1 <= 6 steps per doubling from the first step */
-	ASSERT_LE(other, 6 * (unsigned long)ceil(log2(h / h_first)) + 2);
-	ASSERT_EQ(0UL, rths_ode_get_stats(s)->err_test_fails);
+	TH_LOG("%lu steps at h, %lu others from %g, %lu rejected, largest estimate %g",
+	       at_h, other, h_first, rths_ode_get_stats(s)->err_test_fails,
+	       rths_ode_get_stats(s)->err_est_max);
+	ASSERT_GE(at_h, 4000UL - 7);
+	ASSERT_LE(rths_ode_get_stats(s)->err_est_max, c.fixed_err_max);
 	p->exact(p->tend, ref);
 	ASSERT_TRUE(ode_prob_error(p, y, ref) < 1e-3)
 		TH_LOG("error %g", ode_prob_error(p, y, ref));

@@ -168,13 +168,15 @@ TEST(van_der_pol_mu_1000)
 
 /*
  * CONSTANT_BDF's default is strict.  On the stiff chain, at steps of
- * 0.05 s down to 0.8 ms and tolerances 1e-3..1e-7, every run the default
+ * 0.1 s down to 0.8 ms and tolerances 1e-3..1e-7, every run the default
  * lets finish is within 10 tolerances of the closed form (it is within
- * 1.7); with the old default, fixed_err_max = 1000, runs finished up to
+ * 1.6); with the old default, fixed_err_max = 1000, runs finished up to
  * 2560 tolerances off (1e-3 at h = 25 ms; 167 at 1e-5, h = 12.5 ms).
  * stats.err_est_max reports the largest local estimate accepted: for
- * GSTIFF within 1, for CONSTANT_BDF positive and finite (its warm-up is
- * not held to fixed_err_max, see Documentation/ode.rst).
+ * GSTIFF within 1, for CONSTANT_BDF within fixed_err_max, warm-up
+ * included.  The warm-up used to double its step untested: at h = 0.1 s
+ * runs returned success up to 2.4e7 tolerances off (1.5e6 at 1e-6,
+ * err_est_max 3.6e6); now they stop with EFIXEDSTEP.
  */
 TEST(constant_bdf_default_is_strict)
 {
@@ -191,7 +193,7 @@ TEST(constant_bdf_default_is_strict)
 		ASSERT_EQ(0, ode_prob_solve(p, RTHS_ODE_GSTIFF, tol, 0, 0, y, &st));
 		ASSERT_TRUE(st.err_est_max > 0 && st.err_est_max <= 1)
 			TH_LOG("gstiff %g: %g", tol, st.err_est_max);
-		for (double h = 0.05; h > 0.5e-3; h /= 2) {
+		for (double h = 0.1; h > 0.5e-3; h /= 2) {
 			struct rths_ode_control c;
 			struct rths_ode *s;
 			int rc;
@@ -213,7 +215,8 @@ TEST(constant_bdf_default_is_strict)
 
 			TH_LOG("%.0e: h %.4f, error %.2g tolerances, largest estimate %.3g",
 			       tol, h, err, st.err_est_max);
-			ASSERT_TRUE(st.err_est_max > 0 && isfinite(st.err_est_max));
+			ASSERT_TRUE(st.err_est_max > 0 &&
+				    st.err_est_max <= c.fixed_err_max);
 			finished++;
 			if (err > worst)
 				worst = err;
