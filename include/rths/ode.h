@@ -132,7 +132,7 @@ struct rths_ode_control {
 	unsigned long jac_max_age; /* re-evaluate a Jacobian after this many
 				    * steps even if Newton converges (0 =
 				    * only on convergence trouble) */
-	double fixed_err_max;	/* CONSTANT_BDF: stop with EFIXEDSTEP when
+	double fixed_err_max;	/* CONSTANT_BDF: stop with RTHS_E_FIXEDSTEP when
 				 * a step's local error estimate exceeds
 				 * the tolerances this many times (0 =
 				 * 10; INFINITY: never, any error goes) */

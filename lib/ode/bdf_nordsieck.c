@@ -341,7 +341,7 @@ static void accept(struct rths_ode *s, struct nord *p, double tlim)
 	s->st.h_next = p->h;
 }
 
-/* Shrink after a rejected attempt; EHMIN if that is below the limit. */
+/* Shrink after a rejected attempt; RTHS_E_HMIN if that is below the limit. */
 static int shrink(struct rths_ode *s, struct nord *p, double rh)
 {
 	/* LSODE: no more than doubling at the decision after a failure */

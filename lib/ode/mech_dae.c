@@ -154,7 +154,7 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	 * error is a derivative's, an order below that of y.  Tested, the
 	 * I1 lambda left by a step of one size is not the one a much smaller
 	 * step computes, so that after a rejection no step passed (GSTIFF
-	 * failed with EERRTEST at 1e-3, 1e-8 and 1e-10).  SI1 integrates
+	 * failed with RTHS_E_ERRTEST at 1e-3, 1e-8 and 1e-10).  SI1 integrates
 	 * them (eta' = lambda): eta and xi are tested.  The index (2, 3)
 	 * lets the corrector allow for the rounding of its 1/h^(index-1)
 	 * conditioning (see ode_newton_norm()).

@@ -65,7 +65,7 @@ struct rths_ode {
 	int initialized;
 	int started;
 	/* A non-finite residual made the last corrector fail: if the step
-	 * cannot be completed, report ENONFINITE rather than ECONV. */
+	 * cannot be completed, report RTHS_E_NONFINITE rather than RTHS_E_NO_CONVERGENCE. */
 	int nonfinite_seen;
 	struct rths_ode_stats st;
 	struct ode_newton *nw;	/* implicit methods only */

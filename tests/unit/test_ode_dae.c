@@ -340,7 +340,7 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
  * ten over every three decades of tolerance (phase errors cancel by luck
  * now and then, so that a lucky run is no yardstick for the next),
  * and no method needs more than four times the steps GSTIFF takes on
- * SI2 (1.6 at most).  GSTIFF used to stop with EERRTEST on I1 (lambda, a
+ * SI2 (1.6 at most).  GSTIFF used to stop with RTHS_E_ERRTEST on I1 (lambda, a
  * function of the BDF derivative v', was in the error test; after a
  * rejection no step size passed it) and on SI1 at 1e-3; WSTIFF and
  * DSTIFF on SI1 took 16.7k and 13.7k steps at 1e-8 (SI2: 1.1k), at
@@ -475,8 +475,8 @@ TEST(pendulum_si1_step_count_is_not_luck)
  * The I3 pendulum from a moving start (theta = -0.5, omega = 2), 3 s, at
  * tight tolerances.  Its iteration matrix is conditioned like 1/h^2: the
  * multipliers' rounding alone exceeded the tolerances, Newton failed,
- * the step shrank, which made it worse: GSTIFF stopped with ESINGULAR
- * at 1e-8 (h = 3e-14), CONSTANT_BDF with EHMIN or ESINGULAR at every
+ * the step shrank, which made it worse: GSTIFF stopped with RTHS_E_SINGULAR
+ * at 1e-8 (h = 3e-14), CONSTANT_BDF with RTHS_E_HMIN or RTHS_E_SINGULAR at every
  * tolerance from 1e-7 on.  Now the corrector allows the index-2 and -3
  * components that rounding, and both finish: GSTIFF within 1000
  * tolerances of the reduced ODE, CONSTANT_BDF at h = 1e-3 within 1e-5

@@ -133,8 +133,8 @@ TEST(step_size_underflow)
 /*
  * Van der Pol mu = 1000 at the step GSTIFF averages: the fixed step
  * follows the slow phase, then the first relaxation jump (t ~ 807) is far
- * too fast for it.  CONSTANT_BDF stops there with EFIXEDSTEP (it used to
- * give up with ECONV, or to go on to an answer 1e15 off).  With a limit of
+ * too fast for it.  CONSTANT_BDF stops there with RTHS_E_FIXEDSTEP (it used to
+ * give up with RTHS_E_NO_CONVERGENCE, or to go on to an answer 1e15 off).  With a limit of
  * 10 tolerances the state it returns is still right: within 300
  * tolerances of the reference at the same time or, where it stopped in
  * the jump (which its corrector's smaller steps enter), at a time at most

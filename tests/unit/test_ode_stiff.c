@@ -176,7 +176,7 @@ TEST(van_der_pol_mu_1000)
  * GSTIFF within 1, for CONSTANT_BDF within fixed_err_max, warm-up
  * included.  The warm-up used to double its step untested: at h = 0.1 s
  * runs returned success up to 2.4e7 tolerances off (1.5e6 at 1e-6,
- * err_est_max 3.6e6); now they stop with EFIXEDSTEP.
+ * err_est_max 3.6e6); now they stop with RTHS_E_FIXEDSTEP.
  */
 TEST(constant_bdf_default_is_strict)
 {
