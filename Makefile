@@ -233,14 +233,26 @@ help:
 
 # Userspace only; the modules install with DKMS (dkms.conf,
 # Documentation/admin-guide.rst).  DESTDIR for staging.
-install: lib tools
+# The archive that is installed: one relocatable object whose internal
+# (hidden) symbols are made local, so that a program linking librths.a
+# statically sees only the rths_ API, as with the shared library.  The
+# in-tree archives keep the internals for the tools and unit tests.
+LIBRTHS_DIST_A := $(O)/plain/dist/librths.a
+$(LIBRTHS_DIST_A): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o))
+	@mkdir -p $(@D)
+	ld -r -o $(@D)/librths.o $^
+	objcopy --localize-hidden $(@D)/librths.o
+	rm -f $@
+	ar rcs $@ $(@D)/librths.o
+
+install: lib tools $(LIBRTHS_DIST_A)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)/etc/udev/rules.d
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
-	install -m 644 $(O)/plain/librths.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
 	$(call gen_pc,lib/rths.pc.in) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rths.pc
 	install -m 644 include/rths/*.h $(DESTDIR)$(PREFIX)/include/rths/
 	install -m 644 include/uapi/linux/rths.h \
@@ -252,3 +264,6 @@ install: lib tools
 		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$sec/; \
 	done
 	install -m 644 udev/60-rths.rules $(DESTDIR)/etc/udev/rules.d/
+	@# /usr/local/lib is found through ld.so's cache: refresh it, unless
+	@# this is a staged install.
+	if [ -z "$(DESTDIR)" ]; then ldconfig; fi

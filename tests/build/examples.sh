@@ -19,10 +19,18 @@ cflags="-O2 -g -Wall -Wextra -Werror"
 show() { sed 's/^/# /' "$1" | tail -n 20; }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 $make --no-print-directory ${O:+O="$O"} install DESTDIR="$stage" PREFIX=/usr \
 	>"$work/install.log" 2>&1
 check "make install DESTDIR=... PREFIX=/usr" test $? -eq 0 || show "$work/install.log"
+
+# A static link sees the API alone, as the shared library exports it:
+# librths's internals (la_*, ode_*, json readers) are local in the archive.
+foreign=$(nm -g --defined-only "$stage/usr/lib/librths.a" 2>&1 |
+	awk 'NF == 3 && $3 !~ /^rths_/ { print $3 }')
+check "the installed librths.a defines no global symbol but rths_*" \
+	test -z "$foreign" -a -s "$stage/usr/lib/librths.a" ||
+	echo "$foreign" | head -n 5 | sed 's/^/# /'
 
 # Only the staged rths.pc, as if installed in /usr on this machine.
 export PKG_CONFIG_SYSROOT_DIR=$stage
