@@ -94,6 +94,7 @@ int rths_hs_backend_stop(struct rths_hs_backend *b,
 /* -RTHS_E_UNSUPPORTED if the backend keeps no counters. */
 int rths_hs_backend_stats(struct rths_hs_backend *b,
 			  struct rths_hs_backend_stats *st);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_backend_close(struct rths_hs_backend *b);
 
 /*

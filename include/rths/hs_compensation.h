@@ -61,6 +61,7 @@ struct rths_hs_comp;
 int rths_hs_comp_new(struct rths_hs_comp **out,
 		     const struct rths_hs_comp_params *p,
 		     struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_comp_free(struct rths_hs_comp *c);
 /* The command for the next target (call once per step). */
 double rths_hs_comp_command(struct rths_hs_comp *c, double target);

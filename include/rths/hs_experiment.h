@@ -165,6 +165,7 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 			     const char *name, const char *base_dir,
 			     struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
 /*

@@ -85,6 +85,7 @@ int rths_hs_gm_synthetic(struct rths_hs_gm *gm,
 int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 			  size_t n, double dt, const char *source,
 			  struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_gm_free(struct rths_hs_gm *gm);
 void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
 /* Linear interpolation; 0 before the start and after the end. */

@@ -97,6 +97,7 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 			const struct rths_hs_specimen_estimate *est,
 			const struct rths_hs_stepper_params *p,
 			struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_stepper_free(struct rths_hs_stepper *st);
 
 /*

@@ -78,6 +78,7 @@ struct rths_hs_history {
 	uint32_t *flags;		/* rows, RTHS_FB_F_* */
 };
 
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_history_free(struct rths_hs_history *h);
 
 struct rths_hs_run_result {

@@ -34,6 +34,8 @@ int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 
 void rths_hs_gm_free(struct rths_hs_gm *gm)
 {
+	if (!gm)
+		return;
 	free(gm->acc);
 	memset(gm, 0, sizeof(*gm));
 }
