@@ -56,7 +56,7 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 		if (strstr(up, *o))
 			return rths_error_set(err, RTHS_E_GM_HEADER, path, 3,
 					      NULL,
-					      "found a %s record (\"%.80s\"); an AT2 file holds accelerations",
+					      "this is a %s record (\"%.80s\"), not an acceleration: a ground motion is read from the record's .AT2 file",
 					      o == others ? "velocity" : "displacement",
 					      up);
 	m = strstr(up, "M/S");
@@ -85,6 +85,43 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 unknown:
 	return rths_error_set(err, RTHS_E_GM_HEADER, path, 3, NULL,
 			      "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
+}
+
+bool rths_hs_gm_is_peer(const char *line)
+{
+	char up[64];
+	size_t i;
+
+	for (i = 0; line[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)toupper((unsigned char)line[i]);
+	up[i] = '\0';
+	return strstr(up, "PEER") != NULL;
+}
+
+int rths_hs_gm_peer_not_two_column(FILE *f, const char *path,
+				   struct rths_error *err)
+{
+	struct rths_error e;
+	char *line = NULL;
+	size_t len = 0;
+	bool third = true;
+	double to_si;
+	int r = 0;
+
+	/* line 1 is read; line 3 says what the record holds */
+	for (int n = 2; n <= 3; n++)
+		third = third && getline(&line, &len, f) >= 0;
+	if (third)
+		r = at2_kind(path, line, &to_si, &e);
+	free(line);
+	/* a velocity or displacement: say so; unknown units: not here */
+	if (r < 0 && strncmp(e.msg, "expected", 8)) {
+		if (err)
+			*err = e;
+		return r;
+	}
+	return rths_error_set(err, RTHS_E_GM_HEADER, path, 1, NULL,
+			      "this is a PEER NGA acceleration record (an AT2 file), not two columns: use \"format\": \"at2\" or leave format out");
 }
 
 /*

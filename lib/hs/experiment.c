@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hs/experiment_impl.h"
+#include "hs/gm_parse.h"
 #include "hs/linalg.h"
 
 void rths_hs_experiment_warn(struct rths_hs_experiment *x,
@@ -40,6 +42,28 @@ static void unwarn(struct rths_hs_experiment *x,
 		if (x->warnings[i].code != code)
 			x->warnings[k++] = x->warnings[i];
 	x->n_warnings -= n - k;
+}
+
+/* A PEER NGA record: by its extension (.AT2, and .VT2 or .DT2, which the
+ * AT2 reader refuses saying what they hold), or by its first line. */
+static bool peer_file(const char *path, const char *file, size_t n)
+{
+	static const char *const ext[] = { ".at2", ".vt2", ".dt2", NULL };
+	char *line = NULL;
+	size_t len = 0;
+	bool peer = false;
+	FILE *f;
+
+	for (const char *const *e = ext; *e; e++)
+		if (n >= 4 && !strcasecmp(file + n - 4, *e))
+			return true;
+	f = fopen(path, "r");
+	if (!f)
+		return false;	/* the reader says why */
+	peer = getline(&line, &len, f) >= 0 && rths_hs_gm_is_peer(line);
+	free(line);
+	fclose(f);
+	return peer;
 }
 
 /* @step: the integration step if the file fixes it, else 0. */
@@ -104,8 +128,8 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 		snprintf(path, sizeof(path), "%s%s%s",
 			 file[0] == '/' ? "" : base_dir,
 			 file[0] == '/' ? "" : "/", file);
-		if (fmt < 0)	/* from the extension */
-			fmt = n >= 4 && !strcasecmp(file + n - 4, ".at2") ? 0 : 1;
+		if (fmt < 0)
+			fmt = peer_file(path, file, n) ? 0 : 1;
 		/* An option that cannot apply is an error, never ignored. */
 		if (fmt == 0 && json_object_get(gm, "units"))
 			return rths_hs_jfail(c, RTHS_E_CONFLICT,

@@ -146,6 +146,10 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 		int nt = 0;
 
 		lineno++;
+		if (lineno == 1 && rths_hs_gm_is_peer(line)) {
+			r = rths_hs_gm_peer_not_two_column(f, path, err);
+			goto out;
+		}
 		line[strcspn(line, "#\r\n")] = '\0';
 		for (char *s = strtok_r(line, " \t,;", &save); s && nt < 3;
 		     s = strtok_r(NULL, " \t,;", &save))

@@ -550,6 +550,43 @@ TEST(free_and_close_accept_null)
 	rths_hs_stepper_free(NULL);
 }
 
+/* A PEER velocity or displacement record is named as such, whether the
+ * reader is chosen by extension or by "format"; a PEER acceleration
+ * record is read as AT2 whatever its name, and is no two-column file. */
+TEST(peer_records_say_what_they_are)
+{
+	static const struct {
+		const char *tail, *word;
+		unsigned int line;
+	} cases[] = {
+		{ "\"file\": \"bad-velocity.VT2\"", "this is a velocity record", 3 },
+		{ "\"file\": \"bad-displacement.DT2\"", "this is a displacement record", 3 },
+		{ "\"file\": \"bad-velocity.VT2\", \"format\": \"two_column\"",
+		  "this is a velocity record", 3 },
+		{ "\"file\": \"tiny.AT2\", \"format\": \"two_column\"",
+		  "PEER NGA acceleration record", 1 },
+	};
+	struct rths_hs_experiment x;
+	struct rths_error err;
+	char tail[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(tail, sizeof(tail), ", \"ground_motion\": { %s }",
+			 cases[i].tail);
+		EXPECT_EQ(-RTHS_E_GM_HEADER, parse_with(&x, tail, &err))
+			TH_LOG("%s", cases[i].tail);
+		EXPECT_EQ(cases[i].line, err.line);
+		EXPECT_STREQ("ground_motion.file", err.path);
+		EXPECT_NE(NULL, strstr(err.msg, cases[i].word))
+			TH_LOG("%s", err.msg);
+		EXPECT_EQ(NULL, strstr(err.msg, "expected two fields"));
+	}
+	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"file\": \"peer-record.txt\" }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(12, x.gm.npts);
+	rths_hs_experiment_free(&x);
+}
+
 /* Tens of g: a warning; the examples' records: none. */
 TEST(implausible_acceleration_warned)
 {
