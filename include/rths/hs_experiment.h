@@ -158,7 +158,8 @@ struct rths_hs_experiment {
 };
 
 /* Reads, checks, and loads the ground motion; relative paths inside are
- * taken from the file's directory. */
+ * taken from the file's directory.  A NULL @x, @path or @text:
+ * -EINVAL; a directory: -EISDIR; other failures to read: -errno. */
 int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 			    struct rths_error *err);
 /* The same from text; @name labels errors, @base_dir resolves paths. */

@@ -34,6 +34,9 @@ enum rths_hs_csv_field {
 	RTHS_HS_CSV_UREF,	/* DOF index; only with a reference */
 };
 
+/* The 1-based CSV column of field @f (index: the DOF or actuator);
+ * -ENOENT for RTHS_HS_CSV_UREF without a reference, -EINVAL for an
+ * unknown field. */
 int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 		       enum rths_hs_csv_field f, size_t index);
 /* @ref (may be NULL) adds the reference displacements. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "hs/experiment_impl.h"
 #include "hs/gm_parse.h"
@@ -693,6 +694,9 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 	double dt = 0, *kd = NULL;
 	int r;
 
+	if (!x || !text)
+		return rths_error_set(err, EINVAL, name, 0, NULL,
+				      "no experiment or no text");
 	memset(x, 0, sizeof(*x));
 	snprintf(x->path, sizeof(x->path), "%s", name ? name : "");
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
@@ -760,14 +764,25 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 			    struct rths_error *err)
 {
 	char dir[PATH_MAX], *text;
-	FILE *f = fopen(path, "r");
+	struct stat sb;
 	long len;
+	FILE *f;
 	int r;
 
+	if (!x || !path)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "no experiment or no file name");
 	memset(x, 0, sizeof(*x));
+	f = fopen(path, "r");
 	if (!f)
 		return rths_error_set(err, errno, path, 0, NULL,
 				      "cannot open: %s", rths_strerror(errno));
+	/* fopen() opens a directory; reading it fails later, obscurely */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return rths_error_set(err, EISDIR, path, 0, NULL,
+				      "is a directory, not an experiment file");
+	}
 	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 ||
 	    len > (64L << 20) || fseek(f, 0, SEEK_SET) < 0) {
 		fclose(f);

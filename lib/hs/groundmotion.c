@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rths/hs_groundmotion.h>
 
@@ -102,11 +103,22 @@ FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
 		      struct rths_error *err)
 {
 	FILE *f = fopen(path, "r");
+	struct stat sb;
 
 	memset(gm, 0, sizeof(*gm));
-	if (!f)
+	if (!f) {
 		rths_error_set(err, errno, path, 0, NULL,
 			       "cannot open: %s", rths_strerror(errno));
+		return NULL;
+	}
+	/* fopen() opens a directory; reading it fails later, obscurely */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		rths_error_set(err, EISDIR, path, 0, NULL,
+			       "is a directory, not a record file");
+		errno = EISDIR;
+		return NULL;
+	}
 	return f;
 }
 

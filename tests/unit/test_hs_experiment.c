@@ -6,6 +6,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -535,6 +536,36 @@ TEST(synthetic_record_follows_the_step)
 	EXPECT_NE(NULL, strstr(err.msg, "set ground_motion.synthetic.dt <= 0.0078125 s"))
 		TH_LOG("%s", err.msg);
 	rths_hs_experiment_free(&x);
+}
+
+/* NULL arguments are -EINVAL (not -EFAULT from fopen), and a directory
+ * given as a file is -EISDIR naming it, for the experiment and for both
+ * record readers. */
+TEST(null_and_directory_arguments)
+{
+	struct rths_hs_experiment x;
+	struct rths_error err;
+	struct rths_hs_gm gm;
+
+	EXPECT_EQ(-EINVAL, rths_hs_experiment_load(&x, NULL, &err));
+	EXPECT_EQ(-EINVAL, err.code);
+	EXPECT_EQ(-EINVAL, rths_hs_experiment_parse(&x, NULL, "inline", ".",
+						    &err));
+	EXPECT_EQ(-EINVAL, err.code);
+	EXPECT_EQ(-EISDIR, rths_hs_experiment_load(&x, RTHS_HS_TESTDATA, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	EXPECT_NE(NULL, strstr(err.msg, "directory")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EISDIR, rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	EXPECT_NE(NULL, strstr(err.msg, "directory")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(NULL, gm.acc);
+	EXPECT_EQ(-EISDIR, rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA,
+						      1.0, 0, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	/* a directory as ground_motion.file */
+	EXPECT_EQ(-EISDIR, parse_with(&x, ", \"ground_motion\": { \"file\": \".\", \"format\": \"at2\" }",
+				      &err));
+	EXPECT_STREQ("ground_motion.file", err.path);
 }
 
 /* Like free(): every free and close accepts NULL. */
