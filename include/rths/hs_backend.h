@@ -36,6 +36,10 @@
 #include <rths/hs_model.h>
 #include <rths/hs_setup.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One step's sample, like struct rths_feedback of <rths/device.h>. */
 struct rths_hs_feedback {
 	uint64_t step;
@@ -155,6 +159,10 @@ struct rths_hs_device_params {
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
 			struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -26,6 +26,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum rths_hs_comp_kind {
 	RTHS_HS_COMP_NONE = 1,
 	RTHS_HS_COMP_POLYNOMIAL,
@@ -79,6 +83,10 @@ unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c);
  */
 int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
 			 double dt, double a[3], struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -21,6 +21,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rths_hs_gm {
 	size_t npts;
 	double dt;		/* s */
@@ -97,6 +101,10 @@ void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
 double rths_hs_gm_at(const struct rths_hs_gm *gm, double t);
 double rths_hs_gm_duration(const struct rths_hs_gm *gm);
 double rths_hs_gm_pga(const struct rths_hs_gm *gm);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -5,9 +5,9 @@
  * A hybrid step has two halves because the displacement goes out to the
  * actuators and the force comes back:
  *
- *	rths_hs_stepper_command(st, f_next, &u_next)	u_{n+1}, to impose
+ *	rths_hs_stepper_command(st, f_next, &u_next, &err)  u_{n+1}, to impose
  *	... actuators move, the specimen is measured ...
- *	rths_hs_stepper_accept(st, r_exp_next)		a_{n+1}, v_{n+1}
+ *	rths_hs_stepper_accept(st, r_exp_next, &err)	    a_{n+1}, v_{n+1}
  *
  * f_next is the external force at t_{n+1}; r_exp_next the measured
  * restoring force of the experimental substructure at the commanded
@@ -44,6 +44,10 @@
 
 #include <rths/hs_error.h>
 #include <rths/hs_model.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum rths_hs_method {
 	RTHS_HS_CR = 1,
@@ -124,6 +128,10 @@ double rths_hs_stepper_time(const struct rths_hs_stepper *st);
 size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st);
 const struct rths_hs_stepper_params *
 rths_hs_stepper_params(const struct rths_hs_stepper *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -27,6 +27,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Standard gravity, m/s^2: records in g are converted with it. */
 #define RTHS_HS_G 9.80665
 
@@ -179,6 +183,10 @@ int rths_hs_model_with_specimen(struct rths_hs_model *dst,
 				const struct rths_hs_substructure *s,
 				const double *k_if, const double *c_if,
 				struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

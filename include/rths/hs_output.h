@@ -20,6 +20,10 @@
 #include <rths/hs_integrator.h>
 #include <rths/hs_sim.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CSV columns, 1-based as gnuplot counts them. */
 enum rths_hs_csv_field {
 	RTHS_HS_CSV_TIME = 1,	/* index ignored */
@@ -43,6 +47,10 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
 		      struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -3,6 +3,7 @@
  * compensation, outputs and the checks that tie sections together. */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
