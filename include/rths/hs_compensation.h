@@ -56,8 +56,10 @@ void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
 			   enum rths_hs_comp_kind kind, double dt);
 int rths_hs_comp_check(const struct rths_hs_comp_params *p,
 		       struct rths_error *err);
-/* "none", "polynomial", "ats"; 0 if unknown. */
+/* "none", "polynomial", "ats". */
 const char *rths_hs_comp_name(enum rths_hs_comp_kind k);
+/* The kind by name; 0 (no kind: the enum starts at 1) if @name is
+ * unknown or NULL.  Not an error code, not negative. */
 enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name);
 
 struct rths_hs_comp;

@@ -75,7 +75,8 @@ void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
 /* "cr", "kr_alpha", "alpha_os", "newmark_explicit", "central_difference",
  * "newmark_implicit". */
 const char *rths_hs_method_name(enum rths_hs_method m);
-/* 0 if unknown. */
+/* The method by name; 0 (no method: the enum starts at 1) if @name is
+ * unknown or NULL.  Not an error code, not negative. */
 enum rths_hs_method rths_hs_method_from_name(const char *name);
 /* Largest stable dt*omega of an undamped linear system; INFINITY if the
  * method is unconditionally stable. */
