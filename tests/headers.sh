@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317  # the functions run through step()
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP: every public header (include/rths/*.h) compiles alone as strict
@@ -15,7 +16,7 @@ CXX=${CXX:-g++}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 inc=(-I"$top/include/uapi" -I"$top/include")
-headers=$(cd "$top/include/rths" && ls ./*.h | sed 's|^\./||')
+headers=$(cd "$top/include/rths" && printf '%s\n' ./*.h | sed 's|^\./||')
 n=0
 rc=0
 
@@ -52,7 +53,7 @@ hs_all() {
 		grep -q "^#include <rths/$h>" "$top/include/rths/hs.h" ||
 			{ echo "hs.h lacks rths/$h"; missing=1; }
 	done
-	return $missing
+	return "$missing"
 }
 step "rths/hs.h includes every rths/hs_*.h" hs_all
 
