@@ -2,10 +2,12 @@
 # The ABI of librths.so.2 (Documentation/abi.rst): it exports exactly the
 # functions of lib/librths.map, all versioned and declared in
 # include/rths/*.h, and abidiff finds no change against the committed
-# baseline abi/librths.abi.  "make abi-baseline" rewrites the baseline,
-# "scripts/abi.sh map" the map's symbol list.
+# baseline abi/librths.abi; every public header compiles alone as C11
+# and as C++, and C++ links against it (tests/headers.sh).
+# "make abi-baseline" rewrites the baseline, "scripts/abi.sh map" the
+# map's symbol list.
 
-DEB_PKGS += abigail-tools binutils
+DEB_PKGS += abigail-tools binutils g++
 
 ABI_BASELINE := abi/librths.abi
 
@@ -15,7 +17,9 @@ abi-check: $(LIBRTHS_SO)
 	@rc=0; \
 	scripts/abi.sh symbols $(LIBRTHS_SO) > $(O)/results/abi-symbols.tap || rc=1; \
 	scripts/abi.sh diff $(LIBRTHS_SO) $(ABI_BASELINE) > $(O)/results/abi-diff.tap || rc=1; \
-	cat $(O)/results/abi-symbols.tap $(O)/results/abi-diff.tap; exit $$rc
+	tests/headers.sh $(LIBRTHS_SO) > $(O)/results/headers.tap || rc=1; \
+	cat $(O)/results/abi-symbols.tap $(O)/results/abi-diff.tap \
+		$(O)/results/headers.tap; exit $$rc
 
 abi-baseline: $(LIBRTHS_SO)
 	scripts/abi.sh baseline $(LIBRTHS_SO) $(ABI_BASELINE)

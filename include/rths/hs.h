@@ -22,6 +22,8 @@
 #include <rths/hs_criteria.h>
 #include <rths/hs_backend.h>
 #include <rths/hs_sim.h>
+#include <rths/hs_output.h>
+#include <rths/hs_experiment.h>
 
 #pragma GCC visibility pop
 

@@ -36,6 +36,10 @@
 #include <rths/hs_model.h>
 #include <rths/hs_setup.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One step's sample, like struct rths_feedback of <rths/device.h>. */
 struct rths_hs_feedback {
 	uint64_t step;
@@ -94,6 +98,7 @@ int rths_hs_backend_stop(struct rths_hs_backend *b,
 /* -RTHS_E_UNSUPPORTED if the backend keeps no counters. */
 int rths_hs_backend_stats(struct rths_hs_backend *b,
 			  struct rths_hs_backend_stats *st);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_backend_close(struct rths_hs_backend *b);
 
 /*
@@ -154,6 +159,10 @@ struct rths_hs_device_params {
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
 			struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -26,6 +26,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum rths_hs_comp_kind {
 	RTHS_HS_COMP_NONE = 1,
 	RTHS_HS_COMP_POLYNOMIAL,
@@ -52,8 +56,10 @@ void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
 			   enum rths_hs_comp_kind kind, double dt);
 int rths_hs_comp_check(const struct rths_hs_comp_params *p,
 		       struct rths_error *err);
-/* "none", "polynomial", "ats"; 0 if unknown. */
+/* "none", "polynomial", "ats". */
 const char *rths_hs_comp_name(enum rths_hs_comp_kind k);
+/* The kind by name; 0 (no kind: the enum starts at 1) if @name is
+ * unknown or NULL.  Not an error code, not negative. */
 enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name);
 
 struct rths_hs_comp;
@@ -61,6 +67,7 @@ struct rths_hs_comp;
 int rths_hs_comp_new(struct rths_hs_comp **out,
 		     const struct rths_hs_comp_params *p,
 		     struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_comp_free(struct rths_hs_comp *c);
 /* The command for the next target (call once per step). */
 double rths_hs_comp_command(struct rths_hs_comp *c, double target);
@@ -78,6 +85,10 @@ unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c);
  */
 int rths_hs_ats_estimate(const double *cmd, const double *meas, size_t n,
 			 double dt, double a[3], struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -21,6 +21,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rths_hs_tracking {
 	double j1_ms;		/* delay estimate */
 	double j1_samples;	/* the same in samples (fractional) */
@@ -43,6 +47,10 @@ void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
 
 /* Largest |a| and where it is. */
 double rths_hs_peak(const double *a, size_t n, size_t stride, size_t *at);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -17,7 +17,6 @@
 /* librths is built with -fvisibility=hidden: this is its API. */
 #pragma GCC visibility push(default)
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,7 +29,14 @@
 #include <rths/hs_setup.h>
 #include <rths/hs_sim.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RTHS_HS_NCH RTHS_HS_MAX_CHANNELS
+
+/* Path buffers: Linux's PATH_MAX, which strict C11 does not define. */
+#define RTHS_HS_PATH_MAX 4096
 
 enum rths_hs_backend_kind {
 	RTHS_HS_BACKEND_OFFLINE = 1,
@@ -106,7 +112,7 @@ struct rths_hs_specimen {
 };
 
 struct rths_hs_output_config {
-	char directory[PATH_MAX];	/* "": not given, the caller's choice */
+	char directory[RTHS_HS_PATH_MAX];	/* "": not given, the caller's choice */
 	bool csv, summary, plots, reference;
 	unsigned int every;	/* CSV: one row every this many steps */
 };
@@ -136,7 +142,7 @@ struct rths_hs_warning {
 };
 
 struct rths_hs_experiment {
-	char path[PATH_MAX];
+	char path[RTHS_HS_PATH_MAX];
 	char name[128];
 	struct rths_hs_model model;		/* numerical substructure */
 	bool has_specimen;
@@ -158,13 +164,15 @@ struct rths_hs_experiment {
 };
 
 /* Reads, checks, and loads the ground motion; relative paths inside are
- * taken from the file's directory. */
+ * taken from the file's directory.  A NULL @x, @path or @text:
+ * -EINVAL; a directory: -EISDIR; other failures to read: -errno. */
 int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 			    struct rths_error *err);
 /* The same from text; @name labels errors, @base_dir resolves paths. */
 int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 			     const char *name, const char *base_dir,
 			     struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
 /*
@@ -192,6 +200,10 @@ int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 				       struct rths_hs_model *full,
 				       bool *linearized,
 				       struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

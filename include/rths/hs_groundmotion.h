@@ -21,6 +21,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rths_hs_gm {
 	size_t npts;
 	double dt;		/* s */
@@ -34,9 +38,12 @@ struct rths_hs_gm {
  * accepted; a velocity or displacement record (.VT2, .DT2) is refused),
  * the fourth holds NPTS and DT either as "NPTS=  5590, DT=   .0050 SEC"
  * (NGA-West2) or as "5590   .0050   NPTS, DT" (older files) and nothing
- * else; then NPTS free-format values, any number per line.  NPTS must fit
- * in the file (at least two bytes a value).  Values are converted to
- * m/s^2.
+ * else (unit words SEC or S once, after DT); NPTS is a decimal integer,
+ * DT a decimal number of seconds in [1e-5, 1] (no hex); then NPTS
+ * free-format values, any number per line.  NPTS must fit in the file (at
+ * least two bytes a value).  Values are converted to m/s^2.  Both
+ * readers: a directory gives -EISDIR, a file that cannot be opened
+ * -errno, with @err naming the file.
  */
 int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 			struct rths_error *err);
@@ -52,7 +59,9 @@ enum rths_hs_gm_flags {
  * Two columns "time accel" per line; '#' starts a comment; blank lines are
  * skipped.  Times must be equally spaced (to 1e-6 of the step) and start
  * at t = 0, or anywhere with RTHS_HS_GM_SHIFT_TO_ZERO.  Values are
- * multiplied by @to_si (RTHS_HS_G for g).
+ * multiplied by @to_si (RTHS_HS_G for g).  A PEER NGA record is refused
+ * saying what it holds (an acceleration to read as AT2, or a velocity or
+ * displacement).
  */
 int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 			       double to_si, unsigned int flags,
@@ -85,12 +94,17 @@ int rths_hs_gm_synthetic(struct rths_hs_gm *gm,
 int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 			  size_t n, double dt, const char *source,
 			  struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_gm_free(struct rths_hs_gm *gm);
 void rths_hs_gm_scale(struct rths_hs_gm *gm, double factor);
 /* Linear interpolation; 0 before the start and after the end. */
 double rths_hs_gm_at(const struct rths_hs_gm *gm, double t);
 double rths_hs_gm_duration(const struct rths_hs_gm *gm);
 double rths_hs_gm_pga(const struct rths_hs_gm *gm);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -5,9 +5,9 @@
  * A hybrid step has two halves because the displacement goes out to the
  * actuators and the force comes back:
  *
- *	rths_hs_stepper_command(st, f_next, &u_next)	u_{n+1}, to impose
+ *	rths_hs_stepper_command(st, f_next, &u_next, &err)  u_{n+1}, to impose
  *	... actuators move, the specimen is measured ...
- *	rths_hs_stepper_accept(st, r_exp_next)		a_{n+1}, v_{n+1}
+ *	rths_hs_stepper_accept(st, r_exp_next, &err)	    a_{n+1}, v_{n+1}
  *
  * f_next is the external force at t_{n+1}; r_exp_next the measured
  * restoring force of the experimental substructure at the commanded
@@ -45,6 +45,10 @@
 #include <rths/hs_error.h>
 #include <rths/hs_model.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum rths_hs_method {
 	RTHS_HS_CR = 1,
 	RTHS_HS_KR_ALPHA,
@@ -71,7 +75,8 @@ void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
 /* "cr", "kr_alpha", "alpha_os", "newmark_explicit", "central_difference",
  * "newmark_implicit". */
 const char *rths_hs_method_name(enum rths_hs_method m);
-/* 0 if unknown. */
+/* The method by name; 0 (no method: the enum starts at 1) if @name is
+ * unknown or NULL.  Not an error code, not negative. */
 enum rths_hs_method rths_hs_method_from_name(const char *name);
 /* Largest stable dt*omega of an undamped linear system; INFINITY if the
  * method is unconditionally stable. */
@@ -97,6 +102,7 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 			const struct rths_hs_specimen_estimate *est,
 			const struct rths_hs_stepper_params *p,
 			struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_stepper_free(struct rths_hs_stepper *st);
 
 /*
@@ -123,6 +129,10 @@ double rths_hs_stepper_time(const struct rths_hs_stepper *st);
 size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st);
 const struct rths_hs_stepper_params *
 rths_hs_stepper_params(const struct rths_hs_stepper *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

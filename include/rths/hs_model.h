@@ -27,6 +27,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Standard gravity, m/s^2: records in g are converted with it. */
 #define RTHS_HS_G 9.80665
 
@@ -88,6 +92,7 @@ struct rths_hs_model {
 /* Zero matrices, r = 1 (horizontal shaking of every DOF). */
 int rths_hs_model_init(struct rths_hs_model *m, size_t n,
 		       struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_model_free(struct rths_hs_model *m);
 int rths_hs_model_copy(struct rths_hs_model *dst,
 		       const struct rths_hs_model *src,
@@ -156,6 +161,7 @@ struct rths_hs_substructure {
 /* Zero maps of the given shape. */
 int rths_hs_substructure_init(struct rths_hs_substructure *s, size_t n_dof,
 			      size_t n_if, struct rths_error *err);
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_substructure_free(struct rths_hs_substructure *s);
 /* F = T^T: forces work-conjugate to the commanded displacements. */
 void rths_hs_substructure_force_map_transpose(struct rths_hs_substructure *s);
@@ -177,6 +183,10 @@ int rths_hs_model_with_specimen(struct rths_hs_model *dst,
 				const struct rths_hs_substructure *s,
 				const double *k_if, const double *c_if,
 				struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

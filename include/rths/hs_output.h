@@ -20,6 +20,10 @@
 #include <rths/hs_integrator.h>
 #include <rths/hs_sim.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CSV columns, 1-based as gnuplot counts them. */
 enum rths_hs_csv_field {
 	RTHS_HS_CSV_TIME = 1,	/* index ignored */
@@ -34,12 +38,19 @@ enum rths_hs_csv_field {
 	RTHS_HS_CSV_UREF,	/* DOF index; only with a reference */
 };
 
+/* The 1-based CSV column of field @f (index: the DOF or actuator);
+ * -ENOENT for RTHS_HS_CSV_UREF without a reference, -EINVAL for an
+ * unknown field. */
 int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 		       enum rths_hs_csv_field f, size_t index);
 /* @ref (may be NULL) adds the reference displacements. */
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
 		      struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -31,6 +31,10 @@
 
 #include <rths/hs_error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Same as RTHS_MAX_CHANNELS in <linux/rths.h>: one channel an actuator. */
 #define RTHS_HS_MAX_CHANNELS 16
 
@@ -84,6 +88,10 @@ int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 /* Unit vectors e_i (n_act x dim, row i = e_i) at @x. */
 int rths_hs_setup_directions(const struct rths_hs_setup *s, const double *x,
 			     double *E, struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

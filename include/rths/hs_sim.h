@@ -33,6 +33,10 @@
 #include <rths/hs_model.h>
 #include <rths/hs_setup.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rths_hs_sim_config {
 	const struct rths_hs_model *model;	/* copied for the run */
 	/* The experimental part; all NULL for an all-numerical run. */
@@ -60,8 +64,9 @@ struct rths_hs_sim_config {
 	void *clock_ctx;
 };
 
-/* Step history; row 0 is t = 0.  Matrices are row-major: row i of a
- * quantity with w columns starts at [i * w]. */
+/* Step history, a time-series table with one row per step (row 0 is
+ * t = 0), not a linear-algebra matrix (those are column-major, mat.h):
+ * step i of a quantity with w values per step starts at [i * w]. */
 struct rths_hs_history {
 	size_t n_dof, n_if, n_act;
 	size_t rows, cap;
@@ -78,6 +83,7 @@ struct rths_hs_history {
 	uint32_t *flags;		/* rows, RTHS_FB_F_* */
 };
 
+/* Like free(), NULL is accepted and does nothing. */
 void rths_hs_history_free(struct rths_hs_history *h);
 
 struct rths_hs_run_result {
@@ -143,6 +149,10 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    const struct rths_hs_preview_params *pp,
 		    struct rths_hs_preview_result *out,
 		    struct rths_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #pragma GCC visibility pop
 

@@ -63,7 +63,7 @@ enum rths_ode_method {
 
 /* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf". */
 const char *rths_ode_method_name(enum rths_ode_method m);
-/* Method by name, or -1. */
+/* Method by name (0 is a method), or -EINVAL if unknown or NULL. */
 int rths_ode_method_from_name(const char *name);
 /* Nonzero if the method solves implicit DAEs (has a Newton corrector). */
 int rths_ode_method_is_implicit(enum rths_ode_method m);

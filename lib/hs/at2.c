@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* PEER NGA .AT2 acceleration records. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ static int at2_kind(const char *path, const char *line, double *to_si,
 		if (strstr(up, *o))
 			return rths_error_set(err, RTHS_E_GM_HEADER, path, 3,
 					      NULL,
-					      "found a %s record (\"%.80s\"); an AT2 file holds accelerations",
+					      "this is a %s record (\"%.80s\"), not an acceleration: a ground motion is read from the record's .AT2 file",
 					      o == others ? "velocity" : "displacement",
 					      up);
 	m = strstr(up, "M/S");
@@ -87,26 +88,99 @@ unknown:
 			      "expected the units, e.g. \"ACCELERATION TIME SERIES IN UNITS OF G\"");
 }
 
+bool rths_hs_gm_is_peer(const char *line)
+{
+	char up[64];
+	size_t i;
+
+	for (i = 0; line[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)toupper((unsigned char)line[i]);
+	up[i] = '\0';
+	return strstr(up, "PEER") != NULL;
+}
+
+int rths_hs_gm_peer_not_two_column(FILE *f, const char *path,
+				   struct rths_error *err)
+{
+	struct rths_error e;
+	char *line = NULL;
+	size_t len = 0;
+	bool third = true;
+	double to_si;
+	int r = 0;
+
+	/* line 1 is read; line 3 says what the record holds */
+	for (int n = 2; n <= 3; n++)
+		third = third && getline(&line, &len, f) >= 0;
+	if (third)
+		r = at2_kind(path, line, &to_si, &e);
+	free(line);
+	/* a velocity or displacement: say so; unknown units: not here */
+	if (r < 0 && strncmp(e.msg, "expected", 8)) {
+		if (err)
+			*err = e;
+		return r;
+	}
+	return rths_error_set(err, RTHS_E_GM_HEADER, path, 1, NULL,
+			      "this is a PEER NGA acceleration record (an AT2 file), not two columns: use \"format\": \"at2\" or leave format out");
+}
+
+/* A decimal number (no hex, inf or nan): sign, digits with at most one
+ * point, an optional E exponent.  Returns its end, or NULL. */
+static const char *decimal(const char *p)
+{
+	int digits = 0;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits)
+		return NULL;
+	if (*p == 'E' || *p == 'e') {
+		const char *q = p + 1;
+
+		if (*q == '+' || *q == '-')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			return NULL;
+		while (isdigit((unsigned char)*q))
+			q++;
+		p = q;
+	}
+	return p;
+}
+
+/* The text of one field starting at @p (spaces skipped), its end. */
+static const char *field_end(const char *p)
+{
+	return p + strcspn(p, " \t\r\n,=");
+}
+
 /*
- * The number after "KEY=" (NGA-West2 style); -1 if KEY is absent, -2 if
- * no number follows.  The key and its number are blanked in @line so that
- * what remains can be checked.
+ * The text after "KEY=" (NGA-West2 style) in *val, *end; -1 if KEY is
+ * absent.  The key and its value are blanked in @line so that what
+ * remains can be checked.
  */
-static int keyed_value(char *line, const char *key, double *v)
+static int keyed(char *line, const char *key, char *val, size_t len)
 {
 	char *p = line;
 	size_t kl = strlen(key);
 
 	while ((p = strstr(p, key))) {
-		char *q = p + kl, *end;
+		char *q = p + kl, *e;
 
 		while (*q == ' ')
 			q++;
 		if (*q == '=') {
-			*v = strtod(q + 1, &end);
-			if (end == q + 1)
-				return -2;
-			memset(p, ' ', (size_t)(end - p));
+			for (q++; *q == ' ' || *q == '\t'; q++)
+				;
+			e = (char *)field_end(q);
+			snprintf(val, len, "%.*s", (int)(e - q), q);
+			memset(p, ' ', (size_t)(e - p));
 			return 0;
 		}
 		p += kl;
@@ -114,11 +188,35 @@ static int keyed_value(char *line, const char *key, double *v)
 	return -1;
 }
 
-/* Words that may stand on the NPTS line besides the two numbers. */
-static bool npts_word(const char *w)
+/* NPTS: a decimal integer, overflow detected. */
+static int parse_npts(const char *t, unsigned long long *n)
 {
-	static const char *const ok[] = { "NPTS", "DT", "SEC", "SECS",
-					  "SECONDS", "S", NULL };
+	char *end;
+
+	if (!isdigit((unsigned char)t[0]))
+		return -1;
+	errno = 0;
+	*n = strtoull(t, &end, 10);
+	return errno == ERANGE || *end || *n < 1 ? -1 : 0;
+}
+
+/* DT: a decimal number of seconds in a sane range. */
+#define AT2_DT_MIN 1e-5
+#define AT2_DT_MAX 1.0
+static int parse_dt(const char *t, double *d)
+{
+	const char *e = decimal(t);
+
+	if (!e || *e)
+		return -1;
+	*d = strtod(t, NULL);
+	return *d >= AT2_DT_MIN && *d <= AT2_DT_MAX ? 0 : -1;
+}
+
+static bool unit_word(const char *w)
+{
+	static const char *const ok[] = { "SEC", "SECS", "SECONDS", "S",
+					  NULL };
 
 	for (const char *const *o = ok; *o; o++)
 		if (!strcasecmp(w, *o))
@@ -130,45 +228,51 @@ static bool npts_word(const char *w)
 static int parse_npts_dt(const char *path, const char *text, size_t max_npts,
 			 size_t *npts, double *dt, struct rths_error *err)
 {
-	double n = -1, d = -1;
-	char line[512], *save = NULL;
-	int rn, rd;
+	char line[512], nv[64] = "", dv[64] = "", *save = NULL;
+	unsigned long long n = 0;
+	bool keyed_style, units = false, nword = false, dword = false;
+	double d = -1;
 
 	snprintf(line, sizeof(line), "%s", text);
-	rn = keyed_value(line, "NPTS", &n);
-	rd = keyed_value(line, "DT", &d);
-	if (rn == -1 && rd == -1) {
+	keyed_style = keyed(line, "NPTS", nv, sizeof(nv)) == 0;
+	keyed_style = (keyed(line, "DT", dv, sizeof(dv)) == 0) || keyed_style;
+	if (!keyed_style) {
 		/* Older files: "5590    .0050    NPTS, DT" */
-		char *end, *q;
+		char *p = line + strspn(line, " \t"), *e = (char *)field_end(p);
 
-		n = strtod(line, &end);
-		if (end == line) {
-			rn = -2;
-		} else {
-			q = end;
-			d = strtod(q, &end);
-			rn = 0;
-			rd = end == q ? -2 : 0;
-			memset(line, ' ', (size_t)(end - line));
-		}
+		snprintf(nv, sizeof(nv), "%.*s", (int)(e - p), p);
+		memset(p, ' ', (size_t)(e - p));
+		p = e + strspn(e, " \t,");
+		e = (char *)field_end(p);
+		snprintf(dv, sizeof(dv), "%.*s", (int)(e - p), p);
+		memset(p, ' ', (size_t)(e - p));
 	}
-	if (rn != 0 || !(n >= 1) || n != floor(n))
+	if (parse_npts(nv, &n) < 0)
 		return rths_error_set(err, RTHS_E_GM_HEADER, path, 4, NULL,
-				      "field NPTS: expected a positive whole number of points (\"NPTS= 5590, DT= .0050 SEC\")");
-	if (rd != 0 || !(d > 0) || d > 10)
+				      "field NPTS: expected a positive whole decimal number of points (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'",
+				      nv);
+	if (parse_dt(dv, &d) < 0)
 		return rths_error_set(err, RTHS_E_GM_HEADER, path, 4, NULL,
-				      "field DT: expected a time step in seconds, 0 < DT <= 10");
+				      "field DT: expected a decimal time step in seconds, %g <= DT <= %g, found '%.32s'",
+				      AT2_DT_MIN, AT2_DT_MAX, dv);
+	/* What remains: one unit word, and the older style's NPTS, DT. */
 	for (char *w = strtok_r(line, " \t\r\n,=", &save); w;
-	     w = strtok_r(NULL, " \t\r\n,=", &save))
-		if (!npts_word(w))
+	     w = strtok_r(NULL, " \t\r\n,=", &save)) {
+		bool *seen = unit_word(w) ? &units :
+			     !keyed_style && !strcasecmp(w, "NPTS") ? &nword :
+			     !keyed_style && !strcasecmp(w, "DT") ? &dword : NULL;
+
+		if (!seen || *seen)
 			return rths_error_set(err, RTHS_E_GM_HEADER, path, 4,
 					      NULL,
-					      "expected only NPTS and DT (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'",
-					      w);
+					      "expected only NPTS and DT, a unit once (\"NPTS= 5590, DT= .0050 SEC\"), found '%.32s'%s",
+					      w, seen ? " again" : "");
+		*seen = true;
+	}
 	/* Before any allocation: NPTS is the file's word, not its size. */
-	if (n > (double)max_npts)
+	if (n > max_npts)
 		return rths_error_set(err, RTHS_E_GM_COUNT, path, 4, NULL,
-				      "field NPTS: NPTS = %.0f values cannot fit in the rest of the file (at most %zu)",
+				      "field NPTS: NPTS = %llu values cannot fit in the rest of the file (at most %zu)",
 				      n, max_npts);
 	*npts = (size_t)n;
 	*dt = d;

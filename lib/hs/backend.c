@@ -56,6 +56,8 @@ int rths_hs_backend_stats(struct rths_hs_backend *b,
 
 void rths_hs_backend_close(struct rths_hs_backend *b)
 {
+	if (!b)
+		return;
 	if (b->ops && b->ops->close)
 		b->ops->close(b->priv);
 	memset(b, 0, sizeof(*b));

@@ -46,6 +46,8 @@ const char *rths_hs_comp_name(enum rths_hs_comp_kind k)
 
 enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name)
 {
+	if (!name)
+		return 0;
 	for (unsigned int i = 1; i <= RTHS_HS_COMP_ATS; i++)
 		if (!strcmp(comp_names[i], name))
 			return (enum rths_hs_comp_kind)i;

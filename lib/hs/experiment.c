@@ -3,13 +3,17 @@
  * compensation, outputs and the checks that tie sections together. */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "hs/experiment_impl.h"
+#include "hs/gm_parse.h"
 #include "hs/linalg.h"
 
 void rths_hs_experiment_warn(struct rths_hs_experiment *x,
@@ -42,8 +46,32 @@ static void unwarn(struct rths_hs_experiment *x,
 	x->n_warnings -= n - k;
 }
 
+/* A PEER NGA record: by its extension (.AT2, and .VT2 or .DT2, which the
+ * AT2 reader refuses saying what they hold), or by its first line. */
+static bool peer_file(const char *path, const char *file, size_t n)
+{
+	static const char *const ext[] = { ".at2", ".vt2", ".dt2", NULL };
+	char *line = NULL;
+	size_t len = 0;
+	bool peer = false;
+	FILE *f;
+
+	for (const char *const *e = ext; *e; e++)
+		if (n >= 4 && !strcasecmp(file + n - 4, *e))
+			return true;
+	f = fopen(path, "r");
+	if (!f)
+		return false;	/* the reader says why */
+	peer = getline(&line, &len, f) >= 0 && rths_hs_gm_is_peer(line);
+	free(line);
+	fclose(f);
+	return peer;
+}
+
+/* @step: the integration step if the file fixes it, else 0. */
 static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
-			 const char *base_dir, struct rths_hs_experiment *x)
+			 const char *base_dir, double step,
+			 struct rths_hs_experiment *x)
 {
 	static const char *const keys[] = { "file", "format", "units", "scale",
 					    "shift_to_zero", "synthetic", NULL };
@@ -102,8 +130,8 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 		snprintf(path, sizeof(path), "%s%s%s",
 			 file[0] == '/' ? "" : base_dir,
 			 file[0] == '/' ? "" : "/", file);
-		if (fmt < 0)	/* from the extension */
-			fmt = n >= 4 && !strcasecmp(file + n - 4, ".at2") ? 0 : 1;
+		if (fmt < 0)
+			fmt = peer_file(path, file, n) ? 0 : 1;
 		/* An option that cannot apply is an error, never ignored. */
 		if (fmt == 0 && json_object_get(gm, "units"))
 			return rths_hs_jfail(c, RTHS_E_CONFLICT,
@@ -175,6 +203,15 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 			sp.omega_f = 2 * M_PI * hz;
 			if (r < 0)
 				return r;
+		}
+		/* A synthetic record has no sampling of its own: unless
+		 * told, it follows the step (not coarser than the record). */
+		if (step > 0 && !json_object_get(sy, "dt")) {
+			double given = sp.dt;
+
+			sp.dt = step;
+			if (rths_hs_synth_check(&sp, NULL) < 0)
+				sp.dt = given;
 		}
 		r = rths_hs_gm_synthetic(&x->gm, &sp, &e);
 		if (r < 0) {
@@ -433,8 +470,47 @@ static double *estimate_dofs(const struct rths_hs_experiment *x,
 	return k;
 }
 
-int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
-				uint32_t step_ticks, struct rths_error *err)
+/* What to change when the step (from @field, NULL: the caller's d)
+ * is coarser than the record's sampling. */
+static void coarse_advice(const struct rths_hs_experiment *x,
+			  uint32_t step_ticks, const char *field, char *buf,
+			  size_t len)
+{
+	uint32_t rate = x->device.rate;
+	double gdt = x->gm.dt;
+	/* the most ticks per step at this rate, and the least rate */
+	double most = floor(gdt * rate * (1 + 1e-9));
+	double need = ceil((field && !strcmp(field, "integrator.dt") ? 1 :
+			    step_ticks) / gdt * (1 - 1e-9));
+
+	bool by_dt = field && !strcmp(field, "integrator.dt");
+	size_t o;
+
+	if (most >= 1 && by_dt)
+		o = (size_t)snprintf(buf, len, "use integrator.dt <= %.0f/%u s = %.9g s",
+				     most, rate, most / rate);
+	else if (need <= RTHS_RATE_MAX && by_dt)
+		o = (size_t)snprintf(buf, len, "raise device.rate to at least %.0f Hz and use integrator.dt <= %g s (or resample the record)",
+				     need, gdt);
+	else if (most >= 1)
+		o = (size_t)snprintf(buf, len, "use %s <= %.0f",
+				     field ? field : "d", most);
+	else if (need <= RTHS_RATE_MAX)
+		o = (size_t)snprintf(buf, len, "raise device.rate to at least %.0f Hz (or resample the record)",
+				     need);
+	else
+		o = (size_t)snprintf(buf, len, "resample the record (%g s is finer than %u Hz allows)",
+				     gdt, RTHS_RATE_MAX);
+	/* A synthetic record has no sampling of its own to respect. */
+	if (o < len && !strncmp(x->gm.source, "synthetic", 9))
+		o += (size_t)snprintf(buf + o, len - o, ", or set ground_motion.synthetic.dt <= %g s",
+				      (double)step_ticks / rate);
+	if (o < len)
+		snprintf(buf + o, len - o, ", or set integrator.allow_coarse_step");
+}
+
+static int set_step(struct rths_hs_experiment *x, uint32_t step_ticks,
+		    const char *field, struct rths_error *err)
 {
 	struct rths_hs_stepper_params *p = &x->integrator;
 	const char *file = x->path[0] ? x->path : NULL;
@@ -483,15 +559,21 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 	 * record: +36 % peak response): refused unless asked for. */
 	unwarn(x, RTHS_HS_W_COARSE_STEP);
 	if (x->gm.npts && dt > x->gm.dt * (1 + 1e-9)) {
+		char how[256];
+
+		coarse_advice(x, step_ticks, field, how, sizeof(how));
+		if (!x->allow_coarse_step && field)
+			return rths_error_set(err, RTHS_E_OUT_OF_RANGE, file, 0,
+					      field,
+					      "%s gives a step of %g s (%u ticks at %u Hz), coarser than the record's sampling, %g s: %s",
+					      field, dt, step_ticks,
+					      x->device.rate, x->gm.dt, how);
 		if (!x->allow_coarse_step)
 			return rths_error_set(err, RTHS_E_OUT_OF_RANGE, file, 0,
-					      "integrator.dt",
-					      "dt = %g s (%u ticks at %u Hz) is coarser than the record's sampling, %g s: use d <= %u, or set integrator.allow_coarse_step",
-					      dt, step_ticks, x->device.rate,
-					      x->gm.dt,
-					      (unsigned int)floor(x->gm.dt *
-								x->device.rate *
-								(1 + 1e-9)));
+					      NULL,
+					      "the step d/rate = %u/%u s = %g s is coarser than the record's sampling, %g s: %s",
+					      step_ticks, x->device.rate, dt,
+					      x->gm.dt, how);
 		rths_hs_experiment_warn(x, RTHS_HS_W_COARSE_STEP,
 					"integrator.allow_coarse_step",
 					"dt = %g s is coarser than the record's sampling, %g s: peaks between steps are missed",
@@ -510,6 +592,12 @@ int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
 		return rths_error_set(err, e.code, file, 0, q, "%s", e.msg);
 	}
 	return 0;
+}
+
+int rths_hs_experiment_set_step(struct rths_hs_experiment *x,
+				uint32_t step_ticks, struct rths_error *err)
+{
+	return set_step(x, step_ticks, NULL, err);
 }
 
 /* The device rate nearest @rate at which @dt is whole ticks; 0: none. */
@@ -585,8 +673,9 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 		x->device.step_ticks = (uint32_t)nearbyint(d);
 	}
 	if (x->device.step_ticks)
-		return rths_hs_experiment_set_step(x, x->device.step_ticks,
-						   c->err);
+		return set_step(x, x->device.step_ticks,
+				dt > 0 ? "integrator.dt" : "device.step_ticks",
+				c->err);
 	return 0;
 }
 
@@ -606,6 +695,9 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 	double dt = 0, *kd = NULL;
 	int r;
 
+	if (!x || !text)
+		return rths_error_set(err, EINVAL, name, 0, NULL,
+				      "no experiment or no text");
 	memset(x, 0, sizeof(*x));
 	snprintf(x->path, sizeof(x->path), "%s", name ? name : "");
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
@@ -649,10 +741,13 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 	free(kd);
 	if (r == 0)
 		r = rths_hs_exp_device(&c, root, x);
-	if (r == 0)
-		r = ground_motion(&c, root, base_dir ? base_dir : ".", x);
+	/* The integrator first: a synthetic record follows its step. */
 	if (r == 0)
 		r = integrator(&c, root, x, &dt);
+	if (r == 0)
+		r = ground_motion(&c, root, base_dir ? base_dir : ".",
+				  dt > 0 ? dt : (double)x->device.step_ticks /
+				  x->device.rate, x);
 	if (r == 0)
 		r = compensation(&c, root, x);
 	if (r == 0)
@@ -670,14 +765,25 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 			    struct rths_error *err)
 {
 	char dir[PATH_MAX], *text;
-	FILE *f = fopen(path, "r");
+	struct stat sb;
 	long len;
+	FILE *f;
 	int r;
 
+	if (!x || !path)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "no experiment or no file name");
 	memset(x, 0, sizeof(*x));
+	f = fopen(path, "r");
 	if (!f)
 		return rths_error_set(err, errno, path, 0, NULL,
 				      "cannot open: %s", rths_strerror(errno));
+	/* fopen() opens a directory; reading it fails later, obscurely */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return rths_error_set(err, EISDIR, path, 0, NULL,
+				      "is a directory, not an experiment file");
+	}
 	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 ||
 	    len > (64L << 20) || fseek(f, 0, SEEK_SET) < 0) {
 		fclose(f);
@@ -701,6 +807,8 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 
 void rths_hs_experiment_free(struct rths_hs_experiment *x)
 {
+	if (!x)
+		return;
 	rths_hs_model_free(&x->model);
 	rths_hs_substructure_free(&x->sub);
 	rths_hs_gm_free(&x->gm);

@@ -3,6 +3,7 @@
 #ifndef RTHS_HS_GM_PARSE_H
 #define RTHS_HS_GM_PARSE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <rths/hs_groundmotion.h>
@@ -16,5 +17,12 @@ int rths_hs_gm_parse_number(const char *tok, double *v);
 /* Append one value, growing gm->acc (capacity in *cap). */
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 		      struct rths_error *err);
+
+/* The first line of a PEER NGA record (.AT2, .VT2, .DT2)? */
+bool rths_hs_gm_is_peer(const char *line);
+/* Why a PEER record (line 1 read from @f) is no two-column file: what it
+ * holds, from its header.  Always an error. */
+int rths_hs_gm_peer_not_two_column(FILE *f, const char *path,
+				   struct rths_error *err);
 
 #endif /* RTHS_HS_GM_PARSE_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rths/hs_groundmotion.h>
 
@@ -34,6 +35,8 @@ int rths_hs_gm_from_array(struct rths_hs_gm *gm, const double *acc,
 
 void rths_hs_gm_free(struct rths_hs_gm *gm)
 {
+	if (!gm)
+		return;
 	free(gm->acc);
 	memset(gm, 0, sizeof(*gm));
 }
@@ -100,11 +103,22 @@ FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
 		      struct rths_error *err)
 {
 	FILE *f = fopen(path, "r");
+	struct stat sb;
 
 	memset(gm, 0, sizeof(*gm));
-	if (!f)
+	if (!f) {
 		rths_error_set(err, errno, path, 0, NULL,
 			       "cannot open: %s", rths_strerror(errno));
+		return NULL;
+	}
+	/* fopen() opens a directory; reading it fails later, obscurely */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		rths_error_set(err, EISDIR, path, 0, NULL,
+			       "is a directory, not a record file");
+		errno = EISDIR;
+		return NULL;
+	}
 	return f;
 }
 
@@ -144,6 +158,10 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 		int nt = 0;
 
 		lineno++;
+		if (lineno == 1 && rths_hs_gm_is_peer(line)) {
+			r = rths_hs_gm_peer_not_two_column(f, path, err);
+			goto out;
+		}
 		line[strcspn(line, "#\r\n")] = '\0';
 		for (char *s = strtok_r(line, " \t,;", &save); s && nt < 3;
 		     s = strtok_r(NULL, " \t,;", &save))

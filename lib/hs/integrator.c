@@ -44,6 +44,8 @@ const char *rths_hs_method_name(enum rths_hs_method m)
 
 enum rths_hs_method rths_hs_method_from_name(const char *name)
 {
+	if (!name)
+		return 0;
 	for (unsigned int i = 1; i < N_METHODS; i++)
 		if (methods[i].name && !strcmp(methods[i].name, name))
 			return (enum rths_hs_method)i;

@@ -33,6 +33,8 @@ int rths_hs_model_init(struct rths_hs_model *m, size_t n,
 
 void rths_hs_model_free(struct rths_hs_model *m)
 {
+	if (!m)
+		return;
 	free(m->m);
 	free(m->k);
 	free(m->c);

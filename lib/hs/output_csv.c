@@ -25,9 +25,9 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 	case RTHS_HS_CSV_UREF:
 		/* after compute_us and flags, which come with actuators */
 		return with_ref ? base + 4 * (int)m + (m ? 2 : 0) + 1 +
-				  (int)index : -1;
+				  (int)index : -ENOENT;
 	}
-	return -1;
+	return -EINVAL;
 }
 
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,

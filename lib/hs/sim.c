@@ -14,6 +14,8 @@
 
 void rths_hs_history_free(struct rths_hs_history *h)
 {
+	if (!h)
+		return;
 	free(h->t);
 	free(h->flags);
 	memset(h, 0, sizeof(*h));

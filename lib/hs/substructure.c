@@ -27,6 +27,8 @@ int rths_hs_substructure_init(struct rths_hs_substructure *s, size_t n_dof,
 
 void rths_hs_substructure_free(struct rths_hs_substructure *s)
 {
+	if (!s)
+		return;
 	free(s->cmd_map);
 	free(s->force_map);
 	memset(s, 0, sizeof(*s));

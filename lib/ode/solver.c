@@ -4,6 +4,7 @@
  * system and control so the caller's storage may go away), initial state,
  * accessors.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ int rths_ode_method_from_name(const char *name)
 	for (int m = 0; m < RTHS_ODE_METHOD_COUNT; m++)
 		if (name && !strcmp(methods[m]->name, name))
 			return m;
-	return -1;
+	return -EINVAL;
 }
 
 int rths_ode_method_is_implicit(enum rths_ode_method m)

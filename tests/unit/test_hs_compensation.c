@@ -202,6 +202,7 @@ TEST(parameters_are_checked)
 	EXPECT_STREQ("a1_bounds", err.path);
 	EXPECT_EQ(RTHS_HS_COMP_ATS, rths_hs_comp_from_name("ats"));
 	EXPECT_EQ(0, rths_hs_comp_from_name("smith"));
+	EXPECT_EQ(0, rths_hs_comp_from_name(NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -6,6 +6,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -59,8 +60,10 @@ static const struct {
 	/* a record that starts at 1 s is not moved to 0 unless asked */
 	{ "bad-late-start.json", RTHS_E_GM_TIME_STEP, "ground_motion.file",
 	  2 },
-	/* 32/1024 s over a 20 ms record: refused unless allowed */
-	{ "bad-coarse-step.json", RTHS_E_OUT_OF_RANGE, "integrator.dt", 0 },
+	/* 32/1024 s over a 20 ms record: refused unless allowed, naming
+	 * the field the step came from */
+	{ "bad-coarse-step.json", RTHS_E_OUT_OF_RANGE, "device.step_ticks",
+	  0 },
 	{ "bad-dt-not-whole-ticks.json", RTHS_E_OUT_OF_RANGE,
 	  "integrator.dt", 0 },
 };
@@ -431,10 +434,13 @@ TEST(coarse_step_refused_or_warned)
 	char tail[512];
 
 	ASSERT_EQ(0, parse_with(&x, gm, &err)) TH_LOG("%s", err.msg);
-	/* 32/1024 s = 31.25 ms over 20 ms samples */
+	/* 32/1024 s = 31.25 ms over 20 ms samples; d from the caller (the
+	 * command line's -d), which the library cannot name */
 	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
 		  rths_hs_experiment_set_step(&x, 32, &err));
-	EXPECT_STREQ("integrator.dt", err.path);
+	EXPECT_STREQ("", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "the step d/rate = 32/1024 s"))
+		TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, "use d <= 20")) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, "allow_coarse_step"));
 	EXPECT_EQ(0, rths_hs_experiment_set_step(&x, 20, &err));
@@ -449,6 +455,166 @@ TEST(coarse_step_refused_or_warned)
 	EXPECT_NE(NULL, strstr(x.warnings[0].msg, "coarser than the record"));
 	EXPECT_EQ(0, rths_hs_experiment_set_step(&x, 8, &err));
 	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+}
+
+/* The step's own field is named, and the advice is possible: a record
+ * finer than one tick needs a faster device, never "d <= 0". */
+TEST(coarse_step_names_its_field_and_possible_advice)
+{
+	static const char fine[] = ", \"ground_motion\": { \"file\": \"fine-0005.txt\", \"units\": \"g\" }";
+	static const char gm[] = ", \"ground_motion\": { \"file\": \"two-column.txt\", \"units\": \"g\" }";
+	struct rths_hs_experiment x;
+	struct rths_error err;
+	char tail[512];
+
+	/* 0.5 ms at 1024 Hz: no d fits, 2000 Hz does */
+	ASSERT_EQ(0, parse_with(&x, fine, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_set_step(&x, 1, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "raise device.rate to at least 2000 Hz (or resample the record)"))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(NULL, strstr(err.msg, "<= 0")) TH_LOG("%s", err.msg);
+	/* d = 4 needs 8000 Hz */
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_set_step(&x, 4, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "at least 8000 Hz")) TH_LOG("%s", err.msg);
+	rths_hs_experiment_free(&x);
+
+	/* the same record with device.step_ticks: that field is named */
+	snprintf(tail, sizeof(tail), "%s, \"device\": { \"step_ticks\": 1 }", fine);
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, parse_with(&x, tail, &err));
+	EXPECT_STREQ("device.step_ticks", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "at least 2000 Hz")) TH_LOG("%s", err.msg);
+
+	/* integrator.dt: that field, and a whole-tick dt that fits */
+	snprintf(tail, sizeof(tail), "%s, \"integrator\": { \"dt\": 0.03125 }", gm);
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, parse_with(&x, tail, &err));
+	EXPECT_STREQ("integrator.dt", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "use integrator.dt <= 20/1024 s"))
+		TH_LOG("%s", err.msg);
+	/* ... and a dt of one tick over 0.5 ms samples: a faster rate */
+	snprintf(tail, sizeof(tail), "%s, \"integrator\": { \"dt\": 0.0009765625 }", fine);
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, parse_with(&x, tail, &err));
+	EXPECT_STREQ("integrator.dt", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "at least 2000 Hz and use integrator.dt <= 0.0005 s"))
+		TH_LOG("%s", err.msg);
+}
+
+/* A synthetic record has no sampling of its own: it follows the step
+ * the file fixes, unless its dt is given; a step from the caller gets
+ * advice naming ground_motion.synthetic.dt. */
+TEST(synthetic_record_follows_the_step)
+{
+	struct rths_hs_experiment x;
+	struct rths_error err;
+
+	/* the default record (5 ms) with 8/1024 s steps */
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"step_ticks\": 8 }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(8.0 / 1024, x.gm.dt);
+	EXPECT_EQ(0, x.n_warnings);
+	rths_hs_experiment_free(&x);
+	ASSERT_EQ(0, parse_with(&x, ", \"integrator\": { \"dt\": 0.015625 }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0.015625, x.gm.dt);
+	rths_hs_experiment_free(&x);
+	/* a dt the user gives is kept, and then the step is refused */
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  parse_with(&x, ", \"device\": { \"step_ticks\": 8 },"
+			     " \"ground_motion\": { \"synthetic\": { \"dt\": 0.005 } }",
+			     &err));
+	EXPECT_STREQ("device.step_ticks", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "ground_motion.synthetic.dt"))
+		TH_LOG("%s", err.msg);
+	/* no step in the file: the default 5 ms, and the caller's d = 8
+	 * is told about synthetic.dt */
+	ASSERT_EQ(0, parse_with(&x, "", &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0.005, x.gm.dt);
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  rths_hs_experiment_set_step(&x, 8, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "set ground_motion.synthetic.dt <= 0.0078125 s"))
+		TH_LOG("%s", err.msg);
+	rths_hs_experiment_free(&x);
+}
+
+/* NULL arguments are -EINVAL (not -EFAULT from fopen), and a directory
+ * given as a file is -EISDIR naming it, for the experiment and for both
+ * record readers. */
+TEST(null_and_directory_arguments)
+{
+	struct rths_hs_experiment x;
+	struct rths_error err;
+	struct rths_hs_gm gm;
+
+	EXPECT_EQ(-EINVAL, rths_hs_experiment_load(&x, NULL, &err));
+	EXPECT_EQ(-EINVAL, err.code);
+	EXPECT_EQ(-EINVAL, rths_hs_experiment_parse(&x, NULL, "inline", ".",
+						    &err));
+	EXPECT_EQ(-EINVAL, err.code);
+	EXPECT_EQ(-EISDIR, rths_hs_experiment_load(&x, RTHS_HS_TESTDATA, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	EXPECT_NE(NULL, strstr(err.msg, "directory")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EISDIR, rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	EXPECT_NE(NULL, strstr(err.msg, "directory")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(NULL, gm.acc);
+	EXPECT_EQ(-EISDIR, rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA,
+						      1.0, 0, &err));
+	EXPECT_STREQ(RTHS_HS_TESTDATA, err.file);
+	/* a directory as ground_motion.file */
+	EXPECT_EQ(-EISDIR, parse_with(&x, ", \"ground_motion\": { \"file\": \".\", \"format\": \"at2\" }",
+				      &err));
+	EXPECT_STREQ("ground_motion.file", err.path);
+}
+
+/* Like free(): every free and close accepts NULL. */
+TEST(free_and_close_accept_null)
+{
+	rths_hs_gm_free(NULL);
+	rths_hs_model_free(NULL);
+	rths_hs_substructure_free(NULL);
+	rths_hs_history_free(NULL);
+	rths_hs_experiment_free(NULL);
+	rths_hs_backend_close(NULL);
+	rths_hs_comp_free(NULL);
+	rths_hs_stepper_free(NULL);
+}
+
+/* A PEER velocity or displacement record is named as such, whether the
+ * reader is chosen by extension or by "format"; a PEER acceleration
+ * record is read as AT2 whatever its name, and is no two-column file. */
+TEST(peer_records_say_what_they_are)
+{
+	static const struct {
+		const char *tail, *word;
+		unsigned int line;
+	} cases[] = {
+		{ "\"file\": \"bad-velocity.VT2\"", "this is a velocity record", 3 },
+		{ "\"file\": \"bad-displacement.DT2\"", "this is a displacement record", 3 },
+		{ "\"file\": \"bad-velocity.VT2\", \"format\": \"two_column\"",
+		  "this is a velocity record", 3 },
+		{ "\"file\": \"tiny.AT2\", \"format\": \"two_column\"",
+		  "PEER NGA acceleration record", 1 },
+	};
+	struct rths_hs_experiment x;
+	struct rths_error err;
+	char tail[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(tail, sizeof(tail), ", \"ground_motion\": { %s }",
+			 cases[i].tail);
+		EXPECT_EQ(-RTHS_E_GM_HEADER, parse_with(&x, tail, &err))
+			TH_LOG("%s", cases[i].tail);
+		EXPECT_EQ(cases[i].line, err.line);
+		EXPECT_STREQ("ground_motion.file", err.path);
+		EXPECT_NE(NULL, strstr(err.msg, cases[i].word))
+			TH_LOG("%s", err.msg);
+		EXPECT_EQ(NULL, strstr(err.msg, "expected two fields"));
+	}
+	ASSERT_EQ(0, parse_with(&x, ", \"ground_motion\": { \"file\": \"peer-record.txt\" }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(12, x.gm.npts);
 	rths_hs_experiment_free(&x);
 }
 

@@ -103,6 +103,18 @@ TEST(at2_header_and_count_errors)
 		{ HEADER3 "DT= .01 SEC\n1 2\n", RTHS_E_GM_HEADER, 4, "NPTS" },
 		{ HEADER3 "NPTS= 2, DT= -1\n1 2\n", RTHS_E_GM_HEADER, 4,
 		  "DT" },
+		/* NPTS past 2^64 - 1 overflows: no wrap, no rounding */
+		{ HEADER3 "NPTS= 18446744073709551616, DT= .01\n1 2\n",
+		  RTHS_E_GM_HEADER, 4, "'18446744073709551616'" },
+		{ HEADER3 "NPTS= 2, DT= 1.5 SEC\n1 2\n", RTHS_E_GM_HEADER, 4,
+		  "DT <= 1" },
+		{ HEADER3 "NPTS= 2, DT= nan\n1 2\n", RTHS_E_GM_HEADER, 4,
+		  "'nan'" },
+		{ HEADER3 "NPTS= 2, DT= .01 SEC SEC\n1 2\n", RTHS_E_GM_HEADER,
+		  4, "'SEC' again" },
+		/* the older style: each word once */
+		{ HEADER3 "2 .01 NPTS, DT, DT\n1 2\n", RTHS_E_GM_HEADER, 4,
+		  "'DT' again" },
 		{ "A\nB\nACCELERATION IN FURLONGS\nNPTS= 1, DT= .01\n1\n",
 		  RTHS_E_GM_HEADER, 3, "units" },
 		{ "A\nB\n", RTHS_E_GM_HEADER, 2, "four header lines" },
@@ -178,7 +190,16 @@ TEST(at2_bad_files)
 		{ "bad-velocity-units.AT2", RTHS_E_GM_HEADER, 3,
 		  "units of velocity" },
 		/* nothing but NPTS and DT on their line */
-		{ "bad-junk-after-npts.AT2", RTHS_E_GM_HEADER, 4, "'x'" },
+		{ "bad-junk-after-npts.AT2", RTHS_E_GM_HEADER, 4, "'12x'" },
+		/* a unit once, after DT: not "S S S NPTS DT" */
+		{ "bad-repeated-unit.AT2", RTHS_E_GM_HEADER, 4, "'S' again" },
+		/* DT decimal and in 1e-5..1 s; NPTS a decimal integer */
+		{ "bad-tiny-dt.AT2", RTHS_E_GM_HEADER, 4, "field DT" },
+		{ "bad-hex-dt.AT2", RTHS_E_GM_HEADER, 4, "'0x1p-3'" },
+		{ "bad-hex-npts.AT2", RTHS_E_GM_HEADER, 4, "'0x0c'" },
+		/* echoed exactly, not rounded through a double (...616) */
+		{ "bad-npts-max.AT2", RTHS_E_GM_COUNT, 4,
+		  "NPTS = 18446744073709551615 values" },
 		{ "bad-junk-after-dt.AT2", RTHS_E_GM_HEADER, 4, "'7'" },
 		/* NPTS is bounded by the file before anything is allocated
 		 * (1e14 values aborted under ASan) */

@@ -450,6 +450,8 @@ TEST(method_names_round_trip)
 		EXPECT_EQ(all_methods[i], rths_hs_method_from_name(
 			rths_hs_method_name(all_methods[i])));
 	EXPECT_EQ(0, rths_hs_method_from_name("rk4"));
+	/* 0 (the enum starts at 1) for unknown and NULL, as documented */
+	EXPECT_EQ(0, rths_hs_method_from_name(NULL));
 }
 
 TEST_HARNESS_MAIN

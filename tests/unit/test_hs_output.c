@@ -6,6 +6,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #include <jansson.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,11 @@ TEST_F(run, csv_layout)
 	}
 	fclose(f);
 	EXPECT_EQ((self->h.rows + 3) / 4, rows);
+	/* no column: a negative errno that is not -EPERM (-1) */
+	EXPECT_EQ(-ENOENT, rths_hs_csv_column(&self->h, false,
+					      RTHS_HS_CSV_UREF, 0));
+	EXPECT_EQ(-EINVAL, rths_hs_csv_column(&self->h, true,
+					      (enum rths_hs_csv_field)0, 0));
 }
 
 TEST_F(run, summary_text_and_json)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rths-run: which backend runs the specimen. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
