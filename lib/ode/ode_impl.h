@@ -69,6 +69,9 @@ struct rths_ode {
 	int nonfinite_seen;
 	struct rths_ode_stats st;
 	struct ode_newton *nw;	/* implicit methods only */
+	/* With no_err: the rounding floor of a Newton correction at the
+	 * current factorization (newton.c), then n scratch */
+	double *nw_floor;
 	double *fd_work;	/* 4n scratch for finite differences */
 	void *priv;
 };
