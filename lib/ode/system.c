@@ -136,8 +136,11 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 	if (s->dae && s->sys.resjac) {
 		mat_zero(A);
 		mat_zero(B);
-		if (s->sys.resjac(t, y, yp, A, B, s->sys.params))
-			return -RTHS_E_CALLBACK;
+		rc = s->sys.resjac(t, y, yp, A, B, s->sys.params);
+		/* a mechanical system's Jacobian (mech_dae.c) evaluates the
+		 * user's functions, and says which failed as its residual does */
+		if (rc)
+			return rc == -RTHS_E_NONFINITE ? rc : -RTHS_E_CALLBACK;
 		if (!mat_finite(A) || !mat_finite(B))
 			return -RTHS_E_NONFINITE;
 		return 0;
