@@ -674,6 +674,62 @@ TEST(pendulum_i3_from_horizontal_rest)
 	}
 }
 
+/* The point mass's force, non-finite (bad = 1) or failing (2) after 0.5 s */
+static int pm_force_bad(double t, const double *q, const double *v,
+			double *F, void *p)
+{
+	int bad = *(const int *)p;
+
+	pm_force(t, q, v, F, p);
+	if (t > 0.5 && bad == 1)
+		F[1] = NAN;
+	return t > 0.5 && bad == 2 ? -1 : 0;
+}
+
+/*
+ * A non-finite force is -RTHS_E_NONFINITE and a failing one
+ * -RTHS_E_CALLBACK, in every form and method, whether the residual or the
+ * Jacobian (which evaluates the user's functions itself) meets it first.
+ * The residual's -RTHS_E_NONFINITE used to come out as -RTHS_E_CALLBACK
+ * ("a user callback returned nonzero") for a force that returned 0.
+ */
+TEST(mech_nonfinite_force_is_nonfinite)
+{
+	static const enum rths_ode_mech_form forms[] = {
+		RTHS_ODE_MECH_I3, RTHS_ODE_MECH_SI2, RTHS_ODE_MECH_SI1,
+		RTHS_ODE_MECH_I1,
+	};
+
+	for (int bad = 1; bad <= 2; bad++)
+		for (size_t f = 0; f < 4; f++)
+			for (int m = RTHS_ODE_GSTIFF; m <= RTHS_ODE_CONSTANT_BDF; m++) {
+				struct rths_ode_mech mech = {
+					.nq = 2, .nc = 1, .mass = pm_mass,
+					.force = pm_force_bad, .phi = pm_phi,
+					.phi_q = pm_phi_q, .params = &bad,
+				};
+				double q0[2] = { pend->L, 0 }, v0[2] = { 0, 0 };
+				double Y[8], Yp[8], t;
+				struct rths_ode_mech_dae *d;
+				struct rths_ode_control c;
+				struct rths_ode *s;
+
+				ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, forms[f], &d));
+				rths_ode_control_default(&c);
+				c.h_init = m == RTHS_ODE_CONSTANT_BDF ? 1e-3 : 0;
+				s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+				ASSERT_NE(NULL, s);
+				ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
+				ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
+				ASSERT_EQ(bad == 1 ? -RTHS_E_NONFINITE : -RTHS_E_CALLBACK,
+					  rths_ode_evolve(s, 1, &t, Y))
+					TH_LOG("%s %s", rths_ode_mech_form_name(forms[f]),
+					       rths_ode_method_name(m));
+				rths_ode_free(s);
+				rths_ode_mech_dae_free(d);
+			}
+}
+
 /* --- consistent initial conditions of general DAEs */
 
 /* Robertson with the conservation law as the third equation (index 1):
