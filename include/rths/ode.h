@@ -70,7 +70,9 @@ int rths_ode_method_is_implicit(enum rths_ode_method m);
 
 /*
  * Callbacks return 0 on success; any other value stops the integration
- * with -RTHS_E_CALLBACK.
+ * with -RTHS_E_CALLBACK, except -RTHS_E_NONFINITE from res or resjac,
+ * which is passed on (the mechanical systems of rths/ode_mech.h report so
+ * a non-finite value from the user's functions).
  */
 typedef int (*rths_ode_rhs_fn)(double t, const double *y, double *dydt,
 			       void *params);

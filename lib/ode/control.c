@@ -97,6 +97,8 @@ double ode_newton_norm(const struct rths_ode *s, const double *v,
 		/* index k: the rounding the conditioning 1/h^(k-1) allows */
 		for (int k = s->no_err[i]; k > 1; k--)
 			rounding *= cj;
+		if (s->no_err[i] > 1 && s->nw_floor)
+			rounding = ode_max(rounding, 100 * s->nw_floor[i]);
 		if (s->no_err[i] > 1)
 			w += rounding;
 		sum += v[i] * v[i] / (w * w);

@@ -4,6 +4,7 @@
  * I3, SI2, SI1 and I1 formulations (see rths/ode_mech.h).  The residual
  * is evaluated from the user's M, F, Phi, Phi_q (and Phi_t, gamma).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "la/la.h"
@@ -17,6 +18,7 @@ struct rths_ode_mech_dae {
 	struct rths_ode_system sys;
 	unsigned char *no_err;
 	double *M, *F, *G, *c, *gw;
+	double *jw;		/* Jacobian scratch: Y, R0, R1, M, G */
 };
 
 const char *rths_ode_mech_form_name(enum rths_ode_mech_form form)
@@ -114,6 +116,88 @@ static int mech_res(double t, const double *Y, const double *Yp, double *R,
 	return ode_mech_velocity_constraint(m, t, q, d->G, v, r4);
 }
 
+static double block_max(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = ode_max(m, fabs(v[i]));
+	return m;
+}
+
+/*
+ * dF/dY and dF/dY'.  Differences only in q and v (the force's, the mass
+ * matrix's and Phi_q^T lambda's derivatives), each by sqrt(u) of the
+ * largest entry of its block: the solver's increment, sqrt(u) of the
+ * component or of its tolerance, is 1e-13 for a coordinate near zero at
+ * 1e-5, and the rounding of Phi (of size |q|^2) divided by it made the
+ * constraint row wrong by 1e-3; an I3 iteration matrix amplifies that by
+ * 1/h^2.  The rest is exact: Phi_q where the constraints are differentiated
+ * (positions, velocities in SI2/SI1, accelerations in I1), Phi_q^T where
+ * the multipliers enter, M and the identity on the derivatives.  From rest
+ * at the horizontal WSTIFF and DSTIFF failed Newton at order 1 step after
+ * step (1059 steps at 1e-5 where GSTIFF took 122).
+ */
+static int mech_resjac(double t, const double *Y, const double *Yp,
+		       struct rths_mat *A, struct rths_mat *B, void *params)
+{
+	struct rths_ode_mech_dae *d = params;
+	size_t nq = d->nq, nc = d->nc, n = d->n;
+	double *Yw = d->jw, *R0 = Yw + n, *R1 = R0 + n, *Ms = R1 + n;
+	double *Gs = Ms + nq * nq;
+	double scale[2] = { block_max(Y, nq), block_max(Y + nq, nq) };
+	enum rths_ode_mech_form f = d->form;
+	int rc = mech_res(t, Y, Yp, R0, d);
+
+	if (rc)
+		return rc;
+	ode_copy(Ms, d->M, nq * nq);
+	ode_copy(Gs, d->G, nc * nq);
+	ode_copy(Yw, Y, n);
+	for (size_t j = 0; j < 2 * nq; j++) {
+		double sc = ode_max(fabs(Y[j]), scale[j >= nq]);
+		double del = sqrt(ODE_UROUND) * (sc > 0 ? sc : 1.0);
+
+		Yw[j] = Y[j] + del;
+		del = Yw[j] - Y[j];
+		rc = mech_res(t, Yw, Yp, R1, d);
+		Yw[j] = Y[j];
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < n; i++)
+			RTHS_MAT(A, i, j) = (R1[i] - R0[i]) / del;
+	}
+	for (size_t i = 0; i < nq; i++) {
+		RTHS_MAT(B, i, i) = 1;
+		for (size_t j = 0; j < nq; j++)
+			RTHS_MAT(B, nq + i, nq + j) = LA_AT(Ms, nq, i, j);
+	}
+	for (size_t k = 0; k < nc; k++) {
+		size_t lk = 2 * nq + k, mk = lk + nc;
+
+		for (size_t i = 0; i < nq; i++) {
+			double g = LA_AT(Gs, nc, k, i);
+
+			if (f == RTHS_ODE_MECH_SI1) {
+				RTHS_MAT(B, nq + i, lk) = g;
+				RTHS_MAT(B, i, mk) = g;
+			} else {
+				RTHS_MAT(A, nq + i, lk) = g;
+			}
+			if (f == RTHS_ODE_MECH_SI2)
+				RTHS_MAT(A, i, mk) = g;
+			if (f == RTHS_ODE_MECH_I1) {
+				RTHS_MAT(B, lk, nq + i) = g;
+				continue;
+			}
+			RTHS_MAT(A, lk, i) = g;
+			if (stabilized(d))
+				RTHS_MAT(A, mk, nq + i) = g;
+		}
+	}
+	return 0;
+}
+
 int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 			  enum rths_ode_mech_form form,
 			  struct rths_ode_mech_dae **out)
@@ -144,7 +228,9 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	d->G = ode_zalloc(nc * nq);
 	d->c = ode_zalloc(nc);
 	d->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
-	if (!d->no_err || !d->M || !d->F || !d->G || !d->c || !d->gw) {
+	d->jw = ode_zalloc(3 * d->n + nq * nq + nc * nq);
+	if (!d->no_err || !d->M || !d->F || !d->G || !d->c || !d->gw ||
+	    !d->jw) {
 		rths_ode_mech_dae_free(d);
 		return -ENOMEM;
 	}
@@ -169,6 +255,7 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	d->sys = (struct rths_ode_system){
 		.dim = d->n,
 		.res = mech_res,
+		.resjac = mech_resjac,
 		.no_error_test = d->no_err,
 		.params = d,
 	};
@@ -186,6 +273,7 @@ void rths_ode_mech_dae_free(struct rths_ode_mech_dae *d)
 	free(d->G);
 	free(d->c);
 	free(d->gw);
+	free(d->jw);
 	free(d);
 }
 

@@ -69,6 +69,9 @@ struct rths_ode {
 	int nonfinite_seen;
 	struct rths_ode_stats st;
 	struct ode_newton *nw;	/* implicit methods only */
+	/* With no_err: the rounding floor of a Newton correction at the
+	 * current factorization (newton.c), then n scratch */
+	double *nw_floor;
 	double *fd_work;	/* 4n scratch for finite differences */
 	void *priv;
 };
@@ -98,8 +101,10 @@ double ode_err_norm(const struct rths_ode *s, const double *v);
 /*
  * Newton corrections near y: ode_wrms() with the tolerance of a component
  * of index k >= 2 (no_error_test[i] == k) widened by the rounding error
- * an iteration matrix conditioned like h^(1-k) leaves, 100 u (|y_i| +
- * tol_i) / h^(k-1), taking h as 1/cj.
+ * an iteration matrix conditioned like h^(1-k) leaves: 100 times the
+ * larger of u (|y_i| + tol_i) / h^(k-1), taking h as 1/cj, and
+ * s->nw_floor[i] (newton.c: the residual's rounding solved through the
+ * iteration matrix).
  */
 double ode_newton_norm(const struct rths_ode *s, const double *v,
 		       const double *y, double cj);

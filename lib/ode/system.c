@@ -37,9 +37,14 @@ int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
 	size_t n = s->n;
 
 	if (s->dae) {
+		int rc;
+
 		s->st.f_evals++;
-		if (s->sys.res(t, y, yp, r, s->sys.params))
-			return -RTHS_E_CALLBACK;
+		rc = s->sys.res(t, y, yp, r, s->sys.params);
+		/* the mechanical systems (mech_dae.c) check the user's
+		 * functions and say which failed */
+		if (rc)
+			return rc == -RTHS_E_NONFINITE ? rc : -RTHS_E_CALLBACK;
 		return ode_all_finite(r, n) ? 0 : -RTHS_E_NONFINITE;
 	}
 	int rc = ode_rhs(s, t, y, r);
@@ -136,8 +141,10 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 	if (s->dae && s->sys.resjac) {
 		mat_zero(A);
 		mat_zero(B);
-		if (s->sys.resjac(t, y, yp, A, B, s->sys.params))
-			return -RTHS_E_CALLBACK;
+		rc = s->sys.resjac(t, y, yp, A, B, s->sys.params);
+		/* as in ode_res() */
+		if (rc)
+			return rc == -RTHS_E_NONFINITE ? rc : -RTHS_E_CALLBACK;
 		if (!mat_finite(A) || !mat_finite(B))
 			return -RTHS_E_NONFINITE;
 		return 0;

@@ -337,8 +337,10 @@ TEST(pendulum_si2_adaptive_bdf_every_tolerance)
  * methods: every run finishes, the error against the reduced ODE stays
  * within 1000 tolerances (it is 10..400 of them, the phase error of four
  * swings) and, unless it is within 10 tolerances, falls by at least
- * ten over every three decades of tolerance (phase errors cancel by luck
- * now and then, so that a lucky run is no yardstick for the next),
+ * ten from the larger of the errors three and two decades looser (phase
+ * errors cancel by luck now and then, so that a lucky run is no yardstick
+ * for the next: with the mechanical Jacobian, SI1 GSTIFF at 1e-7 is off by
+ * 0.09 tolerances, between 51 at 1e-6 and 59 at 1e-8),
  * and no method needs more than four times the steps GSTIFF takes on
  * SI2 (1.6 at most).  GSTIFF used to stop with RTHS_E_ERRTEST on I1 (lambda, a
  * function of the BDF derivative v', was in the error test; after a
@@ -420,11 +422,13 @@ TEST(pendulum_index1_forms_every_tolerance)
 					TH_LOG("%s %s at %g: error %g", fn, mn, tol, err);
 				errs[k][f][i] = err;
 				if (k >= 7)
-					ASSERT_TRUE(err <= fmax(errs[k - 3][f][i] / 10,
+					ASSERT_TRUE(err <= fmax(fmax(errs[k - 3][f][i],
+								errs[k - 2][f][i]) / 10,
 							10 * tol))
-						TH_LOG("%s %s: error %g at %g, %g at %g",
+						TH_LOG("%s %s: error %g at %g, %g at %g, %g at %g",
 						       fn, mn, err, tol,
-						       errs[k - 3][f][i], tol * 1000);
+						       errs[k - 3][f][i], tol * 1000,
+						       errs[k - 2][f][i], tol * 100);
 				ASSERT_TRUE(steps <= 4 * base)
 					TH_LOG("%s %s at %g: %lu steps, gstiff si2 %lu",
 					       fn, mn, tol, steps, base);
@@ -522,6 +526,208 @@ TEST(pendulum_i3_tight_tolerances)
 		}
 	}
 	rths_ode_mech_dae_free(d);
+}
+
+/*
+ * A point mass on a rod of length L: q = (x, y), Phi = x^2 + y^2 - L^2,
+ * the outside review's model (the pendulum above has a rotational
+ * coordinate and linear-in-position constraints).
+ */
+static int pm_mass(double t, const double *q, struct rths_mat *M, void *p)
+{
+	RTHS_MAT(M, 0, 0) = pend->m;
+	RTHS_MAT(M, 1, 1) = pend->m;
+	return 0;
+}
+
+static int pm_force(double t, const double *q, const double *v, double *F,
+		    void *p)
+{
+	F[0] = 0;
+	F[1] = -pend->m * pend->g;
+	return 0;
+}
+
+static int pm_phi(double t, const double *q, double *f, void *p)
+{
+	f[0] = q[0] * q[0] + q[1] * q[1] - pend->L * pend->L;
+	return 0;
+}
+
+static int pm_phi_q(double t, const double *q, struct rths_mat *J, void *p)
+{
+	RTHS_MAT(J, 0, 0) = 2 * q[0];
+	RTHS_MAT(J, 0, 1) = 2 * q[1];
+	return 0;
+}
+
+/* theta'' = -(g / L) cos theta, theta from the x axis */
+static int pm_reduced(double t, const double *y, double *f, void *p)
+{
+	f[0] = y[1];
+	f[1] = -pend->g / pend->L * cos(y[0]);
+	return 0;
+}
+
+/*
+ * Released from rest at the horizontal, the multiplier starts at zero and
+ * grows from there while the first steps are short.  The corrector waited
+ * for a multiplier correction of 100 u |lambda| / h^2, which the rounding
+ * of positions of size 1 (u / h^2 in lambda) never allows: on the point
+ * mass GSTIFF and CONSTANT_BDF stopped with RTHS_E_HMIN at 1e-10 and
+ * 1e-11 within 50 steps, WSTIFF and DSTIFF at 1e-7..1e-10 (outside
+ * review, issue 7).  There, at 1e-5 and 1e-6, WSTIFF and DSTIFF took
+ * 1429 and 1678 steps against GSTIFF's 122 and 152, failing Newton at
+ * order 1 step after step on a difference Jacobian whose constraint row
+ * was off by 1e-3 (see mech_resjac() in lib/ode/mech_dae.c).  Both
+ * models, every implicit method, every tolerance to 1e-11: success, theta
+ * within 2000 tolerances of the reduced ODE (the swing's accumulated
+ * error; the largest seen is 1200, GSTIFF at 1e-5 on the point mass) or,
+ * for CONSTANT_BDF, whose error is its step's (h = 1e-3), within that or
+ * 1e-5, whichever is larger; WSTIFF and DSTIFF within twice GSTIFF's
+ * steps (1.52 at most).
+ */
+static void horizontal_rest(int point_mass, double *ratio_max,
+			    struct __test_metadata *_metadata)
+{
+	static const enum rths_ode_method ms[] = {
+		RTHS_ODE_GSTIFF, RTHS_ODE_WSTIFF, RTHS_ODE_DSTIFF,
+		RTHS_ODE_CONSTANT_BDF,
+	};
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	struct rths_ode_mech_dae *d;
+	double ref[2], T = 3;
+	double q0[3] = { pend->L, 0, 0 }, v0[3] = { 0, 0, 0 };
+
+	if (point_mass) {
+		struct rths_ode_system sys = { .dim = 2, .rhs = pm_reduced };
+		struct rths_ode_control c;
+		double y[2] = { 0, 0 }, t;
+		struct rths_ode *s;
+
+		mech = (struct rths_ode_mech){
+			.nq = 2, .nc = 1, .mass = pm_mass, .force = pm_force,
+			.phi = pm_phi, .phi_q = pm_phi_q,
+		};
+		rths_ode_control_default(&c);
+		c.rtol = c.atol = 1e-13;
+		s = rths_ode_new(RTHS_ODE_ABAM, &sys, &c, NULL);
+		ASSERT_NE(NULL, s);
+		ASSERT_EQ(0, rths_ode_init(s, 0, y, NULL));
+		ASSERT_EQ(0, rths_ode_evolve(s, T, &t, ref));
+		rths_ode_free(s);
+	} else {
+		pendulum_reference(q0, v0, T, ref, _metadata);
+	}
+	ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, RTHS_ODE_MECH_I3, &d));
+	for (int k = 5; k <= 11; k++) {
+		unsigned long steps[4];
+
+		for (size_t mi = 0; mi < 4; mi++) {
+			enum rths_ode_method m = ms[mi];
+			int fixed = m == RTHS_ODE_CONSTANT_BDF;
+			double tol = pow(10, -k), Y[8], Yp[8], t, th, ratio;
+			struct rths_ode_control c;
+			struct rths_ode *s;
+			int rc;
+
+			rths_ode_control_default(&c);
+			c.rtol = c.atol = tol;
+			c.h_init = fixed ? 1e-3 : 0;
+			c.has_t_stop = 1;
+			c.t_stop = T;
+			s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+			ASSERT_NE(NULL, s);
+			ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
+			ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
+			rc = rths_ode_evolve(s, T, &t, Y);
+			steps[mi] = rths_ode_get_stats(s)->steps;
+			ratio = (double)steps[mi] / (double)steps[0];
+			/* the point mass turns past -pi/2 by 3 s: unwrap */
+			th = point_mass ? atan2(Y[1], Y[0]) : Y[2];
+			if (point_mass && th - ref[0] > M_PI)
+				th -= 2 * M_PI;
+			TH_LOG("%s %-12s %.0e: %s, %lu steps (%.2f x GSTIFF), theta error %.1e",
+			       point_mass ? "point mass" : "rotational",
+			       rths_ode_method_name(m), tol, rths_strerror(rc),
+			       steps[mi], ratio, fabs(th - ref[0]));
+			ASSERT_EQ(0, rc);
+			ASSERT_TRUE(fabs(th - ref[0]) <=
+				    (fixed ? fmax(1e-5, 2000 * tol) : 2000 * tol));
+			if (!fixed && ratio > ratio_max[k])
+				ratio_max[k] = ratio;
+			rths_ode_free(s);
+		}
+	}
+	rths_ode_mech_dae_free(d);
+}
+
+TEST(pendulum_i3_from_horizontal_rest)
+{
+	double ratio[12] = { 0 };
+
+	horizontal_rest(0, ratio, _metadata);
+	horizontal_rest(1, ratio, _metadata);
+	for (int k = 5; k <= 11; k++) {
+		TH_LOG("1e-%d: WSTIFF/DSTIFF at most %.2f x GSTIFF", k, ratio[k]);
+		ASSERT_TRUE(ratio[k] <= 2);
+	}
+}
+
+/* The point mass's force, non-finite (bad = 1) or failing (2) after 0.5 s */
+static int pm_force_bad(double t, const double *q, const double *v,
+			double *F, void *p)
+{
+	int bad = *(const int *)p;
+
+	pm_force(t, q, v, F, p);
+	if (t > 0.5 && bad == 1)
+		F[1] = NAN;
+	return t > 0.5 && bad == 2 ? -1 : 0;
+}
+
+/*
+ * A non-finite force is -RTHS_E_NONFINITE and a failing one
+ * -RTHS_E_CALLBACK, in every form and method, whether the residual or the
+ * Jacobian (which evaluates the user's functions itself) meets it first.
+ * The residual's -RTHS_E_NONFINITE used to come out as -RTHS_E_CALLBACK
+ * ("a user callback returned nonzero") for a force that returned 0.
+ */
+TEST(mech_nonfinite_force_is_nonfinite)
+{
+	static const enum rths_ode_mech_form forms[] = {
+		RTHS_ODE_MECH_I3, RTHS_ODE_MECH_SI2, RTHS_ODE_MECH_SI1,
+		RTHS_ODE_MECH_I1,
+	};
+
+	for (int bad = 1; bad <= 2; bad++)
+		for (size_t f = 0; f < 4; f++)
+			for (int m = RTHS_ODE_GSTIFF; m <= RTHS_ODE_CONSTANT_BDF; m++) {
+				struct rths_ode_mech mech = {
+					.nq = 2, .nc = 1, .mass = pm_mass,
+					.force = pm_force_bad, .phi = pm_phi,
+					.phi_q = pm_phi_q, .params = &bad,
+				};
+				double q0[2] = { pend->L, 0 }, v0[2] = { 0, 0 };
+				double Y[8], Yp[8], t;
+				struct rths_ode_mech_dae *d;
+				struct rths_ode_control c;
+				struct rths_ode *s;
+
+				ASSERT_EQ(0, rths_ode_mech_dae_new(&mech, forms[f], &d));
+				rths_ode_control_default(&c);
+				c.h_init = m == RTHS_ODE_CONSTANT_BDF ? 1e-3 : 0;
+				s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+				ASSERT_NE(NULL, s);
+				ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
+				ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
+				ASSERT_EQ(bad == 1 ? -RTHS_E_NONFINITE : -RTHS_E_CALLBACK,
+					  rths_ode_evolve(s, 1, &t, Y))
+					TH_LOG("%s %s", rths_ode_mech_form_name(forms[f]),
+					       rths_ode_method_name(m));
+				rths_ode_free(s);
+				rths_ode_mech_dae_free(d);
+			}
 }
 
 /* --- consistent initial conditions of general DAEs */
