@@ -29,3 +29,4 @@ site-check: $(O)/plain/tools/rths-site $(SITE_ASAN) $(SITE_TEST)
 		cat $(O)/results/site-$$v.tap; \
 	done; exit $$rc
 CHECK_PARTS += site-check
+MAN_PAGES += Documentation/man/rths-site.1

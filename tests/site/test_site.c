@@ -734,4 +734,50 @@ TEST(round_trip_quickack)
 	       with * 1e3, without * 1e3);
 }
 
+/* --------------------------------------------------------- site file */
+
+/* rths-site on a site file holding 'json': its exit status, stderr in
+ * err. */
+static int run_on(const char *json, char *err, size_t size)
+{
+	const char *bin = getenv("RTHS_SITE");
+	char file[64], cmd[256];
+	FILE *f, *p;
+	size_t n;
+	int st;
+
+	if (!bin)
+		bin = "build/plain/tools/rths-site";
+	snprintf(file, sizeof(file), "/tmp/rths-site-bad.%d.json", (int)getpid());
+	f = fopen(file, "w");
+	if (!f)
+		return -1;
+	fputs(json, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, file);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(err, 1, size - 1, p);
+	err[n] = 0;
+	st = pclose(p);
+	unlink(file);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(site_file_errors_name_the_path)
+{
+	char err[1024];
+
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":2,\"stiffness\":[[1,2],[\"x\",4]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stiffness[1][0]: expected a finite number"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"tcp\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].protocol: expected"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"site\",\"port\":0,\"dof\":1,\"stiffness\":[[1]],\"stifness\":1}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stifness: unknown field"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[\n{,}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json:2:"));
+	TH_LOG("%s", err);
+}
+
 TEST_HARNESS_MAIN
