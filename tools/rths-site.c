@@ -65,7 +65,7 @@ static int listen_on(struct substructure *sub)
 		return -1;
 	}
 	if (!is_loopback(&sa.sin_addr))
-		site_log(LOG_WARN, "%s: listening on %s, not loopback: plain TCP is unauthenticated, any host that reaches it can command this substructure",
+		site_log(LOG_WARN, "%s: address %s is not loopback: plain TCP is unauthenticated, any host that reaches the port can command this substructure",
 			 sub->name, addr);
 	sa.sin_port = htons(sub->port);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -303,7 +303,9 @@ static int run(struct site *site, const sigset_t *unblocked)
 			struct session *s = sessions[i];
 			short re = pfd[nl + i].revents;
 
-			if (re & POLLOUT)
+			/* An error or hang-up with a reply pending shows in
+			 * send(); without this it would wake poll forever. */
+			if (re && s->out_len > s->out_off)
 				flush_out(s);
 			if (re & (POLLIN | POLLHUP | POLLERR))
 				read_in(s);
@@ -407,7 +409,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	rc = 0;
 	for (int i = 0; i < site.nsubs && !rc; i++)
-		rc = listen_on(&site.subs[i]);
+		rc = listen_on(&site.subs[i]) ? 1 : 0;
 	if (!rc)
 		rc = run(&site, &unblocked);
 	for (int i = 0; i < site.nsubs; i++)

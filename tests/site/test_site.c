@@ -153,10 +153,11 @@ static int site_start(struct site *s, const char *const *extra)
 	s->log = pfd[0];
 	s->len = 0;
 	while (got < 3 && log_line(s, IO_MS, line, sizeof(line))) {
-		char *p = strstr(line, "listening on 127.0.0.1:");
+		char *p = strstr(line, ": info: ") ?
+			strstr(line, "listening on ") : NULL;
 
-		if (p)
-			s->port[got++] = atoi(p + strlen("listening on 127.0.0.1:"));
+		if (p && (p = strchr(p, ':')))
+			s->port[got++] = atoi(p + 1);
 	}
 	return got == 3 ? 0 : -1;
 }
@@ -534,6 +535,27 @@ TEST(sessions_at_once)
 	EXPECT_EQ(0, site_stop(&s));
 }
 
+/* A big-endian client's 1 is accepted; the site answers its native 1
+ * and the client, being the big-endian side, swaps. */
+TEST(protocol_a_other_endian_handshake)
+{
+	struct site s;
+	int32_t swapped = 0x01000000, peer;
+	double v[NS] = { 1, 7, 2.8 }, r[NS];
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fd = dial(s.port[0]);
+	ASSERT_EQ(0, put(fd, &swapped, 4));
+	ASSERT_EQ(0, get(fd, &peer, 4));
+	EXPECT_EQ(1, peer);
+	ASSERT_EQ(0, put(fd, v, sizeof(v)));
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(11, r[1]);
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
 /* ------------------------------------------------------- bad peers */
 
 /* The site logs exactly one error line for the bad peer, containing 'what',
@@ -777,6 +799,19 @@ TEST(site_file_errors_name_the_path)
 	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stifness: unknown field"));
 	EXPECT_EQ(1, run_on("{\"substructures\":[\n{,}]}", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "json:2:"));
+	TH_LOG("%s", err);
+}
+
+/* Plain TCP off loopback only when named, and then with a warning.  The
+ * address is TEST-NET-1 (RFC 5737), never this host's, so the test never
+ * listens off loopback: the bind fails after the warning. */
+TEST(address_named_is_warned)
+{
+	char err[1024];
+
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"site\",\"address\":\"192.0.2.1\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "warning: p: address 192.0.2.1 is not loopback"));
+	EXPECT_NE(NULL, strstr(err, "error: p: cannot listen on 192.0.2.1:0"));
 	TH_LOG("%s", err);
 }
 
