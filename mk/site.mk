@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# tools/rths-site: numerical substructures served over OpenFresco's
+# tools/rths-site: numerical substructures (with the engine's springs from
+# librths' element API) served over OpenFresco's
 # protocols (Documentation/rths-site.rst), and its loopback test: a client
 # that follows OpenFresco's sources drives the plain build and an
 # ASan/UBSan build of the tool.
@@ -9,16 +10,18 @@ TOOLS += rths-site
 
 SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c))
 SITE_ASAN := $(O)/asan/tools/rths-site
-$(SITE_ASAN): $(SITE_SRCS) $(wildcard tools/rths-site/*.h) | $(DEPS_STAMP)
+$(SITE_ASAN): $(SITE_SRCS) $(wildcard tools/rths-site/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
-		$(SITE_SRCS) -ljansson -lm
+		$(CPPFLAGS_COMMON) $(SITE_SRCS) $(O)/asan/librths.a $(LIBRTHS_LIBS)
 
 SITE_TEST := $(O)/plain/tests/site/test_site
-$(SITE_TEST): tests/site/test_site.c $(HARNESS) | $(DEPS_STAMP)
+$(SITE_TEST): tests/site/test_site.c $(HARNESS) $(O)/plain/librths.a \
+		| $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
-		$(CFLAGS_plain) -o $@ $< -lm
+		$(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
+		$(O)/plain/librths.a $(LIBRTHS_LIBS)
 
 .PHONY: site-check
 site-check: $(O)/plain/tools/rths-site $(SITE_ASAN) $(SITE_TEST)

@@ -127,6 +127,8 @@ static void session_free(struct session *s)
 	free(s->a);
 	free(s->f);
 	free(s->reply);
+	free(s->kt);
+	free(s->el);
 	free(s);
 }
 

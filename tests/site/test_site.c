@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rths/hs_model.h>
+
 #include "kselftest_harness.h"
 
 #define NS 256
@@ -50,8 +52,88 @@ static void json_matrix(FILE *f, const double *m, int n)
 	fputc(']', f);
 }
 
+/* The engine's springs: B has a bilinear one to the ground, C a bilinear
+ * one to the ground and a Bouc-Wen one between DOF 1 and 2. */
+static const char *const EL_B =
+	"[{\"type\":\"bilinear\",\"dofs\":[0,-1],\"stiffness\":40,\"yield_force\":0.5}]";
+static const char *const EL_C =
+	"[{\"type\":\"bilinear\",\"dofs\":[0,-1],\"stiffness\":50,\"yield_force\":2,\"post_yield_ratio\":0.05},"
+	"{\"type\":\"bouc_wen\",\"dofs\":[1,2],\"stiffness\":30,\"yield_force\":1.5}]";
+
+static int springs_b(struct rths_hs_element *el)
+{
+	struct rths_hs_element_params p;
+
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 40, 0.5);
+	rths_hs_element_init(&el[0], &p, 0, -1);
+	return 1;
+}
+
+static int springs_c(struct rths_hs_element *el)
+{
+	struct rths_hs_element_params p;
+
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 50, 2);
+	p.alpha = 0.05;
+	rths_hs_element_init(&el[0], &p, 0, -1);
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BOUC_WEN, 30, 1.5);
+	rths_hs_element_init(&el[1], &p, 1, 2);
+	return 2;
+}
+
+static double defo(const struct rths_hs_element *e, const double *u)
+{
+	return u[e->dof_i] - (e->dof_j >= 0 ? u[e->dof_j] : 0.0);
+}
+
+/* Spring forces after the linear ones, in the file's order. */
+static void springs_add(struct rths_hs_element *el, int nel, const double *u,
+			double *f)
+{
+	for (int e = 0; e < nel; e++) {
+		double fe = rths_hs_element_trial(&el[e], defo(&el[e], u));
+
+		f[el[e].dof_i] += fe;
+		if (el[e].dof_j >= 0)
+			f[el[e].dof_j] -= fe;
+	}
+}
+
+static void springs_commit(struct rths_hs_element *el, int nel,
+			   const double *u)
+{
+	for (int e = 0; e < nel; e++) {
+		rths_hs_element_trial(&el[e], defo(&el[e], u));
+		rths_hs_element_commit(&el[e]);
+	}
+}
+
+/* rm = K + the springs' initial or trial tangents, row-major. */
+static void springs_tangent(struct rths_hs_element *el, int nel,
+			    const double *k, int n, const double *u,
+			    int initial, double *rm)
+{
+	memcpy(rm, k, n * n * sizeof(double));
+	for (int e = 0; e < nel; e++) {
+		int i = el[e].dof_i, j = el[e].dof_j;
+		double kk = el[e].p.k;
+
+		if (!initial) {
+			rths_hs_element_trial(&el[e], defo(&el[e], u));
+			kk = el[e].k_t;
+		}
+		rm[i * n + i] += kk;
+		if (j >= 0) {
+			rm[j * n + j] += kk;
+			rm[i * n + j] -= kk;
+			rm[j * n + i] -= kk;
+		}
+	}
+}
+
 static void json_sub(FILE *f, const char *name, const char *proto, int tag,
-		     int n, const double *k, const double *c, const double *m)
+		     int n, const double *k, const double *c, const double *m,
+		     const char *elements)
 {
 	fprintf(f, "{\"name\":\"%s\",\"protocol\":\"%s\",\"tag\":%d,\"port\":0,\"dof\":%d,\"stiffness\":",
 		name, proto, tag, n);
@@ -60,6 +142,8 @@ static void json_sub(FILE *f, const char *name, const char *proto, int tag,
 	json_matrix(f, c, n);
 	fputs(",\"mass\":", f);
 	json_matrix(f, m, n);
+	if (elements)
+		fprintf(f, ",\"elements\":%s", elements);
 	fputc('}', f);
 }
 
@@ -122,13 +206,14 @@ static int site_start(struct site *s, const char *const *extra)
 	if (!f)
 		return -1;
 	fputs("{\"substructures\":[", f);
-	json_sub(f, "pier-a", "site", 11, 2, &KA[0][0], &CA[0][0], &MA[0][0]);
+	json_sub(f, "pier-a", "site", 11, 2, &KA[0][0], &CA[0][0], &MA[0][0],
+		 NULL);
 	fputc(',', f);
 	json_sub(f, "pier-b", "controller", 12, 2, &KA[0][0], &CA[0][0],
-		 &MA[0][0]);
+		 &MA[0][0], EL_B);
 	fputc(',', f);
 	json_sub(f, "pier-c", "element", 13, 3, &KC[0][0], &CC[0][0],
-		 &MC[0][0]);
+		 &MC[0][0], EL_C);
 	fputs("]}\n", f);
 	fclose(f);
 	if (pipe(pfd))
@@ -349,7 +434,8 @@ TEST(protocol_b_generic_tcp)
 	double m[NS] = { 0 }, r[NS], u[2] = { 0.02, 0.03 },
 	       v[2] = { -0.1, 0.4 }, a[2] = { 1, -1 }, f[2];
 	static unsigned char text[16385];
-	int fd;
+	struct rths_hs_element el[1];
+	int fd, nel = springs_b(el);
 
 	ASSERT_EQ(0, site_start(&s, NULL));
 	fd = dial(s.port[1]);
@@ -373,7 +459,16 @@ TEST(protocol_b_generic_tcp)
 		for (int k = 0; k < NS; k++)
 			EXPECT_EQ(0, r[k]);
 	}
-	for (int step = 1; step <= 3; step++) {
+	/* Past yield and back: the spring's state must follow the steps. */
+	for (int step = 1; step <= 4; step++) {
+		/* No commit on the wire: a new [3] commits the last trial. */
+		if (step > 1)
+			springs_commit(el, nel, u);
+		if (step > 1) {
+			u[0] = step == 4 ? -0.01 : u[0] - 0.05 + 0.04 * step;
+			v[1] *= 2;
+			a[1] += 0.5;
+		}
 		memset(m, 0, sizeof(m));
 		m[0] = 3;
 		memcpy(m + 1, u, sizeof(u));
@@ -385,14 +480,12 @@ TEST(protocol_b_generic_tcp)
 		ASSERT_EQ(0, put(fd, m, sizeof(m)));
 		ASSERT_EQ(0, get(fd, r, sizeof(r)));
 		ref_force(&KA[0][0], &CA[0][0], &MA[0][0], 2, u, v, a, f);
+		springs_add(el, nel, u, f);
 		EXPECT_EQ(0, memcmp(r, u, sizeof(u)));
 		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
 		EXPECT_EQ(step * 0.01, r[4]);
 		for (int k = 5; k < NS; k++)
 			EXPECT_EQ(0, r[k]);
-		u[0] -= 0.05;
-		v[1] *= 2;
-		a[1] += 0.5;
 	}
 	memset(m, 0, sizeof(m));
 	m[0] = 99;
@@ -443,6 +536,9 @@ static int c_session(struct __test_metadata *_metadata, int port)
 {
 	double m[NS] = { 0 }, r[NS], u[3] = { 0.1, -0.2, 0.05 },
 	       v[3] = { 1, 2, 3 }, a[3] = { -1, 0.5, 2 }, f[3];
+	struct rths_hs_element el[2];
+	double rm[9];
+	int nel = springs_c(el);
 	int ds, fd = c_connect(port, &ds);
 
 	if (fd < 0)
@@ -458,7 +554,8 @@ static int c_session(struct __test_metadata *_metadata, int port)
 		if (step == 0) {
 			if (c_ask(fd, m, 12, r))
 				return -1;
-			EXPECT_TRUE(colmajor_equal(r, &KC[0][0], 3));
+			springs_tangent(el, nel, &KC[0][0], 3, u, 1, rm);
+			EXPECT_TRUE(colmajor_equal(r, rm, 3));
 			if (c_ask(fd, m, 15, r))
 				return -1;
 			EXPECT_TRUE(colmajor_equal(r, &MC[0][0], 3));
@@ -467,13 +564,15 @@ static int c_session(struct __test_metadata *_metadata, int port)
 			return -1;
 		/* GenericClient adds M a itself: the reply is K u + C v. */
 		ref_force(&KC[0][0], &CC[0][0], NULL, 3, u, v, NULL, f);
+		springs_add(el, nel, u, f);
 		EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
 		for (int k = 3; k < NS; k++)	/* no stale matrix entries */
 			EXPECT_EQ(0, r[k]);
 		if (step > 0) {
 			if (c_ask(fd, m, 13, r))
 				return -1;
-			EXPECT_TRUE(colmajor_equal(r, &KC[0][0], 3));
+			springs_tangent(el, nel, &KC[0][0], 3, u, 0, rm);
+			EXPECT_TRUE(colmajor_equal(r, rm, 3));
 			if (c_ask(fd, m, 14, r))
 				return -1;
 			EXPECT_TRUE(colmajor_equal(r, &CC[0][0], 3));
@@ -481,6 +580,7 @@ static int c_session(struct __test_metadata *_metadata, int port)
 		m[0] = 5;
 		if (put(fd, m, sizeof(m)))
 			return -1;
+		springs_commit(el, nel, u);
 		u[step] += 0.125;
 		v[2 - step] -= 0.5;
 		a[1] *= -3;

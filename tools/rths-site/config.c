@@ -105,11 +105,106 @@ static int get_matrix(struct ctx *cx, json_t *obj, const char *key,
 	return 0;
 }
 
+static int get_num(struct ctx *cx, json_t *obj, const char *key,
+		   const char *path, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[160];
+
+	if (!v)
+		return 0;	/* keeps the kind's default */
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return fail(cx, p, "expected a finite number");
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* The engine's springs, written as in the experiment file's "elements". */
+static int load_elements(struct ctx *cx, json_t *js, const char *path,
+			 struct substructure *sub)
+{
+	static const char *const kinds[] = { "linear", "bilinear",
+					     "bouc_wen" };
+	static const char *const keys[] = { "type", "dofs", "stiffness",
+		"yield_force", "post_yield_ratio", "exponent", "beta",
+		"gamma" };
+	json_t *list = json_object_get(js, "elements");
+	char p[128], q[320];
+
+	if (!list)
+		return 0;
+	snprintf(p, sizeof(p), "%s.elements", path);
+	if (!json_is_array(list))
+		return fail(cx, p, "expected a list of elements");
+	sub->nel = (int)json_array_size(list);
+	sub->el = calloc(sub->nel + 1, sizeof(*sub->el));
+	if (!sub->el)
+		return fail(cx, p, "out of memory");
+	for (int e = 0; e < sub->nel; e++) {
+		json_t *el = json_array_get(list, e), *v, *d;
+		struct rths_hs_element_params prm;
+		struct rths_error err;
+		const char *key;
+		int kind, di, dj;
+
+		snprintf(p, sizeof(p), "%s.elements[%d]", path, e);
+		if (!json_is_object(el))
+			return fail(cx, p, "expected an object");
+		json_object_foreach(el, key, v) {
+			size_t k;
+
+			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				if (!strcmp(key, keys[k]))
+					break;
+			if (k == sizeof(keys) / sizeof(keys[0])) {
+				snprintf(q, sizeof(q), "%s.%s", p, key);
+				return fail(cx, q, "unknown field");
+			}
+		}
+		v = json_object_get(el, "type");
+		for (kind = 0; kind < 3 && json_is_string(v); kind++)
+			if (!strcmp(json_string_value(v), kinds[kind]))
+				break;
+		snprintf(q, sizeof(q), "%s.type", p);
+		if (!json_is_string(v) || kind == 3)
+			return fail(cx, q,
+				    "expected \"linear\", \"bilinear\" or \"bouc_wen\"");
+		d = json_object_get(el, "dofs");
+		snprintf(q, sizeof(q), "%s.dofs", p);
+		if (!json_is_array(d) || json_array_size(d) != 2 ||
+		    !json_is_integer(json_array_get(d, 0)) ||
+		    !json_is_integer(json_array_get(d, 1)))
+			return fail(cx, q, "expected [i, j] (j = -1: the ground)");
+		di = (int)json_integer_value(json_array_get(d, 0));
+		dj = (int)json_integer_value(json_array_get(d, 1));
+		if (di < 0 || di >= sub->n || dj < -1 || dj >= sub->n ||
+		    di == dj)
+			return fail(cx, q, "expected two different DOF of this substructure (j = -1: the ground)");
+		rths_hs_element_defaults(&prm, RTHS_HS_ELEMENT_LINEAR + kind,
+					 0, 0);
+		if (get_num(cx, el, "stiffness", p, &prm.k) ||
+		    get_num(cx, el, "yield_force", p, &prm.fy) ||
+		    get_num(cx, el, "post_yield_ratio", p, &prm.alpha) ||
+		    get_num(cx, el, "exponent", p, &prm.n) ||
+		    get_num(cx, el, "beta", p, &prm.beta) ||
+		    get_num(cx, el, "gamma", p, &prm.gamma))
+			return -EINVAL;
+		if (rths_hs_element_check(&prm, &err)) {
+			snprintf(q, sizeof(q), "%s.%s", p, err.path);
+			return fail(cx, q, err.msg);
+		}
+		rths_hs_element_init(&sub->el[e], &prm, di, dj);
+	}
+	return 0;
+}
+
 static int load_sub(struct ctx *cx, json_t *js, int idx,
 		    struct substructure *sub)
 {
 	static const char *const keys[] = { "name", "protocol", "tag",
-		"address", "port", "dof", "stiffness", "damping", "mass" };
+		"address", "port", "dof", "stiffness", "damping", "mass",
+		"elements" };
 	char path[64], p[128];
 	const char *key;
 	json_t *v;
@@ -164,6 +259,8 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 		r = get_matrix(cx, js, "damping", path, sub->n, 0, &sub->c);
 	if (!r)
 		r = get_matrix(cx, js, "mass", path, sub->n, 0, &sub->m);
+	if (!r)
+		r = load_elements(cx, js, path, sub);
 	return r;
 }
 
@@ -234,6 +331,7 @@ void site_config_free(struct site *site)
 		free(s->k);
 		free(s->c);
 		free(s->m);
+		free(s->el);
 	}
 	free(site->subs);
 	site->subs = NULL;

@@ -151,10 +151,16 @@ static int alloc_state(struct session *s)
 	s->a = calloc(n, sizeof(double));
 	s->f = calloc(n, sizeof(double));
 	s->reply = calloc(s->data_size, sizeof(double));
-	if (!s->u || !s->v || !s->a || !s->f || !s->reply) {
+	s->kt = calloc((size_t)n * n, sizeof(double));
+	s->el = calloc(s->sub->nel + 1, sizeof(*s->el));
+	if (!s->u || !s->v || !s->a || !s->f || !s->reply || !s->kt ||
+	    !s->el) {
 		session_fail(s, "out of memory");
 		return -1;
 	}
+	/* Every session is its own specimen: springs start virgin. */
+	if (s->sub->nel)
+		memcpy(s->el, s->sub->el, s->sub->nel * sizeof(*s->el));
 	return 0;
 }
 
@@ -184,7 +190,8 @@ static int send_daq(struct session *s, int with_inertia)
 	int n = s->sub->n, k = 0;
 	double *r = s->reply;
 
-	model_force(s->sub, s->u, s->v, with_inertia ? s->a : NULL, s->f);
+	model_force(s->sub, s->el, s->u, s->v, with_inertia ? s->a : NULL,
+		    s->f);
 	memset(r, 0, s->data_size * sizeof(double));
 	if (s->size_out[R_DISP]) {
 		memcpy(r + k, s->u, n * sizeof(double));
@@ -327,6 +334,7 @@ static int a_run(struct session *s, const double *d)
 	case OF_COMMIT:
 		/* Its time slot holds twice the step time (the client adds
 		 * the time to a slot that already holds it): [3] rules. */
+		model_commit(s->sub, s->el, s->u);
 		s->steps++;
 		session_log(s, LOG_DEBUG, "commit at t = %.17g", s->t);
 		return 0;
@@ -405,7 +413,12 @@ static int b_msg(struct session *s, const double *d)
 
 	switch (code) {
 	case OF_SET_TRIAL:
+		/* ECGenericTCP sends no commit: a new trial commits the one
+		 * before, as a physical specimen keeps what it went through. */
+		if (s->trial)
+			model_commit(s->sub, s->el, s->u);
 		take_trial(s, d);
+		s->trial = 1;
 		break;
 	case OF_GET_DAQ:
 		if (send_daq(s, 1))
@@ -478,6 +491,7 @@ static int c_run(struct session *s, const double *d)
 		take_trial(s, d);
 		return 0;
 	case OF_COMMIT:
+		model_commit(s->sub, s->el, s->u);
 		s->steps++;
 		return 0;
 	case OF_GET_DAQ:
@@ -489,13 +503,15 @@ static int c_run(struct session *s, const double *d)
 	case OF_GET_ACCEL:
 		return send_vector(s, s->a, s->sub->n);
 	case OF_GET_FORCE:
-		model_force(s->sub, s->u, s->v, NULL, s->f);
+		model_force(s->sub, s->el, s->u, s->v, NULL, s->f);
 		return send_vector(s, s->f, s->sub->n);
 	case OF_GET_TIME:
 		return send_vector(s, &s->t, 1);
 	case OF_GET_INIT_STIFF:
 	case OF_GET_TANG_STIFF:
-		return send_matrix(s, s->sub->k);
+		model_tangent(s->sub, s->el, s->u, code == OF_GET_INIT_STIFF,
+			      s->kt);
+		return send_matrix(s, s->kt);
 	case OF_GET_DAMP:
 		return send_matrix(s, s->sub->c);
 	case OF_GET_MASS:

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rths/hs_model.h>
+
 /* OpenFresco's fixed message length before setup (FrescoGlobals.h). */
 #define OF_DATA_SIZE 256
 /* ECGenericTCP's init-file line: byte 0 is 2, then NUL-terminated text. */
@@ -25,7 +27,11 @@ enum site_proto {
 	PROTO_ELEMENT,		/* C: OpenSees GenericClient element */
 };
 
-/* A linear substructure: f = K u + C v + M a (row-major n x n). */
+/*
+ * A substructure: f = K u + C v + M a (row-major n x n) plus the engine's
+ * springs (bilinear, Bouc-Wen) between DOF pairs, whose state each session
+ * keeps for itself.
+ */
 struct substructure {
 	char *name;
 	enum site_proto proto;
@@ -34,6 +40,8 @@ struct substructure {
 	int port;
 	int n;
 	double *k, *c, *m;
+	int nel;
+	struct rths_hs_element *el;	/* initial state, copied per session */
 	int listen_fd;
 	int bound_port;
 };
@@ -52,8 +60,13 @@ void site_config_free(struct site *site);
 const char *site_proto_name(enum site_proto p);
 
 /* model.c */
-void model_force(const struct substructure *sub, const double *u,
-		 const double *v, const double *a, double *f);
+void model_force(const struct substructure *sub, struct rths_hs_element *el,
+		 const double *u, const double *v, const double *a, double *f);
+void model_tangent(const struct substructure *sub,
+		   struct rths_hs_element *el, const double *u, int initial,
+		   double *rm);
+void model_commit(const struct substructure *sub, struct rths_hs_element *el,
+		  const double *u);
 void model_matrix_colmajor(const struct substructure *sub, const double *rm,
 			   double *out);
 
@@ -85,6 +98,9 @@ struct session {
 	int data_size;		/* doubles per message after setup */
 	int size_in[5], size_out[5];
 	double *u, *v, *a, *f, t;
+	struct rths_hs_element *el;
+	double *kt;		/* n x n tangent, row-major */
+	int trial;		/* a trial since the last commit */
 	double *reply;
 	int steps;
 };
