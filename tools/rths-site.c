@@ -266,7 +266,7 @@ static void update_deadline(struct session *s, int64_t now, int timeout)
 
 static int run(struct site *site, const sigset_t *unblocked)
 {
-	struct pollfd pfd[SITE_MAX_SESSIONS + 64];
+	struct pollfd pfd[SITE_MAX_SESSIONS + SITE_MAX_SUBS];
 	int nl = site->nsubs;
 
 	while (!stop_signal) {

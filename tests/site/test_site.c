@@ -902,6 +902,21 @@ TEST(site_file_errors_name_the_path)
 	TH_LOG("%s", err);
 }
 
+/* The poll set has room for 64 listeners: a 65th is refused by name. */
+TEST(at_most_64_substructures)
+{
+	char json[8192], err[1024];
+	int k = snprintf(json, sizeof(json), "{\"substructures\":[");
+
+	for (int i = 0; i < 65; i++)
+		k += snprintf(json + k, sizeof(json) - k,
+			      "%s{\"name\":\"p%d\",\"protocol\":\"site\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}",
+			      i ? "," : "", i);
+	snprintf(json + k, sizeof(json) - k, "]}");
+	EXPECT_EQ(1, run_on(json, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures: expected at most 64"));
+}
+
 /* Plain TCP off loopback only when named, and then with a warning.  The
  * address is TEST-NET-1 (RFC 5737), never this host's, so the test never
  * listens off loopback: the bind fails after the warning. */

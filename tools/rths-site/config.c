@@ -295,6 +295,11 @@ int site_config_load(const char *file, struct site *site, char *msg,
 		r = fail(&cx, "substructures", "expected a non-empty list");
 		goto out;
 	}
+	/* The poll set holds every listener next to the sessions. */
+	if (json_array_size(subs) > SITE_MAX_SUBS) {
+		r = fail(&cx, "substructures", "expected at most 64 substructures");
+		goto out;
+	}
 	site->nsubs = (int)json_array_size(subs);
 	site->subs = calloc(site->nsubs, sizeof(*site->subs));
 	if (!site->subs) {

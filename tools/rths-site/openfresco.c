@@ -534,6 +534,8 @@ int of_session_input(struct session *s)
 {
 	const double *d = (const double *)s->in;
 
+	if (s->state == A_RUN || s->state == B_MSG || s->state == C_RUN)
+		session_log(s, LOG_DEBUG, "action %.17g", d[0]);
 	switch (s->state) {
 	case A_HANDSHAKE:
 		return a_handshake(s);

@@ -20,6 +20,7 @@
 #define SITE_MAX_DATA_SIZE (1 << 20)
 #define SITE_MAX_DOF 1024
 #define SITE_MAX_SESSIONS 256
+#define SITE_MAX_SUBS 64
 
 enum site_proto {
 	PROTO_SITE,		/* A: ShadowExpSite -> ActorExpSite */
