@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-site on loopback, driven by clients that follow OpenFresco's
+ * sources message for message (ShadowExpSite.cpp, ECGenericTCP.cpp,
+ * OpenSees GenericClient.cpp): native doubles, no framing, Nagle on as
+ * OpenFresco leaves it.  RTHS_SITE names the binary under test.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rths/hs_model.h>
+
+#include "kselftest_harness.h"
+
+#define NS 256
+#define IO_MS 5000
+
+/* The site: A has 2 DOF, B 2 DOF, C 3 DOF; matrices are not symmetric so
+ * that a transposed reply shows. */
+static const double KA[2][2] = { { 4.5, -1.25 }, { -0.75, 3.0 } };
+static const double CA[2][2] = { { 0.1, 0.02 }, { 0.03, 0.2 } };
+static const double MA[2][2] = { { 2.0, 0.5 }, { 0.25, 1.0 } };
+static const double KC[3][3] = { { 10, -2, 0.5 }, { -3, 12, -1 },
+				 { 0.25, -4, 8 } };
+static const double CC[3][3] = { { 0.3, 0.01, 0 }, { 0.02, 0.4, 0.05 },
+				 { 0, 0.07, 0.5 } };
+static const double MC[3][3] = { { 1, 0, 0.1 }, { 0, 2, 0 },
+				 { 0.2, 0, 3 } };
+
+static void json_matrix(FILE *f, const double *m, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		fputc('[', f);
+		for (int j = 0; j < n; j++)
+			fprintf(f, "%.17g%s", m[i * n + j], j < n - 1 ? "," : "");
+		fprintf(f, "]%s", i < n - 1 ? "," : "");
+	}
+	fputc(']', f);
+}
+
+/* The engine's springs: B has a bilinear one to the ground, C a bilinear
+ * one to the ground and a Bouc-Wen one between DOF 1 and 2. */
+static const char *const EL_B =
+	"[{\"type\":\"bilinear\",\"dofs\":[0,-1],\"stiffness\":40,\"yield_force\":0.5}]";
+static const char *const EL_C =
+	"[{\"type\":\"bilinear\",\"dofs\":[0,-1],\"stiffness\":50,\"yield_force\":2,\"post_yield_ratio\":0.05},"
+	"{\"type\":\"bouc_wen\",\"dofs\":[1,2],\"stiffness\":30,\"yield_force\":1.5}]";
+
+static int springs_b(struct rths_hs_element *el)
+{
+	struct rths_hs_element_params p;
+
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 40, 0.5);
+	rths_hs_element_init(&el[0], &p, 0, -1);
+	return 1;
+}
+
+static int springs_c(struct rths_hs_element *el)
+{
+	struct rths_hs_element_params p;
+
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 50, 2);
+	p.alpha = 0.05;
+	rths_hs_element_init(&el[0], &p, 0, -1);
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BOUC_WEN, 30, 1.5);
+	rths_hs_element_init(&el[1], &p, 1, 2);
+	return 2;
+}
+
+static double defo(const struct rths_hs_element *e, const double *u)
+{
+	return u[e->dof_i] - (e->dof_j >= 0 ? u[e->dof_j] : 0.0);
+}
+
+/* Spring forces after the linear ones, in the file's order. */
+static void springs_add(struct rths_hs_element *el, int nel, const double *u,
+			double *f)
+{
+	for (int e = 0; e < nel; e++) {
+		double fe = rths_hs_element_trial(&el[e], defo(&el[e], u));
+
+		f[el[e].dof_i] += fe;
+		if (el[e].dof_j >= 0)
+			f[el[e].dof_j] -= fe;
+	}
+}
+
+static void springs_commit(struct rths_hs_element *el, int nel,
+			   const double *u)
+{
+	for (int e = 0; e < nel; e++) {
+		rths_hs_element_trial(&el[e], defo(&el[e], u));
+		rths_hs_element_commit(&el[e]);
+	}
+}
+
+/* rm = K + the springs' initial or trial tangents, row-major. */
+static void springs_tangent(struct rths_hs_element *el, int nel,
+			    const double *k, int n, const double *u,
+			    int initial, double *rm)
+{
+	memcpy(rm, k, n * n * sizeof(double));
+	for (int e = 0; e < nel; e++) {
+		int i = el[e].dof_i, j = el[e].dof_j;
+		double kk = el[e].p.k;
+
+		if (!initial) {
+			rths_hs_element_trial(&el[e], defo(&el[e], u));
+			kk = el[e].k_t;
+		}
+		rm[i * n + i] += kk;
+		if (j >= 0) {
+			rm[j * n + j] += kk;
+			rm[i * n + j] -= kk;
+			rm[j * n + i] -= kk;
+		}
+	}
+}
+
+static void json_sub(FILE *f, const char *name, const char *proto, int tag,
+		     int n, const double *k, const double *c, const double *m,
+		     const char *elements)
+{
+	fprintf(f, "{\"name\":\"%s\",\"protocol\":\"%s\",\"tag\":%d,\"port\":0,\"dof\":%d,\"stiffness\":",
+		name, proto, tag, n);
+	json_matrix(f, k, n);
+	fputs(",\"damping\":", f);
+	json_matrix(f, c, n);
+	fputs(",\"mass\":", f);
+	json_matrix(f, m, n);
+	if (elements)
+		fprintf(f, ",\"elements\":%s", elements);
+	fputc('}', f);
+}
+
+struct site {
+	pid_t pid;
+	int log;		/* the site's stderr */
+	int port[3];		/* A, B, C */
+	char file[64];
+	char buf[8192];
+	size_t len;
+};
+
+/* One line of the site's log, or NULL after ms without one. */
+static char *log_line(struct site *s, int ms, char *line, size_t size)
+{
+	for (;;) {
+		char *nl = memchr(s->buf, '\n', s->len);
+
+		if (nl) {
+			size_t l = nl - s->buf;
+
+			snprintf(line, size, "%.*s", (int)l, s->buf);
+			memmove(s->buf, nl + 1, s->len - l - 1);
+			s->len -= l + 1;
+			return line;
+		}
+		struct pollfd p = { s->log, POLLIN, 0 };
+
+		if (poll(&p, 1, ms) <= 0)
+			return NULL;
+		ssize_t r = read(s->log, s->buf + s->len,
+				 sizeof(s->buf) - 1 - s->len);
+		if (r <= 0)
+			return NULL;
+		s->len += r;
+	}
+}
+
+/* The next error or warning line, skipping the info lines around it. */
+static char *alert_line(struct site *s, int ms, char *line, size_t size)
+{
+	while (log_line(s, ms, line, size))
+		if (strstr(line, ": error: ") || strstr(line, ": warning: "))
+			return line;
+	return NULL;
+}
+
+static int site_start(struct site *s, const char *const *extra)
+{
+	const char *bin = getenv("RTHS_SITE");
+	int pfd[2], got = 0;
+	char line[1024];
+	FILE *f;
+
+	if (!bin)
+		bin = "build/plain/tools/rths-site";
+	snprintf(s->file, sizeof(s->file), "/tmp/rths-site-test.%d.json",
+		 (int)getpid());
+	f = fopen(s->file, "w");
+	if (!f)
+		return -1;
+	fputs("{\"substructures\":[", f);
+	json_sub(f, "pier-a", "site", 11, 2, &KA[0][0], &CA[0][0], &MA[0][0],
+		 NULL);
+	fputc(',', f);
+	json_sub(f, "pier-b", "controller", 12, 2, &KA[0][0], &CA[0][0],
+		 &MA[0][0], EL_B);
+	fputc(',', f);
+	json_sub(f, "pier-c", "element", 13, 3, &KC[0][0], &CC[0][0],
+		 &MC[0][0], EL_C);
+	fputs("]}\n", f);
+	fclose(f);
+	if (pipe(pfd))
+		return -1;
+	s->pid = fork();
+	if (s->pid == 0) {
+		const char *argv[16] = { bin };
+		int k = 1;
+
+		while (extra && *extra)
+			argv[k++] = *extra++;
+		argv[k++] = s->file;
+		argv[k] = NULL;
+		/* A failed assertion ends the test, and the site with it. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(bin, (char **)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	s->log = pfd[0];
+	s->len = 0;
+	while (got < 3 && log_line(s, IO_MS, line, sizeof(line))) {
+		char *p = strstr(line, ": info: ") ?
+			strstr(line, "listening on ") : NULL;
+
+		if (p && (p = strchr(p, ':')))
+			s->port[got++] = atoi(p + 1);
+	}
+	return got == 3 ? 0 : -1;
+}
+
+static int site_stop(struct site *s)
+{
+	int st = -1;
+
+	kill(s->pid, SIGTERM);
+	waitpid(s->pid, &st, 0);
+	close(s->log);
+	unlink(s->file);
+	return st;
+}
+
+/* A client as OpenFresco's TCP_Socket: blocking, Nagle left on. */
+static int dial(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int put(int fd, const void *b, size_t len)
+{
+	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+/* Exactly len bytes; -1 on EOF, error or IO_MS without progress. */
+static int get(int fd, void *b, size_t len)
+{
+	size_t have = 0;
+
+	while (have < len) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&p, 1, IO_MS) <= 0)
+			return -1;
+		r = recv(fd, (char *)b + have, len - have, 0);
+		if (r <= 0)
+			return -1;
+		have += r;
+	}
+	return 0;
+}
+
+/* 1 when the peer closed the connection within IO_MS. */
+static int closed(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	char c;
+
+	ssize_t r;
+
+	if (poll(&p, 1, IO_MS) <= 0)
+		return 0;
+	/* Unread bytes at the site's close turn its FIN into a reset. */
+	r = recv(fd, &c, 1, 0);
+	return r == 0 || (r < 0 && errno == ECONNRESET);
+}
+
+/* The site's sum order: K u, then C v, then M a (absent terms skipped). */
+static void ref_force(const double *k, const double *c, const double *m,
+		      int n, const double *u, const double *v,
+		      const double *a, double *f)
+{
+	for (int i = 0; i < n; i++) {
+		double s = 0;
+
+		for (int j = 0; j < n; j++)
+			s += k[i * n + j] * u[j];
+		if (v)
+			for (int j = 0; j < n; j++)
+				s += c[i * n + j] * v[j];
+		if (a)
+			for (int j = 0; j < n; j++)
+				s += m[i * n + j] * a[j];
+		f[i] = s;
+	}
+}
+
+/* ------------------------------------------------------------ A */
+
+/* ShadowExpSite's constructor and setSize()/setup() with -dataSize ds. */
+static int a_connect(int port, int ds_user, int *ds)
+{
+	double v[NS] = { 1, 7, 2.8 }, r[NS];
+	int32_t one = 1, peer, sizes[10] = { 2, 2, 2, 0, 1, 2, 2, 2, 2, 1 };
+	int fd = dial(port);
+
+	if (fd < 0 || put(fd, &one, 4) || get(fd, &peer, 4) || peer != 1 ||
+	    put(fd, v, sizeof(v)) || get(fd, r, sizeof(r)) || r[0] != 0 ||
+	    r[1] != 11 || r[2] != 2.8)
+		return -1;
+	*ds = ds_user;
+	if (*ds < 1 + 7)
+		*ds = 1 + 7;
+	if (*ds < 9)
+		*ds = 9;
+	memset(v, 0, sizeof(v));
+	v[0] = 2;
+	v[1] = *ds;
+	v[2] = 2.8;		/* left over from open */
+	if (put(fd, v, sizeof(v)) || put(fd, sizes, sizeof(sizes)))
+		return -1;
+	return fd;
+}
+
+TEST(protocol_a_shadow_site)
+{
+	struct site s;
+	double u[2] = { 0.01, -0.02 }, v[2] = { 0.3, 0.1 }, a[2] = { -2, 5 };
+	double t = 0.005, f[2], *m, *r;
+	int ds, fd;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fd = a_connect(s.port[0], 4, &ds);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(9, ds);	/* -dataSize 4 raised by the client */
+	m = calloc(ds, sizeof(double));
+	r = calloc(ds, sizeof(double));
+	for (int step = 0; step < 3; step++) {
+		/* setTrialResponse: [3, disp, vel, accel, time], zeros after */
+		memset(m, 0, ds * sizeof(double));
+		m[0] = 3;
+		memcpy(m + 1, u, sizeof(u));
+		memcpy(m + 3, v, sizeof(v));
+		memcpy(m + 5, a, sizeof(a));
+		m[7] = t;
+		ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+		/* checkDaqResponse: [6] with the old trial values behind it */
+		m[0] = 6;
+		ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+		ASSERT_EQ(0, get(fd, r, ds * sizeof(double)));
+		ref_force(&KA[0][0], &CA[0][0], &MA[0][0], 2, u, v, a, f);
+		EXPECT_EQ(0, memcmp(r, u, sizeof(u)));
+		EXPECT_EQ(0, memcmp(r + 2, v, sizeof(v)));
+		EXPECT_EQ(0, memcmp(r + 4, a, sizeof(a)));
+		EXPECT_EQ(0, memcmp(r + 6, f, sizeof(f)));
+		EXPECT_EQ(t, r[8]);
+		/* commitState: the time slot holds twice the step time */
+		m[0] = 5;
+		m[7] = 2 * t;
+		ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+		/* A step without [3] (displacement unchanged): just [5]. */
+		m[7] = 4 * t;
+		ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+		/* The response still belongs to [3]'s trial and time. */
+		m[0] = 6;
+		ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+		ASSERT_EQ(0, get(fd, r, ds * sizeof(double)));
+		EXPECT_EQ(0, memcmp(r + 6, f, sizeof(f)));
+		EXPECT_EQ(t, r[8]);
+		u[0] *= -1.7;
+		u[1] += 0.013;
+		v[1] -= 0.2;
+		a[0] += 1.5;
+		t += 0.005;
+	}
+	/* The destructor: [99, tag] -> [4, site tag] in dataSize doubles. */
+	memset(m, 0, ds * sizeof(double));
+	m[0] = 99;
+	m[1] = 7;
+	ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+	ASSERT_EQ(0, get(fd, r, ds * sizeof(double)));
+	EXPECT_EQ(4, r[0]);
+	EXPECT_EQ(11, r[1]);
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	free(m);
+	free(r);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* ------------------------------------------------------------ B */
+
+TEST(protocol_b_generic_tcp)
+{
+	struct site s;
+	int32_t hdr[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
+	double m[NS] = { 0 }, r[NS], u[2] = { 0.02, 0.03 },
+	       v[2] = { -0.1, 0.4 }, a[2] = { 1, -1 }, f[2];
+	static unsigned char text[16385];
+	struct rths_hs_element el[1];
+	int fd, nel = springs_b(el);
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fd = dial(s.port[1]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+	/* Two init-file lines: byte 2, text, NUL, uninitialised rest. */
+	for (int i = 0; i < 2; i++) {
+		memset(text, 0xab, sizeof(text));
+		text[0] = 2;
+		snprintf((char *)text + 1, 64, "# init line %d", i);
+		ASSERT_EQ(0, put(fd, text, sizeof(text)));
+	}
+	/* Before the test: [3, zeros] and [6], twice (a console retry). */
+	for (int i = 0; i < 2; i++) {
+		memset(m, 0, sizeof(m));
+		m[0] = 3;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		m[0] = 6;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		ASSERT_EQ(0, get(fd, r, sizeof(r)));
+		for (int k = 0; k < NS; k++)
+			EXPECT_EQ(0, r[k]);
+	}
+	/* Past yield and back: the spring's state must follow the steps. */
+	for (int step = 1; step <= 4; step++) {
+		/* No commit on the wire: a new [3] commits the last trial. */
+		if (step > 1)
+			springs_commit(el, nel, u);
+		if (step > 1) {
+			u[0] = step == 4 ? -0.01 : u[0] - 0.05 + 0.04 * step;
+			v[1] *= 2;
+			a[1] += 0.5;
+		}
+		memset(m, 0, sizeof(m));
+		m[0] = 3;
+		memcpy(m + 1, u, sizeof(u));
+		memcpy(m + 3, v, sizeof(v));
+		memcpy(m + 5, a, sizeof(a));
+		m[7] = step * 0.01;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		m[0] = 6;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		ASSERT_EQ(0, get(fd, r, sizeof(r)));
+		ref_force(&KA[0][0], &CA[0][0], &MA[0][0], 2, u, v, a, f);
+		springs_add(el, nel, u, f);
+		EXPECT_EQ(0, memcmp(r, u, sizeof(u)));
+		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
+		EXPECT_EQ(step * 0.01, r[4]);
+		for (int k = 5; k < NS; k++)
+			EXPECT_EQ(0, r[k]);
+	}
+	memset(m, 0, sizeof(m));
+	m[0] = 99;
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* ------------------------------------------------------------ C */
+
+/* GenericClient::setupConnection() for n = 3 and dataSize 256. */
+static int c_connect(int port, int *ds)
+{
+	int32_t hdr[11] = { 3, 3, 3, 0, 1, 0, 0, 0, 3, 0, 256 };
+	int fd = dial(port);
+
+	*ds = hdr[10];
+	if (fd < 0 || put(fd, hdr, sizeof(hdr)))
+		return -1;
+	return fd;
+}
+
+static int c_ask(int fd, double *m, int code, double *r)
+{
+	m[0] = code;
+	if (put(fd, m, NS * sizeof(double)))
+		return -1;
+	return get(fd, r, NS * sizeof(double));
+}
+
+/* The matrix in r, column-major, equals rm (row-major), zeros after. */
+static int colmajor_equal(const double *r, const double *rm, int n)
+{
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++)
+			if (r[j * n + i] != rm[i * n + j])
+				return 0;
+	for (int k = n * n; k < NS; k++)
+		if (r[k] != 0)
+			return 0;
+	return 1;
+}
+
+/* A GenericClient run: first step 3, 12, 15, 10, 5; then 3, 10, 13,
+ * 14, 5 (12 and 15 cached by the client); 99. */
+static int c_session(struct __test_metadata *_metadata, int port)
+{
+	double m[NS] = { 0 }, r[NS], u[3] = { 0.1, -0.2, 0.05 },
+	       v[3] = { 1, 2, 3 }, a[3] = { -1, 0.5, 2 }, f[3];
+	struct rths_hs_element el[2];
+	double rm[9];
+	int nel = springs_c(el);
+	int ds, fd = c_connect(port, &ds);
+
+	if (fd < 0)
+		return -1;
+	for (int step = 0; step < 3; step++) {
+		m[0] = 3;
+		memcpy(m + 1, u, sizeof(u));
+		memcpy(m + 4, v, sizeof(v));
+		memcpy(m + 7, a, sizeof(a));
+		m[10] = 0.02 * (step + 1);
+		if (put(fd, m, sizeof(m)))
+			return -1;
+		if (step == 0) {
+			if (c_ask(fd, m, 12, r))
+				return -1;
+			springs_tangent(el, nel, &KC[0][0], 3, u, 1, rm);
+			EXPECT_TRUE(colmajor_equal(r, rm, 3));
+			if (c_ask(fd, m, 15, r))
+				return -1;
+			EXPECT_TRUE(colmajor_equal(r, &MC[0][0], 3));
+		}
+		if (c_ask(fd, m, 10, r))
+			return -1;
+		/* GenericClient adds M a itself: the reply is K u + C v. */
+		ref_force(&KC[0][0], &CC[0][0], NULL, 3, u, v, NULL, f);
+		springs_add(el, nel, u, f);
+		EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
+		for (int k = 3; k < NS; k++)	/* no stale matrix entries */
+			EXPECT_EQ(0, r[k]);
+		if (step > 0) {
+			if (c_ask(fd, m, 13, r))
+				return -1;
+			springs_tangent(el, nel, &KC[0][0], 3, u, 0, rm);
+			EXPECT_TRUE(colmajor_equal(r, rm, 3));
+			if (c_ask(fd, m, 14, r))
+				return -1;
+			EXPECT_TRUE(colmajor_equal(r, &CC[0][0], 3));
+		}
+		m[0] = 5;
+		if (put(fd, m, sizeof(m)))
+			return -1;
+		springs_commit(el, nel, u);
+		u[step] += 0.125;
+		v[2 - step] -= 0.5;
+		a[1] *= -3;
+	}
+	memset(m, 0, sizeof(m));
+	m[0] = 99;
+	if (put(fd, m, sizeof(m)))
+		return -1;
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	return 0;
+}
+
+TEST(protocol_c_generic_client)
+{
+	struct site s;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	/* Lazy: the element connects at its first update, well after the
+	 * site came up and after another session came and went. */
+	ASSERT_EQ(0, c_session(_metadata, s.port[2]));
+	usleep(200000);
+	ASSERT_EQ(0, c_session(_metadata, s.port[2]));
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* Several sessions at once: A, B and C clients interleaved. */
+TEST(sessions_at_once)
+{
+	struct site s;
+	int ds1, ds2, fa, fb;
+	double m[NS] = { 3, 1, 2, 0, 0, 0, 0, 0.5 }, r[NS];
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fa = a_connect(s.port[0], 256, &ds1);
+	fb = a_connect(s.port[0], 256, &ds2);
+	ASSERT_LE(0, fa);
+	ASSERT_LE(0, fb);
+	ASSERT_EQ(0, put(fa, m, sizeof(m)));
+	ASSERT_EQ(0, c_session(_metadata, s.port[2]));
+	m[1] = -1;
+	ASSERT_EQ(0, put(fb, m, sizeof(m)));
+	m[0] = 6;
+	ASSERT_EQ(0, put(fa, m, sizeof(m)));
+	ASSERT_EQ(0, get(fa, r, sizeof(r)));
+	EXPECT_EQ(1, r[0]);	/* fa's own trial, not fb's */
+	ASSERT_EQ(0, put(fb, m, sizeof(m)));
+	ASSERT_EQ(0, get(fb, r, sizeof(r)));
+	EXPECT_EQ(-1, r[0]);
+	close(fa);
+	close(fb);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* A big-endian client's 1 is accepted; the site answers its native 1
+ * and the client, being the big-endian side, swaps. */
+TEST(protocol_a_other_endian_handshake)
+{
+	struct site s;
+	int32_t swapped = 0x01000000, peer;
+	double v[NS] = { 1, 7, 2.8 }, r[NS];
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fd = dial(s.port[0]);
+	ASSERT_EQ(0, put(fd, &swapped, 4));
+	ASSERT_EQ(0, get(fd, &peer, 4));
+	EXPECT_EQ(1, peer);
+	ASSERT_EQ(0, put(fd, v, sizeof(v)));
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(11, r[1]);
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* ------------------------------------------------------- bad peers */
+
+/* The site logs exactly one error line for the bad peer, containing 'what',
+ * and a good element client is served afterwards. */
+static void expect_one_line(struct __test_metadata *_metadata,
+			    struct site *s, const char *what)
+{
+	char line[1024];
+
+	ASSERT_NE(NULL, alert_line(s, IO_MS, line, sizeof(line)));
+	TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, what));
+	EXPECT_NE(NULL, strstr(line, "session ended"));
+	ASSERT_EQ(0, c_session(_metadata, s->port[2]));
+	EXPECT_EQ(NULL, alert_line(s, 100, line, sizeof(line)));
+}
+
+FIXTURE(bad) {
+	struct site s;
+};
+
+FIXTURE_SETUP(bad)
+{
+	static const char *const args[] = { "-t", "400", NULL };
+
+	ASSERT_EQ(0, site_start(&self->s, args));
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	EXPECT_EQ(0, site_stop(&self->s));
+}
+
+TEST_F(bad, wrong_version)
+{
+	double v[NS] = { 1, 7, 2.7 }, r[NS];
+	int32_t one = 1, peer;
+	int fd = dial(self->s.port[0]);
+
+	ASSERT_EQ(0, put(fd, &one, 4));
+	ASSERT_EQ(0, get(fd, &peer, 4));
+	ASSERT_EQ(0, put(fd, v, sizeof(v)));
+	/* Answered first, so that the client can say why; then closed. */
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(2.8, r[2]);
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "wrong version");
+}
+
+TEST_F(bad, garbage_bytes)
+{
+	static const char http[] = "GET / HTTP/1.0\r\n\r\n";
+	int fd = dial(self->s.port[0]);
+
+	ASSERT_EQ(0, put(fd, http, sizeof(http) - 1));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "garbage");
+}
+
+TEST_F(bad, garbage_action_code)
+{
+	double m[NS] = { 1e300 };
+	int ds, fd = c_connect(self->s.port[2], &ds);
+
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "garbage");
+}
+
+TEST_F(bad, short_message_then_close)
+{
+	double m[NS] = { 3 };
+	int ds, fd = c_connect(self->s.port[2], &ds);
+
+	ASSERT_EQ(0, put(fd, m, sizeof(m) / 2));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "short message");
+}
+
+TEST_F(bad, short_message_stalls)
+{
+	double m[NS] = { 3 };
+	int ds, fd = c_connect(self->s.port[2], &ds);
+
+	ASSERT_EQ(0, put(fd, m, 100));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "timeout");
+}
+
+TEST_F(bad, oversized_message)
+{
+	/* Twice dataSize: the second half starts with no action code. */
+	static double m[2 * NS];
+	double r[NS];
+	int ds, fd = c_connect(self->s.port[2], &ds);
+
+	m[0] = 10;
+	for (int k = NS; k < 2 * NS; k++)
+		m[k] = -123.456;
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "garbage");
+}
+
+TEST_F(bad, absurd_data_size)
+{
+	int32_t hdr[11] = { 3, 3, 3, 0, 1, 0, 0, 0, 3, 0, 1 << 30 };
+	int fd = dial(self->s.port[2]);
+
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "absurd");
+}
+
+TEST_F(bad, absurd_sizes)
+{
+	int32_t hdr[11] = { 1000000, 0, 0, 0, 1, 2, 0, 0, 2, 1, 256 };
+	int fd = dial(self->s.port[1]);
+
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "absurd");
+}
+
+TEST_F(bad, silent_peer)
+{
+	int fd = dial(self->s.port[0]);
+	char line[1024];
+
+	/* Others are served while it sits there... */
+	ASSERT_EQ(0, c_session(_metadata, self->s.port[2]));
+	EXPECT_EQ(NULL, alert_line(&self->s, 10, line, sizeof(line)));
+	/* ...and it is ended by the timeout. */
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, &self->s, "timeout");
+}
+
+/* ------------------------------------------------------ round trip */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Mean seconds per step 3, 6 on protocol A (Nagle on, as OpenFresco). */
+static double a_round_trip(struct __test_metadata *_metadata,
+			   const char *const *args, int steps)
+{
+	struct site s;
+	double m[NS] = { 0 }, r[NS], t0;
+	int ds, fd;
+
+	if (site_start(&s, args))
+		return -1;
+	fd = a_connect(s.port[0], 256, &ds);
+	if (fd < 0)
+		return -1;
+	t0 = now_s();
+	for (int i = 0; i < steps; i++) {
+		m[0] = 3;
+		m[1] = i * 1e-3;
+		if (put(fd, m, sizeof(m)))
+			return -1;
+		m[0] = 6;
+		if (put(fd, m, sizeof(m)) || get(fd, r, sizeof(r)))
+			return -1;
+		EXPECT_EQ(i * 1e-3, r[0]);
+	}
+	t0 = now_s() - t0;
+	close(fd);
+	site_stop(&s);
+	return t0 / steps;
+}
+
+TEST(round_trip_quickack)
+{
+	static const char *const off[] = { "--no-quickack", NULL };
+	static const char *const on[] = { NULL };
+	double with = a_round_trip(_metadata, on, 200);
+	double without = a_round_trip(_metadata, off, 20);
+
+	ASSERT_LT(0, with);
+	ASSERT_LT(0, without);
+	/* Measured, not asserted: the machine's load decides. */
+	TH_LOG("per-step round trip [3],[6] on loopback: %.3f ms with TCP_QUICKACK re-armed, %.3f ms without",
+	       with * 1e3, without * 1e3);
+}
+
+/* --------------------------------------------------------- site file */
+
+/* rths-site on a site file holding 'json': its exit status, stderr in
+ * err. */
+static int run_on(const char *json, char *err, size_t size)
+{
+	const char *bin = getenv("RTHS_SITE");
+	char file[64], cmd[256];
+	FILE *f, *p;
+	size_t n;
+	int st;
+
+	if (!bin)
+		bin = "build/plain/tools/rths-site";
+	snprintf(file, sizeof(file), "/tmp/rths-site-bad.%d.json", (int)getpid());
+	f = fopen(file, "w");
+	if (!f)
+		return -1;
+	fputs(json, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, file);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(err, 1, size - 1, p);
+	err[n] = 0;
+	st = pclose(p);
+	unlink(file);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(site_file_errors_name_the_path)
+{
+	char err[1024];
+
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":2,\"stiffness\":[[1,2],[\"x\",4]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stiffness[1][0]: expected a finite number"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"tcp\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].protocol: expected"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"site\",\"port\":0,\"dof\":1,\"stiffness\":[[1]],\"stifness\":1}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stifness: unknown field"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[\n{,}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json:2:"));
+	TH_LOG("%s", err);
+}
+
+/* The poll set has room for 64 listeners: a 65th is refused by name. */
+TEST(at_most_64_substructures)
+{
+	char json[8192], err[1024];
+	int k = snprintf(json, sizeof(json), "{\"substructures\":[");
+
+	for (int i = 0; i < 65; i++)
+		k += snprintf(json + k, sizeof(json) - k,
+			      "%s{\"name\":\"p%d\",\"protocol\":\"site\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}",
+			      i ? "," : "", i);
+	snprintf(json + k, sizeof(json) - k, "]}");
+	EXPECT_EQ(1, run_on(json, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures: expected at most 64"));
+}
+
+/* Plain TCP off loopback only when named, and then with a warning.  The
+ * address is TEST-NET-1 (RFC 5737), never this host's, so the test never
+ * listens off loopback: the bind fails after the warning. */
+TEST(address_named_is_warned)
+{
+	char err[1024];
+
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"site\",\"address\":\"192.0.2.1\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "warning: p: address 192.0.2.1 is not loopback"));
+	EXPECT_NE(NULL, strstr(err, "error: p: cannot listen on 192.0.2.1:0"));
+	TH_LOG("%s", err);
+}
+
+TEST_HARNESS_MAIN

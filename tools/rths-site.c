@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-site: serves numerical substructures over OpenFresco's protocols
+ * (Documentation/rths-site.rst, man rths-site).  One poll loop: every
+ * substructure listens on its own port, every connection is a session
+ * with its own state, and a bad peer ends only its own session.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rths-site/site.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: rths-site [OPTION]... SITE.json\n"
+	      "Serve the numerical substructures of SITE.json over OpenFresco's\n"
+	      "protocols (site: ShadowExpSite, controller: ECGenericTCP,\n"
+	      "element: OpenSees GenericClient), one port per substructure.\n"
+	      "\n"
+	      "  -a, --address ADDR   listen on ADDR instead of 127.0.0.1 (all\n"
+	      "                       substructures; a warning is logged)\n"
+	      "  -t, --timeout MS     end a session whose message or reply is\n"
+	      "                       incomplete for MS ms (default 10000)\n"
+	      "      --no-quickack    do not re-arm TCP_QUICKACK after reads\n"
+	      "                       (for measuring the delayed-ACK cost only)\n"
+	      "  -q, --quiet          log errors and warnings only\n"
+	      "  -v, --verbose        log every message\n"
+	      "  -h, --help           this text\n", f);
+}
+
+/* ------------------------------------------------------------ sockets */
+
+static int is_loopback(const struct in_addr *a)
+{
+	return (ntohl(a->s_addr) >> 24) == 127;
+}
+
+static int listen_on(struct substructure *sub)
+{
+	const char *addr = sub->address ? sub->address : "127.0.0.1";
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int one = 1, fd;
+
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		site_log(LOG_ERR, "%s: address %s is not an IPv4 address",
+			 sub->name, addr);
+		return -1;
+	}
+	if (!is_loopback(&sa.sin_addr))
+		site_log(LOG_WARN, "%s: address %s is not loopback: plain TCP is unauthenticated, any host that reaches the port can command this substructure",
+			 sub->name, addr);
+	sa.sin_port = htons(sub->port);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len)) {
+		site_log(LOG_ERR, "%s: cannot listen on %s:%d: %s", sub->name,
+			 addr, sub->port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	sub->listen_fd = fd;
+	sub->bound_port = ntohs(sa.sin_port);
+	site_log(LOG_INFO, "%s: listening on %s:%d (OpenFresco %s, %d DOF, tag %d)",
+		 sub->name, addr, sub->bound_port, site_proto_name(sub->proto),
+		 sub->n, sub->tag);
+	return 0;
+}
+
+/* ----------------------------------------------------------- sessions */
+
+static struct session *sessions[SITE_MAX_SESSIONS];
+static int nsessions;
+static unsigned next_id = 1;
+
+int session_send(struct session *s, const void *buf, size_t len)
+{
+	size_t pending = s->out_len - s->out_off;
+
+	if (s->out_off) {
+		memmove(s->out, s->out + s->out_off, pending);
+		s->out_off = 0;
+		s->out_len = pending;
+	}
+	if (pending + len > s->out_cap) {
+		unsigned char *p = realloc(s->out, pending + len);
+
+		if (!p) {
+			session_fail(s, "out of memory for a reply");
+			return -1;
+		}
+		s->out = p;
+		s->out_cap = pending + len;
+	}
+	memcpy(s->out + s->out_len, buf, len);
+	s->out_len += len;
+	return 0;
+}
+
+static void session_free(struct session *s)
+{
+	close(s->fd);
+	free(s->in);
+	free(s->out);
+	free(s->u);
+	free(s->v);
+	free(s->a);
+	free(s->f);
+	free(s->reply);
+	free(s->kt);
+	free(s->el);
+	free(s);
+}
+
+static void accept_on(struct site *site, struct substructure *sub)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	struct session *s;
+	char ip[INET_ADDRSTRLEN];
+	int one = 1, fd;
+
+	fd = accept4(sub->listen_fd, (struct sockaddr *)&sa, &len,
+		     SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR &&
+		    errno != ECONNABORTED)
+			site_log(LOG_WARN, "%s: accept: %s", sub->name,
+				 strerror(errno));
+		return;
+	}
+	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+	if (nsessions == SITE_MAX_SESSIONS) {
+		site_log(LOG_WARN, "%s: %s:%d refused: %d sessions already open",
+			 sub->name, ip, ntohs(sa.sin_port), nsessions);
+		close(fd);
+		return;
+	}
+	/* A step is small messages back and forth: never wait for Nagle. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		close(fd);
+		return;
+	}
+	s->fd = fd;
+	s->id = next_id++;
+	s->sub = sub;
+	s->site = site;
+	snprintf(s->peer, sizeof(s->peer), "%s:%d", ip, ntohs(sa.sin_port));
+	s->deadline_ms = site_now_ms() + site->timeout_ms;
+	sessions[nsessions++] = s;
+	session_log(s, LOG_INFO, "session opened");
+	if (of_session_start(s))
+		s->done = 1;
+}
+
+static void flush_out(struct session *s)
+{
+	while (!s->done && s->out_off < s->out_len) {
+		ssize_t w = send(s->fd, s->out + s->out_off,
+				 s->out_len - s->out_off, MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			session_fail(s, "send: %s", strerror(errno));
+			return;
+		}
+		s->out_off += (size_t)w;
+	}
+	if (s->out_off == s->out_len) {
+		s->out_off = s->out_len = 0;
+		if (s->closing)
+			s->done = 1;
+	}
+}
+
+static void read_in(struct session *s)
+{
+	const int quickack = s->site->quickack;
+	int one = 1;
+
+	/* A bounded number of messages per wake-up keeps sessions fair. */
+	for (int msgs = 0; msgs < 64 && !s->done && !s->closing &&
+	     s->out_len == s->out_off;) {
+		ssize_t r = recv(s->fd, s->in + s->have, s->need - s->have, 0);
+
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			session_fail(s, "receive: %s", strerror(errno));
+			return;
+		}
+		/* The kernel drops quick-ACK mode by itself: re-arm it, or a
+		 * client with Nagle on waits ~40 ms for the ACK of [3]. */
+		if (quickack)
+			setsockopt(s->fd, IPPROTO_TCP, TCP_QUICKACK, &one,
+				   sizeof(one));
+		if (r == 0) {
+			if (s->have)
+				session_fail(s, "short message: connection closed after %zu of %zu bytes in %s",
+					     s->have, s->need,
+					     session_state_name(s));
+			else
+				session_fail(s, "connection closed by the peer without DIE in %s",
+					     session_state_name(s));
+			return;
+		}
+		s->have += (size_t)r;
+		if (s->have < s->need)
+			continue;
+		msgs++;
+		s->started = 1;
+		s->keep = 0;
+		if (of_session_input(s))
+			s->done = 1;
+		if (!s->keep)
+			s->have = 0;
+		flush_out(s);
+	}
+}
+
+static void update_deadline(struct session *s, int64_t now, int timeout)
+{
+	int busy = s->have || s->out_len > s->out_off;
+
+	/* Until its first message a new session is on the clock too, so
+	 * that a peer that connects and never sends is ended. */
+	if (busy && !s->deadline_ms)
+		s->deadline_ms = now + timeout;
+	else if (!busy && s->started)
+		s->deadline_ms = 0;
+	if (s->deadline_ms && now >= s->deadline_ms) {
+		if (s->out_len > s->out_off)
+			session_fail(s, "timeout: the peer did not read a reply for %d ms",
+				     timeout);
+		else
+			session_fail(s, "timeout: %zu of %zu bytes in %s after %d ms",
+				     s->have, s->need, session_state_name(s),
+				     timeout);
+	}
+}
+
+/* --------------------------------------------------------------- main */
+
+static int run(struct site *site, const sigset_t *unblocked)
+{
+	struct pollfd pfd[SITE_MAX_SESSIONS + SITE_MAX_SUBS];
+	int nl = site->nsubs;
+
+	while (!stop_signal) {
+		int64_t now = site_now_ms(), next = -1;
+		struct timespec ts, *tsp = NULL;
+		int k = 0, r;
+
+		for (int i = 0; i < nl; i++)
+			pfd[k++] = (struct pollfd){ site->subs[i].listen_fd,
+						    POLLIN, 0 };
+		for (int i = 0; i < nsessions; i++) {
+			struct session *s = sessions[i];
+			short ev = s->out_len > s->out_off ? POLLOUT : POLLIN;
+
+			pfd[k++] = (struct pollfd){ s->fd, ev, 0 };
+			if (s->deadline_ms && (next < 0 || s->deadline_ms < next))
+				next = s->deadline_ms;
+		}
+		if (next >= 0) {
+			int64_t wait = next > now ? next - now : 0;
+
+			ts.tv_sec = wait / 1000;
+			ts.tv_nsec = (wait % 1000) * 1000000;
+			tsp = &ts;
+		}
+		r = ppoll(pfd, k, tsp, unblocked);
+		if (r < 0 && errno != EINTR) {
+			site_log(LOG_ERR, "poll: %s", strerror(errno));
+			return 1;
+		}
+		if (r < 0)
+			continue;
+		now = site_now_ms();
+		/* Sessions first: pfd[nl + i] belongs to sessions[i]. */
+		for (int i = 0, n = nsessions; i < n; i++) {
+			struct session *s = sessions[i];
+			short re = pfd[nl + i].revents;
+
+			/* An error or hang-up with a reply pending shows in
+			 * send(); without this it would wake poll forever. */
+			if (re && s->out_len > s->out_off)
+				flush_out(s);
+			if (re & (POLLIN | POLLHUP | POLLERR))
+				read_in(s);
+			update_deadline(s, now, site->timeout_ms);
+		}
+		for (int i = 0; i < nsessions;) {
+			struct session *s = sessions[i];
+
+			if (s->done) {
+				session_free(s);
+				sessions[i] = sessions[--nsessions];
+			} else {
+				i++;
+			}
+		}
+		for (int i = 0; i < nl; i++)
+			if (pfd[i].revents & POLLIN)
+				accept_on(site, &site->subs[i]);
+	}
+	site_log(LOG_INFO, "%s: stopping with %d sessions open",
+		 strsignal(stop_signal), nsessions);
+	while (nsessions)
+		session_free(sessions[--nsessions]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "address", required_argument, NULL, 'a' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "no-quickack", no_argument, NULL, 'Q' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct site site;
+	const char *address = NULL;
+	int timeout = 10000, quickack = 1, c, rc;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, unblocked;
+	char msg[512];
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "a:t:qvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			address = optarg;
+			break;
+		case 't':
+			errno = 0;
+			timeout = (int)strtol(optarg, &end, 10);
+			if (errno || *end || timeout < 1) {
+				fprintf(stderr, "rths-site: --timeout %s: expected a positive number of ms\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'Q':
+			quickack = 0;
+			break;
+		case 'q':
+			site_log_level = LOG_WARN;
+			break;
+		case 'v':
+			site_log_level = LOG_DEBUG;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (site_config_load(argv[optind], &site, msg, sizeof(msg))) {
+		fprintf(stderr, "rths-site: %s\n", msg);
+		return 1;
+	}
+	site.timeout_ms = timeout;
+	site.quickack = quickack;
+	for (int i = 0; i < site.nsubs && address; i++) {
+		free(site.subs[i].address);
+		site.subs[i].address = strdup(address);
+	}
+	/* Signals arrive only inside ppoll(), so none is lost between a
+	 * check of stop_signal and the wait. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &unblocked);
+	sigdelset(&unblocked, SIGINT);
+	sigdelset(&unblocked, SIGTERM);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc = 0;
+	for (int i = 0; i < site.nsubs && !rc; i++)
+		rc = listen_on(&site.subs[i]) ? 1 : 0;
+	if (!rc)
+		rc = run(&site, &unblocked);
+	for (int i = 0; i < site.nsubs; i++)
+		if (site.subs[i].listen_fd >= 0)
+			close(site.subs[i].listen_fd);
+	site_config_free(&site);
+	return rc;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths-site: serves numerical substructures over OpenFresco's protocols.
+ * Shared declarations of the tool's parts (config.c, log.c, net.c,
+ * openfresco.c, model.c).
+ */
+#ifndef RTHS_SITE_H
+#define RTHS_SITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rths/hs_model.h>
+
+/* OpenFresco's fixed message length before setup (FrescoGlobals.h). */
+#define OF_DATA_SIZE 256
+/* ECGenericTCP's init-file line: byte 0 is 2, then NUL-terminated text. */
+#define OF_TEXT_SIZE 16385
+/* Largest message a session may declare, in doubles (8 MiB). */
+#define SITE_MAX_DATA_SIZE (1 << 20)
+#define SITE_MAX_DOF 1024
+#define SITE_MAX_SESSIONS 256
+#define SITE_MAX_SUBS 64
+
+enum site_proto {
+	PROTO_SITE,		/* A: ShadowExpSite -> ActorExpSite */
+	PROTO_CONTROLLER,	/* B: ECGenericTCP lab controller */
+	PROTO_ELEMENT,		/* C: OpenSees GenericClient element */
+};
+
+/*
+ * A substructure: f = K u + C v + M a (row-major n x n) plus the engine's
+ * springs (bilinear, Bouc-Wen) between DOF pairs, whose state each session
+ * keeps for itself.
+ */
+struct substructure {
+	char *name;
+	enum site_proto proto;
+	int tag;
+	char *address;
+	int port;
+	int n;
+	double *k, *c, *m;
+	int nel;
+	struct rths_hs_element *el;	/* initial state, copied per session */
+	int listen_fd;
+	int bound_port;
+};
+
+struct site {
+	struct substructure *subs;
+	int nsubs;
+	int timeout_ms;
+	int quickack;
+};
+
+/* config.c: parse the JSON site file; on error, msg names file and path. */
+int site_config_load(const char *path, struct site *site, char *msg,
+		     size_t len);
+void site_config_free(struct site *site);
+const char *site_proto_name(enum site_proto p);
+
+/* model.c */
+void model_force(const struct substructure *sub, struct rths_hs_element *el,
+		 const double *u, const double *v, const double *a, double *f);
+void model_tangent(const struct substructure *sub,
+		   struct rths_hs_element *el, const double *u, int initial,
+		   double *rm);
+void model_commit(const struct substructure *sub, struct rths_hs_element *el,
+		  const double *u);
+void model_matrix_colmajor(const struct substructure *sub, const double *rm,
+			   double *out);
+
+/* log.c: one line per event on stderr. */
+enum { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+extern int site_log_level;
+void site_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A session: one TCP connection, one protocol state machine. */
+struct session {
+	int fd;
+	unsigned id;
+	struct substructure *sub;
+	const struct site *site;
+	char peer[64];
+	int state;
+	/* Input: the next message is 'need' bytes; 'have' are in. */
+	unsigned char *in;
+	size_t in_cap, need, have;
+	/* Output not yet written. */
+	unsigned char *out;
+	size_t out_cap, out_len, out_off;
+	int64_t deadline_ms;
+	int started;		/* a first message came in */
+	int keep;		/* the bytes in stay: the message goes on */
+	int closing;		/* close once the output is written */
+	int done;		/* close now */
+	int data_size;		/* doubles per message after setup */
+	int size_in[5], size_out[5];
+	double *u, *v, *a, *f, t;
+	struct rths_hs_element *el;
+	double *kt;		/* n x n tangent, row-major */
+	int trial;		/* a trial since the last commit */
+	double *reply;
+	int steps;
+};
+
+/* openfresco.c */
+int of_session_start(struct session *s);
+/* The 'need' bytes in s->in are complete: act on them. */
+int of_session_input(struct session *s);
+/* Queue a reply of 'count' doubles. */
+int session_send(struct session *s, const void *buf, size_t len);
+const char *session_state_name(const struct session *s);
+
+/* Log a protocol error for the session and end it. */
+void session_fail(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void session_log(const struct session *s, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+int64_t site_now_ms(void);
+
+#endif
