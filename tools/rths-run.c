@@ -275,14 +275,14 @@ int main(int argc, char **argv)
 	struct rths_hs_backend b = { 0 };
 	struct rths_hs_run_result res;
 	struct rths_hs_sim_config cfg;
-	struct rths_hs_experiment x;
+	struct rths_hs_experiment *x;
 	struct rths_error err;
 	char desc[64], act[192];
 	struct progress prog;
 	struct sigaction sa;
 	struct options o;
 	bool previewed, has_ref = false;
-	char dir_default[sizeof(x.name) + 16];
+	char dir_default[sizeof(x->name) + 16];
 	const char *dir;
 	int r, status = 0;
 
@@ -291,35 +291,35 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
-	if (rths_hs_experiment_load(&x, o.file, &err) < 0)
+	if (rths_hs_experiment_load(o.file, &x, &err) < 0)
 		return fail(&err);
-	if (o.duration > 0 && o.duration < x.duration)
-		x.duration = o.duration;
-	if (choose_step(&x, &o, &pr, &previewed, &err) < 0) {
-		rths_hs_experiment_free(&x);
+	if (o.duration > 0 && o.duration < x->duration)
+		x->duration = o.duration;
+	if (choose_step(x, &o, &pr, &previewed, &err) < 0) {
+		rths_hs_experiment_free(x);
 		return fail(&err);
 	}
 	if (previewed && !o.quiet)
 		print_preview(&pr);
-	print_warnings(&x);
+	print_warnings(x);
 	if (o.preview_only) {
-		rths_hs_experiment_free(&x);
+		rths_hs_experiment_free(x);
 		return 0;
 	}
-	snprintf(dir_default, sizeof(dir_default), "rths-run-%s", x.name);
+	snprintf(dir_default, sizeof(dir_default), "rths-run-%s", x->name);
 	dir = o.output ? o.output :
-	      x.out.directory[0] ? x.out.directory : dir_default;
+	      x->out.directory[0] ? x->out.directory : dir_default;
 	if (mkdir_p(dir) < 0) {
 		fprintf(stderr, "rths-run: %s: %s\n", dir, strerror(errno));
-		rths_hs_experiment_free(&x);
+		rths_hs_experiment_free(x);
 		return 1;
 	}
-	rths_hs_experiment_sim_config(&x, &cfg);
-	if (x.has_specimen) {
-		r = backend_open(&x, o.offline, dir, &b, desc, sizeof(desc),
+	rths_hs_experiment_sim_config(x, &cfg);
+	if (x->has_specimen) {
+		r = backend_open(x, o.offline, dir, &b, desc, sizeof(desc),
 				 act, sizeof(act), &err);
 		if (r < 0) {
-			rths_hs_experiment_free(&x);
+			rths_hs_experiment_free(x);
 			return fail(&err);
 		}
 		cfg.backend = &b;
@@ -327,7 +327,7 @@ int main(int argc, char **argv)
 		snprintf(desc, sizeof(desc), "none (all-numerical)");
 		act[0] = '\0';
 	}
-	progress_init(&prog, !o.quiet && o.progress != 0, x.integrator.dt);
+	progress_init(&prog, !o.quiet && o.progress != 0, x->integrator.dt);
 	if (o.progress == 1 && !o.quiet)
 		prog.on = true;
 	cfg.stop = &interrupted;
@@ -336,33 +336,33 @@ int main(int argc, char **argv)
 	cfg.progress_every = 1;
 	r = rths_hs_sim_run(&cfg, &h, &res, &err);
 	progress_done(&prog);
-	if (x.has_specimen)
+	if (x->has_specimen)
 		rths_hs_backend_close(&b);
 	if (r < 0 && h.rows == 0) {
-		rths_hs_experiment_free(&x);
+		rths_hs_experiment_free(x);
 		return fail(&err);
 	}
-	if (x.has_specimen && x.out.reference && o.reference) {
-		if (reference_run(&x, &ref, &err) < 0)
+	if (x->has_specimen && x->out.reference && o.reference) {
+		if (reference_run(x, &ref, &err) < 0)
 			fail(&err);
 		else
 			has_ref = true;
 	}
-	in.name = x.name;
+	in.name = x->name;
 	in.backend = desc;
 	in.actuator = act[0] ? act : NULL;
-	in.integrator = &x.integrator;
-	in.rate = x.device.rate;
-	in.step_ticks = x.device.step_ticks;
-	in.compensation = rths_hs_comp_name(x.comp.kind);
+	in.integrator = &x->integrator;
+	in.rate = x->device.rate;
+	in.step_ticks = x->device.step_ticks;
+	in.compensation = rths_hs_comp_name(x->comp.kind);
 	in.h = &h;
 	in.res = &res;
 	in.ref = has_ref ? &ref : NULL;
 	in.preview = previewed ? &pr : NULL;
-	in.warnings = x.warnings;
-	in.n_warnings = x.n_warnings < RTHS_HS_MAX_WARNINGS ? x.n_warnings :
+	in.warnings = x->warnings;
+	in.n_warnings = x->n_warnings < RTHS_HS_MAX_WARNINGS ? x->n_warnings :
 			RTHS_HS_MAX_WARNINGS;
-	if (write_outputs(&x, &o, dir, &in))
+	if (write_outputs(x, &o, dir, &in))
 		status = 1;
 	if (res.error) {
 		fail(&res.err);
@@ -375,6 +375,6 @@ int main(int argc, char **argv)
 	}
 	rths_hs_history_free(&h);
 	rths_hs_history_free(&ref);
-	rths_hs_experiment_free(&x);
+	rths_hs_experiment_free(x);
 	return status;
 }

@@ -141,6 +141,12 @@ struct rths_hs_warning {
 	char msg[384];
 };
 
+/*
+ * Allocated only by librths (rths_hs_experiment_load() or _parse(), freed
+ * by rths_hs_experiment_free()): never declare one, embed it or use its
+ * sizeof.  Callers read its fields; new fields are only ever appended at
+ * its end, so librths.so.2 can grow it without an ABI break.
+ */
 struct rths_hs_experiment {
 	char path[RTHS_HS_PATH_MAX];
 	char name[128];
@@ -163,16 +169,21 @@ struct rths_hs_experiment {
 	struct rths_hs_warning warnings[RTHS_HS_MAX_WARNINGS];
 };
 
-/* Reads, checks, and loads the ground motion; relative paths inside are
- * taken from the file's directory.  A NULL @x, @path or @text:
- * -EINVAL; a directory: -EISDIR; other failures to read: -errno. */
-int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
+/*
+ * Reads, checks, and loads the ground motion; relative paths inside are
+ * taken from the file's directory.  On success *@out is a new experiment
+ * for rths_hs_experiment_free(); on failure it is NULL.  A NULL @out,
+ * @path or @text: -EINVAL; a directory: -EISDIR; other failures to read:
+ * -errno.
+ */
+int rths_hs_experiment_load(const char *path, struct rths_hs_experiment **out,
 			    struct rths_error *err);
 /* The same from text; @name labels errors, @base_dir resolves paths. */
-int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
-			     const char *name, const char *base_dir,
+int rths_hs_experiment_parse(const char *text, const char *name,
+			     const char *base_dir,
+			     struct rths_hs_experiment **out,
 			     struct rths_error *err);
-/* Like free(), NULL is accepted and does nothing. */
+/* Frees the experiment and what it holds; NULL does nothing. */
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
 /*

@@ -679,9 +679,17 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 	return 0;
 }
 
-int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
-			     const char *name, const char *base_dir,
-			     struct rths_error *err)
+static void release(struct rths_hs_experiment *x)
+{
+	rths_hs_model_free(&x->model);
+	rths_hs_substructure_free(&x->sub);
+	rths_hs_gm_free(&x->gm);
+}
+
+/* @x comes zeroed from rths_hs_experiment_parse(). */
+static int parse_into(struct rths_hs_experiment *x, const char *text,
+		      const char *name, const char *base_dir,
+		      struct rths_error *err)
 {
 	static const char *const keys[] = {
 		"name", "description", "model", "substructure", "specimen",
@@ -695,10 +703,6 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 	double dt = 0, *kd = NULL;
 	int r;
 
-	if (!x || !text)
-		return rths_error_set(err, EINVAL, name, 0, NULL,
-				      "no experiment or no text");
-	memset(x, 0, sizeof(*x));
 	snprintf(x->path, sizeof(x->path), "%s", name ? name : "");
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
@@ -756,12 +760,37 @@ int rths_hs_experiment_parse(struct rths_hs_experiment *x, const char *text,
 		r = cross_checks(&c, root, x, dt);
 out:
 	json_decref(root);
-	if (r < 0)
-		rths_hs_experiment_free(x);
 	return r < 0 ? r : 0;
 }
 
-int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
+int rths_hs_experiment_parse(const char *text, const char *name,
+			     const char *base_dir,
+			     struct rths_hs_experiment **out,
+			     struct rths_error *err)
+{
+	struct rths_hs_experiment *x;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if (!out || !text)
+		return rths_error_set(err, EINVAL, name, 0, NULL,
+				      "no experiment or no text");
+	/* The library allocates: the struct may grow at its end. */
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return rths_error_set(err, ENOMEM, name, 0, NULL,
+				      "out of memory");
+	r = parse_into(x, text, name, base_dir, err);
+	if (r < 0) {
+		rths_hs_experiment_free(x);
+		return r;
+	}
+	*out = x;
+	return 0;
+}
+
+int rths_hs_experiment_load(const char *path, struct rths_hs_experiment **out,
 			    struct rths_error *err)
 {
 	char dir[PATH_MAX], *text;
@@ -770,10 +799,11 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 	FILE *f;
 	int r;
 
-	if (!x || !path)
+	if (out)
+		*out = NULL;
+	if (!out || !path)
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
 				      "no experiment or no file name");
-	memset(x, 0, sizeof(*x));
 	f = fopen(path, "r");
 	if (!f)
 		return rths_error_set(err, errno, path, 0, NULL,
@@ -800,7 +830,7 @@ int rths_hs_experiment_load(struct rths_hs_experiment *x, const char *path,
 	fclose(f);
 	text[len] = '\0';
 	snprintf(dir, sizeof(dir), "%s", path);
-	r = rths_hs_experiment_parse(x, text, path, dirname(dir), err);
+	r = rths_hs_experiment_parse(text, path, dirname(dir), out, err);
 	free(text);
 	return r;
 }
@@ -809,10 +839,8 @@ void rths_hs_experiment_free(struct rths_hs_experiment *x)
 {
 	if (!x)
 		return;
-	rths_hs_model_free(&x->model);
-	rths_hs_substructure_free(&x->sub);
-	rths_hs_gm_free(&x->gm);
-	x->has_specimen = false;
+	release(x);
+	free(x);
 }
 
 void rths_hs_experiment_sim_config(const struct rths_hs_experiment *x,

@@ -23,7 +23,7 @@
 
 /* The two-story example, offline, 2 s; a fresh temp directory. */
 FIXTURE(run) {
-	struct rths_hs_experiment x;
+	struct rths_hs_experiment *x;
 	struct rths_hs_history h, ref;
 	struct rths_hs_run_result res;
 	struct report_input in;
@@ -38,30 +38,31 @@ FIXTURE_SETUP(run)
 	struct rths_hs_backend b;
 	struct rths_hs_model full;
 
-	ASSERT_EQ(0, rths_hs_experiment_load(&self->x, RTHS_HS_EXAMPLES
-					     "/two-story-frame.json", NULL));
-	self->x.duration = 2.0;
-	ASSERT_EQ(0, rths_hs_experiment_set_step(&self->x, 2, NULL));
-	rths_hs_experiment_offline_params(&self->x, &op);
+	ASSERT_EQ(0, rths_hs_experiment_load(RTHS_HS_EXAMPLES
+					     "/two-story-frame.json",
+					     &self->x, NULL));
+	self->x->duration = 2.0;
+	ASSERT_EQ(0, rths_hs_experiment_set_step(self->x, 2, NULL));
+	rths_hs_experiment_offline_params(self->x, &op);
 	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, NULL));
-	rths_hs_experiment_sim_config(&self->x, &cfg);
+	rths_hs_experiment_sim_config(self->x, &cfg);
 	cfg.backend = &b;
 	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &self->h, &self->res, NULL));
 	rths_hs_backend_close(&b);
-	ASSERT_EQ(0, rths_hs_experiment_reference_model(&self->x, &full, NULL,
+	ASSERT_EQ(0, rths_hs_experiment_reference_model(self->x, &full, NULL,
 							NULL));
-	rths_hs_experiment_sim_config(&self->x, &cfg);
+	rths_hs_experiment_sim_config(self->x, &cfg);
 	cfg.model = &full;
 	cfg.sub = NULL;
 	cfg.setup = NULL;
 	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &self->ref, &rr, NULL));
 	rths_hs_model_free(&full);
 	memset(&self->in, 0, sizeof(self->in));
-	self->in.name = self->x.name;
+	self->in.name = self->x->name;
 	self->in.backend = "offline";
-	self->in.integrator = &self->x.integrator;
-	self->in.rate = self->x.device.rate;
-	self->in.step_ticks = self->x.device.step_ticks;
+	self->in.integrator = &self->x->integrator;
+	self->in.rate = self->x->device.rate;
+	self->in.step_ticks = self->x->device.step_ticks;
 	self->in.compensation = "ats";
 	self->in.h = &self->h;
 	self->in.res = &self->res;
@@ -83,7 +84,7 @@ FIXTURE_TEARDOWN(run)
 	rmdir(self->dir);
 	rths_hs_history_free(&self->h);
 	rths_hs_history_free(&self->ref);
-	rths_hs_experiment_free(&self->x);
+	rths_hs_experiment_free(self->x);
 }
 
 /* Columns are where rths_hs_csv_column says, values as in the history. */

@@ -34,7 +34,7 @@ static void exercise(const char *dir)
 	struct rths_hs_device_config dev = { 0 };
 	struct rths_hs_device_params dp = { 0 };
 	struct rths_hs_offline_params op;
-	struct rths_hs_experiment x;
+	struct rths_hs_experiment *x = NULL;
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_history h = { 0 };
 	struct rths_hs_run_result res;
@@ -44,14 +44,14 @@ static void exercise(const char *dir)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", RTHS_HS_TESTDATA, bad[i]);
-		if (rths_hs_experiment_load(&x, path, NULL) == 0)
-			rths_hs_experiment_free(&x);
+		if (rths_hs_experiment_load(path, &x, NULL) == 0)
+			rths_hs_experiment_free(x);
 	}
 	if (rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA "/bad-huge-npts.AT2",
 				NULL) == 0)
 		rths_hs_gm_free(&gm);
 	/* a run with warnings: a coarse step allowed, tens of g */
-	if (rths_hs_experiment_parse(&x,
+	if (rths_hs_experiment_parse(
 		"{ \"model\": { \"type\": \"shear_building\", \"stories\": ["
 		" { \"mass\": 1000, \"stiffness\": 1.19e6 },"
 		" { \"mass\": 1000, \"stiffness\": 1.0e6 } ] },"
@@ -60,10 +60,10 @@ static void exercise(const char *dir)
 		" \"integrator\": { \"allow_coarse_step\": true },"
 		" \"ground_motion\": { \"synthetic\": { \"duration\": 1,"
 		"   \"pga_g\": 0.3 }, \"scale\": 100 } }",
-		"inline", ".", NULL) == 0) {
-		rths_hs_experiment_offline_params(&x, &op);
+		"inline", ".", &x, NULL) == 0) {
+		rths_hs_experiment_offline_params(x, &op);
 		if (rths_hs_offline_open(&b, &op, NULL) == 0) {
-			rths_hs_experiment_sim_config(&x, &cfg);
+			rths_hs_experiment_sim_config(x, &cfg);
 			cfg.backend = &b;
 			rths_hs_sim_run(&cfg, &h, &res, NULL);
 			rths_hs_backend_close(&b);
@@ -72,7 +72,7 @@ static void exercise(const char *dir)
 		rths_hs_write_csv(path, &h, NULL, 1, NULL);
 		rths_hs_write_csv("/nonexistent/dir/h.csv", &h, NULL, 1, NULL);
 		rths_hs_history_free(&h);
-		rths_hs_experiment_free(&x);
+		rths_hs_experiment_free(x);
 	}
 	/* no such device here, and a trace nobody can write */
 	snprintf(dev.name, sizeof(dev.name), "rthsq%d", (int)getpid() % 1000);
