@@ -71,7 +71,7 @@ LIBRTHS_REQUIRES := libmnl jansson
 # names; see the rules below).
 LIBRTHS_SRCS :=
 TOOLS :=
-UNIT_TESTS :=
+UNIT_TESTS := test_leak_check
 BENCHES :=
 MAN_PAGES :=
 # Targets "make check" runs, each writing TAP into $(O)/results/.
@@ -147,10 +147,15 @@ $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 # that variant's librths.a.  It prints TAP (kselftest harness).
 # Extra prerequisites a fragment adds (objects) go before the archive.
 define unit_rule
-$(O)/$(2)/tests/unit/$(1): $(O)/$(2)/tests/unit/$(1).o $(O)/$(2)/librths.a
-	$$(CC) $$(LDFLAGS_$(2)) -o $$@ $$(filter-out %.a,$$^) \
-		$$(filter %.a,$$^) $$(LIBRTHS_LIBS)
+$(O)/$(2)/tests/unit/$(1): $(O)/$(2)/tests/unit/$(1).o $(UNIT_EXTRA_$(2)) \
+		$(O)/$(2)/librths.a
+	$$(CC) $$(LDFLAGS_$(2)) $$(UNIT_LDFLAGS_$(2)) -o $$@ \
+		$$(filter-out %.a,$$^) $$(filter %.a,$$^) $$(LIBRTHS_LIBS)
 endef
+# The harness ends each test's child with _exit(), which skips
+# LeakSanitizer's check at exit: the sanitized tests check before it.
+UNIT_EXTRA_asan := $(O)/asan/tests/unit/lsan_exit.o
+UNIT_LDFLAGS_asan := -Wl,--wrap=_exit
 $(foreach v,$(VARIANTS),$(foreach t,$(UNIT_TESTS),\
 	$(eval $(call unit_rule,$(t),$(v)))))
 
