@@ -476,6 +476,37 @@ TEST(pendulum_si1_step_count_is_not_luck)
 }
 
 /*
+ * The mechanical DAE @d from (q0, v0) at t = 0 to T, rtol = atol = @tol
+ * (CONSTANT_BDF at h = 1e-3); the state at the end in @Y, evolve's
+ * result in *@rc.  NULL if the run could not start.
+ */
+static struct rths_ode *mech_run(struct rths_ode_mech_dae *d,
+				 enum rths_ode_method m, double tol, double T,
+				 const double *q0, const double *v0, double *Y,
+				 int *rc)
+{
+	struct rths_ode_control c;
+	struct rths_ode *s;
+	double Yp[8], t;
+
+	rths_ode_control_default(&c);
+	c.rtol = c.atol = tol;
+	c.h_init = m == RTHS_ODE_CONSTANT_BDF ? 1e-3 : 0;
+	c.has_t_stop = 1;
+	c.t_stop = T;
+	s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+	if (!s)
+		return NULL;
+	if (rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp) ||
+	    rths_ode_init(s, 0, Y, Yp)) {
+		rths_ode_free(s);
+		return NULL;
+	}
+	*rc = rths_ode_evolve(s, T, &t, Y);
+	return s;
+}
+
+/*
  * The I3 pendulum from a moving start (theta = -0.5, omega = 2), 3 s, at
  * tight tolerances.  Its iteration matrix is conditioned like 1/h^2: the
  * multipliers' rounding alone exceeded the tolerances, Newton failed,
@@ -500,23 +531,14 @@ TEST(pendulum_i3_tight_tolerances)
 		for (int fixed = 0; fixed < 2; fixed++) {
 			enum rths_ode_method m = fixed ? RTHS_ODE_CONSTANT_BDF
 						       : RTHS_ODE_GSTIFF;
-			double tol = pow(10, -k), Y[8], Yp[8], t;
-			struct rths_ode_control c;
+			double tol = pow(10, -k), Y[8];
 			struct rths_ode *s;
 			int rc;
 
 			if (fixed && k > 10)
 				continue;
-			rths_ode_control_default(&c);
-			c.rtol = c.atol = tol;
-			c.h_init = fixed ? 1e-3 : 0;
-			c.has_t_stop = 1;
-			c.t_stop = T;
-			s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+			s = mech_run(d, m, tol, T, q0, v0, Y, &rc);
 			ASSERT_NE(NULL, s);
-			ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
-			ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
-			rc = rths_ode_evolve(s, T, &t, Y);
 			TH_LOG("%-12s %.0e: %s, %lu steps, theta error %.1e",
 			       rths_ode_method_name(m), tol, rths_strerror(rc),
 			       rths_ode_get_stats(s)->steps, fabs(Y[2] - ref[0]));
@@ -626,21 +648,12 @@ static void horizontal_rest(int point_mass, double *ratio_max,
 		for (size_t mi = 0; mi < 4; mi++) {
 			enum rths_ode_method m = ms[mi];
 			int fixed = m == RTHS_ODE_CONSTANT_BDF;
-			double tol = pow(10, -k), Y[8], Yp[8], t, th, ratio;
-			struct rths_ode_control c;
+			double tol = pow(10, -k), Y[8], th, ratio;
 			struct rths_ode *s;
 			int rc;
 
-			rths_ode_control_default(&c);
-			c.rtol = c.atol = tol;
-			c.h_init = fixed ? 1e-3 : 0;
-			c.has_t_stop = 1;
-			c.t_stop = T;
-			s = rths_ode_new(m, rths_ode_mech_dae_system(d), &c, NULL);
+			s = mech_run(d, m, tol, T, q0, v0, Y, &rc);
 			ASSERT_NE(NULL, s);
-			ASSERT_EQ(0, rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp));
-			ASSERT_EQ(0, rths_ode_init(s, 0, Y, Yp));
-			rc = rths_ode_evolve(s, T, &t, Y);
 			steps[mi] = rths_ode_get_stats(s)->steps;
 			ratio = (double)steps[mi] / (double)steps[0];
 			/* the point mass turns past -pi/2 by 3 s: unwrap */
