@@ -128,7 +128,8 @@ PREFIX ?= /usr/local
 # A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
 # against the plain librths into $(O)/plain/tools/NAME; the objects of
 # tools/NAME/*.c go to tools/NAME.parts/ so that they do not collide with
-# the binary's name.
+# the binary's name.  A fragment may add objects shared between tools
+# (TOOL_OBJS_NAME) and libraries (TOOL_LIBS_NAME).
 define tool_rule
 $(O)/plain/tools/$(1).parts/%.o: tools/$(1)/%.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
@@ -138,8 +139,8 @@ $(O)/plain/tools/$(1).parts/%.o: tools/$(1)/%.c | $(DEPS_STAMP)
 $(O)/plain/tools/$(1): $(O)/plain/tools/$(1).o \
 		$$(patsubst tools/$(1)/%.c,$(O)/plain/tools/$(1).parts/%.o,\
 			$$(wildcard tools/$(1)/*.c)) \
-		$(O)/plain/librths.a
-	$$(CC) -o $$@ $$^ $$(LIBRTHS_LIBS)
+		$$(TOOL_OBJS_$(1)) $(O)/plain/librths.a
+	$$(CC) -o $$@ $$^ $$(TOOL_LIBS_$(1)) $$(LIBRTHS_LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
