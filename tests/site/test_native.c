@@ -479,7 +479,7 @@ TEST(busy_reset_and_bye)
  * three heartbeat periods is ended and the substructure keeps its test. */
 TEST(ping_and_heartbeat_timeout)
 {
-	static const char *const args[] = { "--heartbeat", "100", NULL };
+	static const char *const args[] = { "--heartbeat", "300", NULL };
 	struct rnp_ping ping = { 0x0123456789abcdefull, 987654321 }, pong;
 	struct rnp_buf b = { 0 };
 	struct site_proc s;
@@ -490,7 +490,7 @@ TEST(ping_and_heartbeat_timeout)
 
 	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, args));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 77, 0));
-	EXPECT_EQ(100, c.w.heartbeat_ms);
+	EXPECT_EQ(300, c.w.heartbeat_ms);
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c, &r, 1, 5, 0);
 	ASSERT_EQ(0, rnp_put_ping(&b, RNP_PING, &ping));
