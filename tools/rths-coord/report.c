@@ -186,9 +186,11 @@ int report_json(const char *path, const struct report *r)
 {
 	json_t *root, *sites, *dofs;
 	struct summary S;
+	char id[24];
 	int ret;
 
 	compute(r, &S);
+	snprintf(id, sizeof(id), "0x%016llx", (unsigned long long)r->test_id);
 	sites = json_array();
 	for (size_t s = 0; s < r->cc->n_sites; s++) {
 		const struct site_summary *p = &S.site[s];
@@ -218,7 +220,7 @@ int report_json(const char *path, const struct report *r)
 	}
 	root = json_pack("{s:s,s:s,s:b,s:b,s:I,s:I,s:I,s:b,s:b,s:f,s:o,s:o,s:o}",
 			 "name", r->cc->x->name,
-			 "test_id", "", "serial", r->serial, "resumed", r->resumed,
+			 "test_id", id, "serial", r->serial, "resumed", r->resumed,
 			 "steps_planned", (json_int_t)r->res->steps_planned,
 			 "steps_done", (json_int_t)r->res->steps_done,
 			 "steps_journaled", (json_int_t)coord_steps_journaled(r->b),
@@ -229,13 +231,6 @@ int report_json(const char *path, const struct report *r)
 			 "sites", sites, "dofs", dofs);
 	if (!root)
 		return -ENOMEM;
-	{
-		char id[24];
-
-		snprintf(id, sizeof(id), "0x%016llx",
-			 (unsigned long long)r->test_id);
-		json_object_set_new(root, "test_id", json_string(id));
-	}
 	ret = json_dump_file(root, path, JSON_INDENT(2)) ? -EIO : 0;
 	json_decref(root);
 	return ret;
