@@ -690,8 +690,14 @@ static int op_hold(void *priv, struct rths_error *err)
 static int op_stop(void *priv, struct rths_error *err)
 {
 	struct coord *c = priv;
+	struct rths_error e;
 
-	(void)err;
+	/* A resumed test whose journal held every step: its sites still
+	 * wait for the BYE. */
+	if (!c->live && go_live(c, &e) < 0) {
+		coord_log(NULL, "no BYE to the sites: %s", e.msg);
+		return rths_error_set(err, e.code, NULL, 0, NULL, "%s", e.msg);
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *L = &c->links[i];
 

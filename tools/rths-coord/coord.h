@@ -201,6 +201,7 @@ struct report {
 	struct rths_hs_backend *b;
 	uint64_t test_id;
 	bool serial, resumed;
+	bool interrupted;	/* SIGINT/SIGTERM, also while waiting */
 };
 
 void report_text(FILE *f, const struct report *r);
