@@ -119,6 +119,8 @@ int session_send(struct session *s, const void *buf, size_t len)
 
 static void session_free(struct session *s)
 {
+	/* A device comes to rest before its session's socket goes. */
+	device_session_close(s);
 	close(s->fd);
 	free(s->in);
 	free(s->out);
@@ -129,6 +131,7 @@ static void session_free(struct session *s)
 	free(s->reply);
 	free(s->kt);
 	free(s->el);
+	free(s->meas);
 	free(s);
 }
 

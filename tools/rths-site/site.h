@@ -45,6 +45,10 @@ struct substructure {
 	struct rths_hs_element *el;	/* initial state, copied per session */
 	int listen_fd;
 	int bound_port;
+	/* A device substructure (device.c): its sections as librths reads
+	 * an experiment, and the session driving it (0: none). */
+	struct rths_hs_experiment *dev;
+	unsigned dev_session;
 };
 
 struct site {
@@ -104,7 +108,33 @@ struct session {
 	int trial;		/* a trial since the last commit */
 	double *reply;
 	int steps;
+	struct device_sub *dev;	/* a device substructure's, while open */
+	double *meas;		/* its measured displacement */
 };
+
+/* device.c: device substructures (sim card, comedi, offline model). */
+struct device_sub;
+struct device_step_info {
+	uint32_t late_ticks;	/* how late the command was, device ticks */
+	uint32_t flags;		/* RTHS_FB_F_* of the step's feedback */
+	int held;		/* the device held or decelerated */
+	int repeated;		/* the last step re-issued: nothing moved */
+};
+struct json_t;
+int device_sub_is_section(const char *key);
+int device_sub_config(struct json_t *js, const char *file, const char *path,
+		      struct substructure *sub, char *msg, size_t len);
+int device_sub_estimate(struct substructure *sub);
+int device_sub_open(struct device_sub **out, const struct substructure *sub);
+int device_sub_start(struct device_sub *d);
+int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
+		    double *disp, double *force, struct device_step_info *info);
+int device_sub_stop(struct device_sub *d);
+void device_sub_close(struct device_sub *d);
+const char *device_sub_error(const struct device_sub *d);
+int device_session_open(struct session *s);
+void device_session_close(struct session *s);
+int device_session_execute(struct session *s);
 
 /* openfresco.c */
 int of_session_start(struct session *s);

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# rths-site's device substructures (tools/rths-site/device.c) on the
+# offline backend: a GenericClient and a ShadowExpSite client get the
+# offline model's answer to the bit, against the plain and the ASan/UBSan
+# build of the tool (mk/site.mk builds both).  The guest test is
+# vm-site-device (mk/vm.mk).
+
+SITE_DEV_TEST := $(O)/plain/tests/site/test_site_device
+$(SITE_DEV_TEST): tests/site/test_site_device.c $(HARNESS) \
+		$(O)/plain/librths.a | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
+		$(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
+		$(O)/plain/librths.a $(LIBRTHS_LIBS)
+
+.PHONY: site-device-check
+site-device-check: $(O)/plain/tools/rths-site $(SITE_ASAN) $(SITE_DEV_TEST)
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		RTHS_SITE=$(O)/$$v/tools/rths-site timeout 300 \
+			$(SITE_DEV_TEST) > $(O)/results/site-device-$$v.tap \
+			2>&1 || rc=1; \
+		cat $(O)/results/site-device-$$v.tap; \
+	done; exit $$rc
+CHECK_PARTS += site-device-check
