@@ -23,3 +23,29 @@ site-device-check: $(O)/plain/tools/rths-site $(SITE_ASAN) $(SITE_DEV_TEST)
 		cat $(O)/results/site-device-$$v.tap; \
 	done; exit $$rc
 CHECK_PARTS += site-device-check
+
+# The guest test: two rths-site processes in the test guest serve a
+# sim-card device each; the host drives them through QEMU's forwards
+# (tests/vm/run-vm.sh --hostfwd).  One boot per flavour; TAP in
+# results/vm-site-device-FLAVOUR{,-guest}.tap, the guest console in
+# results/vm-site-device-FLAVOUR/console.log.
+SITE_VM_CLIENT := $(O)/plain/tests/vm/site_client
+$(SITE_VM_CLIENT): tests/vm/site_client.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $< -lm
+
+SITE_VM_FLAVOURS = $(VM_FLAVOURS)
+.PHONY: vm-site-device
+vm-site-device: module tools vm-kernels $(SITE_VM_CLIENT)
+	@mkdir -p $(O)/results
+	@rc=0; for f in $(SITE_VM_FLAVOURS); do \
+		tap=$(O)/results/vm-site-device-$$f.tap; \
+		echo "== vm-site-device-$$f"; st=0; \
+		$(VM_ENV) tests/vm/site-device.sh $$f $(O)/results \
+			$(O)/kmod-$$f $(O)/plain/tools/rths-site \
+			$(SITE_VM_CLIENT) > $$tap 2>&1 || st=$$?; \
+		cat $$tap $(O)/results/vm-site-device-$$f-guest.tap \
+			2>/dev/null; \
+		[ $$st -eq 0 ] || rc=1; \
+	done; exit $$rc
+CHECK_PARTS += vm-site-device
