@@ -30,7 +30,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("usage: rths-site [OPTION]... SITE.json\n"
-	      "Serve the numerical substructures of SITE.json over OpenFresco's\n"
+	      "Serve the substructures of SITE.json (numerical, or devices: the\n"
+	      "sim card, comedi, the offline model) over OpenFresco's\n"
 	      "protocols (site: ShadowExpSite, controller: ECGenericTCP,\n"
 	      "element: OpenSees GenericClient), one port per substructure.\n"
 	      "\n"
