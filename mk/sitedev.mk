@@ -5,9 +5,11 @@
 # build of the tool (mk/site.mk builds both).  The guest test is
 # vm-site-device (mk/vm.mk).
 
+# The site tests' clients share tests/site/site_io.h (test_site too).
+$(SITE_TEST): tests/site/site_io.h
 SITE_DEV_TEST := $(O)/plain/tests/site/test_site_device
-$(SITE_DEV_TEST): tests/site/test_site_device.c $(HARNESS) \
-		$(O)/plain/librths.a | $(DEPS_STAMP)
+$(SITE_DEV_TEST): tests/site/test_site_device.c tests/site/site_io.h \
+		$(HARNESS) $(O)/plain/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
 		$(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
@@ -30,7 +32,7 @@ CHECK_PARTS += site-device-check
 # results/vm-site-device-FLAVOUR{,-guest}.tap, the guest console in
 # results/vm-site-device-FLAVOUR/console.log.
 SITE_VM_CLIENT := $(O)/plain/tests/vm/site_client
-$(SITE_VM_CLIENT): tests/vm/site_client.c | $(DEPS_STAMP)
+$(SITE_VM_CLIENT): tests/vm/site_client.c tests/site/site_io.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $< -lm
 

@@ -24,6 +24,7 @@
 #include <rths/hs_model.h>
 
 #include "kselftest_harness.h"
+#include "site_io.h"
 
 #define NS 256
 #define IO_MS 5000
@@ -275,26 +276,13 @@ static int dial(int port)
 
 static int put(int fd, const void *b, size_t len)
 {
-	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+	return site_io_send(fd, b, len);
 }
 
 /* Exactly len bytes; -1 on EOF, error or IO_MS without progress. */
 static int get(int fd, void *b, size_t len)
 {
-	size_t have = 0;
-
-	while (have < len) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, IO_MS) <= 0)
-			return -1;
-		r = recv(fd, (char *)b + have, len - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
-	return 0;
+	return site_io_recv(fd, b, len, IO_MS);
 }
 
 /* 1 when the peer closed the connection within IO_MS. */
@@ -858,33 +846,9 @@ TEST(round_trip_quickack)
 
 /* --------------------------------------------------------- site file */
 
-/* rths-site on a site file holding 'json': its exit status, stderr in
- * err. */
 static int run_on(const char *json, char *err, size_t size)
 {
-	const char *bin = getenv("RTHS_SITE");
-	char file[64], cmd[256];
-	FILE *f, *p;
-	size_t n;
-	int st;
-
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(file, sizeof(file), "/tmp/rths-site-bad.%d.json", (int)getpid());
-	f = fopen(file, "w");
-	if (!f)
-		return -1;
-	fputs(json, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, file);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(err, 1, size - 1, p);
-	err[n] = 0;
-	st = pclose(p);
-	unlink(file);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return site_io_run_on(json, err, size);
 }
 
 TEST(site_file_errors_name_the_path)

@@ -26,6 +26,7 @@
 #include <rths/hs_setup.h>
 
 #include "kselftest_harness.h"
+#include "site_io.h"
 
 #define NS 256
 #define WAIT_MS 5000
@@ -224,23 +225,12 @@ static int connect_to(int port)
 
 static int send_all(int fd, const void *b, size_t len)
 {
-	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+	return site_io_send(fd, b, len);
 }
 
 static int recv_all(int fd, void *b, size_t len)
 {
-	for (size_t have = 0; have < len;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, WAIT_MS) <= 0)
-			return -1;
-		r = recv(fd, (char *)b + have, len - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
-	return 0;
+	return site_io_recv(fd, b, len, WAIT_MS);
 }
 
 /* Code @code in msg[0], the reply in r. */
@@ -432,34 +422,15 @@ TEST(one_session_drives_the_device)
 	EXPECT_NE(NULL, strstr(log, "device busy: session 1 drives it"));
 }
 
-/* rths-site on @json: exit status; its stderr in err. */
-static int run_on(const char *json, char *err, size_t size)
+/* rths-site on a 1-DOF substructure with @fields: exit status, the
+ * error in err. */
+static int run_on(const char *fields, char *err, size_t size)
 {
-	const char *bin = getenv("RTHS_SITE");
-	char file[64], cmd[256];
-	size_t n;
-	FILE *f, *p;
-	int st;
+	char json[1024];
 
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(file, sizeof(file), "/tmp/rths-site-devbad.%d.json",
-		 (int)getpid());
-	f = fopen(file, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":1,%s}]}",
-		json);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, file);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(err, 1, size - 1, p);
-	err[n] = 0;
-	st = pclose(p);
-	unlink(file);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	snprintf(json, sizeof(json), "{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":1,%s}]}",
+		 fields);
+	return site_io_run_on(json, err, size);
 }
 
 TEST(device_errors_name_the_path)

@@ -19,6 +19,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../site/site_io.h"
+
 #define NS 256
 #define IO_MS 60000
 
@@ -38,29 +40,12 @@ static int dial(const char *host, int port)
 	return fd;
 }
 
-static int recv_n(int fd, void *b, size_t len)
-{
-	for (size_t have = 0; have < len;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, IO_MS) <= 0)
-			return -1;
-		r = recv(fd, (char *)b + have, len - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
-	return 0;
-}
-
 static int msg(int fd, double *m, int code, double *reply)
 {
 	m[0] = code;
-	if (send(fd, m, NS * sizeof(double), MSG_NOSIGNAL) !=
-	    NS * sizeof(double))
+	if (site_io_send(fd, m, NS * sizeof(double)))
 		return -1;
-	return reply ? recv_n(fd, reply, NS * sizeof(double)) : 0;
+	return reply ? site_io_recv(fd, reply, NS * sizeof(double), IO_MS) : 0;
 }
 
 /* Connected, header sent and code 12 answered: the site is there.  QEMU
@@ -77,7 +62,7 @@ static int session(const char *host, int port, double *k)
 			return -2;
 		if (fd < 0)
 			continue;
-		if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == sizeof(hdr) &&
+		if (site_io_send(fd, hdr, sizeof(hdr)) == 0 &&
 		    msg(fd, m, 12, r) == 0) {
 			*k = r[0];
 			return fd;
