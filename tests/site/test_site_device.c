@@ -449,6 +449,8 @@ TEST(device_errors_name_the_path)
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"setup\":{\"type\":\"two_actuator\"}",
 		  "json: substructures[0].setup" },
 		{ "\"device\":[]", "json: substructures[0].device: expected an object" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4}",
+		  "json: substructures[0].specimen: missing" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"elements\":[]",
 		  "json: substructures[0].elements: a device substructure's springs" },
 	};

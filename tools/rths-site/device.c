@@ -107,6 +107,12 @@ int device_sub_config(json_t *js, const char *file, const char *path,
 			 path);
 		return -EINVAL;
 	}
+	/* librths would ask for the wrapper's stiffness estimate instead. */
+	if (!json_object_get(js, "specimen")) {
+		snprintf(msg, len, "%s: %s.specimen: missing (required: the specimen's stiffness, for the model, the sim card and the estimate)",
+			 file, path);
+		return -EINVAL;
+	}
 	if (sub->n > RTHS_HS_MAX_CHANNELS) {
 		snprintf(msg, len, "%s: %s.dof: a device substructure has at most %d DOF",
 			 file, path, RTHS_HS_MAX_CHANNELS);
