@@ -4,8 +4,9 @@
 # The guest half of tests/vm/site-device.sh; runs inside the test guest
 # (tests/vm/run-vm.sh --hostfwd).  Loads the rths modules, starts two
 # rths-site processes, each serving one sim-card device substructure
-# (manual clock, fixed seed) on the guest's 10.0.2.15 at GUESTPORT and
-# GUESTPORT+1, waits until the host writes DIR/done, stops them with
+# on the guest's 10.0.2.15 at GUESTPORT and GUESTPORT+1: pier1 under the
+# manual clock (deterministic), pier2 under the hrtimer clock (real time:
+# a command late over the network is the kernel's to absorb), waits until the host writes DIR/done, stops them with
 # SIGTERM and checks that each device came to rest and was removed.
 # Prints TAP.
 #
@@ -24,12 +25,13 @@ check "insmod rths.ko rths_sim.ko ($(uname -r))" test $? -eq 0
 
 # One pier a site; every session creates its sim card and removes it.
 pids=()
+clocks=(- manual hrtimer)
 for i in 1 2; do
 	cat >/tmp/pier$i.json <<JSON
 {"substructures": [{
   "name": "pier$i", "protocol": "element", "address": "10.0.2.15",
   "port": $((port + i - 1)), "dof": 1,
-  "device": {"name": "pier$i", "card": "sim", "clock": "manual",
+  "device": {"name": "pier$i", "card": "sim", "clock": "${clocks[i]}",
              "rate": 1024, "step_ticks": 8,
              "actuator": {"lag": 0.003, "delay_ticks": 2,
                           "noise_disp": 1e-7, "noise_force": 0.2,
