@@ -15,6 +15,7 @@ set -uo pipefail
 
 dir=$1 kmod=$2 site=$3 port=$4
 : "${RTHS_VM:?not in the rths test guest (see tests/vm/run-vm.sh)}"
+# shellcheck source=tests/lib/tap.sh disable=SC2154 # it sets $failed
 . tests/lib/tap.sh
 rthsctl=$(dirname "$site")/rthsctl
 

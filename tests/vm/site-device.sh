@@ -17,6 +17,7 @@ set -uo pipefail
 flavour=$1 results=$2 kmod=$3 site=$4 client=$5
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=tests/lib/tap.sh disable=SC2154 # it sets $failed
 . tests/lib/tap.sh
 steps=60
 gport=8090
@@ -73,8 +74,9 @@ check "pier2 (hrtimer clock): both sessions ran every step" \
 # the displacement plus the noise (k = i MN/m).
 emax_ok=(- 0.002 0.005)
 for i in 1 2; do
+	# shellcheck disable=SC2016 # awk's own $fields
 	check "pier$i: displacement tracks the command, force = k disp" \
-		awk -v k=$((i * 1000000)) -v n=$steps -v elim=${emax_ok[i]} '
+		awk -v k=$((i * 1000000)) -v n=$steps -v elim="${emax_ok[i]}" '
 		/^#/ { next }
 		{ u = $5; d = $6; f = $7; rows++
 		  if (d < 0 ? -d > 0.0075 : d > 0.0075) bad = "disp " d
