@@ -7,20 +7,35 @@
 
 # The site tests' clients share tests/site/site_io.h (test_site too).
 $(SITE_TEST): tests/site/site_io.h
-SITE_DEV_TEST := $(O)/plain/tests/site/test_site_device
-$(SITE_DEV_TEST): tests/site/test_site_device.c tests/site/site_io.h \
-		$(HARNESS) $(O)/plain/librths.a | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
-		$(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
-		$(O)/plain/librths.a $(LIBRTHS_LIBS)
+# In both variants: the step function (device.c) is linked in and runs
+# in the test itself, under ASan/UBSan and LeakSanitizer in the asan one.
+SITE_DEV_TEST = $(O)/$(1)/tests/site/test_site_device
+# The Makefile's UNIT_EXTRA_asan (after the fragments): LeakSanitizer's
+# check before the harness's _exit().
+SITE_DEV_EXTRA_asan := $(O)/asan/tests/unit/lsan_exit.o
+define site_dev_test_rule
+$(call SITE_DEV_TEST,$(1)): tests/site/test_site_device.c \
+		tests/site/site_io.h tools/rths-site/device.c \
+		tools/rths-site/site.h $(HARNESS) $(SITE_DEV_EXTRA_$(1)) \
+		$(O)/$(1)/librths.a | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) -Wno-missing-prototypes $$(HARNESS_FLAGS) \
+		$$(CPPFLAGS_COMMON) -Itools/rths-site $$(CFLAGS_$(1)) \
+		$$(LDFLAGS_$(1)) $$(UNIT_LDFLAGS_$(1)) -o $$@ \
+		$$< tools/rths-site/device.c $(SITE_DEV_EXTRA_$(1)) \
+		$(O)/$(1)/librths.a $$(LIBRTHS_LIBS)
+endef
+$(eval $(call site_dev_test_rule,plain))
+$(eval $(call site_dev_test_rule,asan))
 
 .PHONY: site-device-check
-site-device-check: $(O)/plain/tools/rths-site $(SITE_ASAN) $(SITE_DEV_TEST)
+site-device-check: $(O)/plain/tools/rths-site $(SITE_ASAN) \
+		$(call SITE_DEV_TEST,plain) $(call SITE_DEV_TEST,asan)
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
 		RTHS_SITE=$(O)/$$v/tools/rths-site timeout 300 \
-			$(SITE_DEV_TEST) > $(O)/results/site-device-$$v.tap \
+			$(O)/$$v/tests/site/test_site_device \
+			> $(O)/results/site-device-$$v.tap \
 			2>&1 || rc=1; \
 		cat $(O)/results/site-device-$$v.tap; \
 	done; exit $$rc

@@ -4,7 +4,8 @@
  * card's userspace model: deterministic, no kernel), driven over
  * OpenFresco's protocols C (GenericClient) and A (ShadowExpSite).  The
  * reference is librths's offline backend and compensation driven here
- * directly, step for step: the site must give the same bits.
+ * directly, step for step: the site must give the same bits.  The step
+ * function itself (tools/rths-site/device.c, linked in) is tested too.
  * RTHS_SITE names the binary under test.
  */
 #include <arpa/inet.h>
@@ -21,11 +22,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <rths/hs_backend.h>
 #include <rths/hs_compensation.h>
+#include <rths/hs_experiment.h>
 #include <rths/hs_setup.h>
 
 #include "kselftest_harness.h"
+#include "site.h"
 #include "site_io.h"
 
 #define NS 256
@@ -138,14 +142,14 @@ static void trial_u(int n, double *u)
 
 /* -------------------------------------------------------------- site */
 
-struct site {
+struct site_proc {
 	pid_t pid;
 	int log, port;
 	char file[64];
 };
 
 /* Waits for the "listening on ADDR:PORT" line; the log stays readable. */
-static int site_start(struct site *s, const char *proto, int seed)
+static int site_start(struct site_proc *s, const char *proto, int seed)
 {
 	const char *bin = getenv("RTHS_SITE");
 	char buf[4096], *p;
@@ -193,7 +197,7 @@ static int site_start(struct site *s, const char *proto, int seed)
 }
 
 /* The site's log after it stopped. */
-static int site_stop(struct site *s, char *log, size_t size)
+static int site_stop(struct site_proc *s, char *log, size_t size)
 {
 	size_t n = 0;
 	ssize_t r;
@@ -284,7 +288,7 @@ static void c_run(struct __test_metadata *_metadata, int port, int seed,
 TEST(element_offline_gives_the_model)
 {
 	char log[16384];
-	struct site s;
+	struct site_proc s;
 	double f[2];
 
 	ASSERT_EQ(0, site_start(&s, "element", 7));
@@ -301,7 +305,7 @@ TEST(deterministic)
 {
 	double f1[2], f2[2], f3[2];
 	char log[16384];
-	struct site s;
+	struct site_proc s;
 
 	ASSERT_EQ(0, site_start(&s, "element", 3));
 	c_run(_metadata, s.port, 3, 25, f1);
@@ -322,7 +326,7 @@ TEST(element_matrices_are_the_estimate)
 	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
 	double m[NS] = { 0 }, r[NS];
 	char log[16384];
-	struct site s;
+	struct site_proc s;
 	int fd;
 
 	ASSERT_EQ(0, site_start(&s, "element", 1));
@@ -356,7 +360,7 @@ TEST(site_protocol_steps_the_device)
 	double m[NS] = { 1, 7, 2.8 }, r[NS], u[2], d[2], f[2];
 	char log[16384];
 	struct ref ref;
-	struct site s;
+	struct site_proc s;
 	int fd;
 
 	ASSERT_EQ(0, site_start(&s, "site", 5));
@@ -402,7 +406,7 @@ TEST(one_session_drives_the_device)
 	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
 	double m[NS] = { 0 }, r[NS];
 	char log[16384], c;
-	struct site s;
+	struct site_proc s;
 	int fd1, fd2;
 
 	ASSERT_EQ(0, site_start(&s, "element", 1));
@@ -420,6 +424,65 @@ TEST(one_session_drives_the_device)
 	close(fd2);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "device busy: session 1 drives it"));
+}
+
+/*
+ * device_sub_step() as the native protocol calls it: a step re-issued
+ * with the last sequence number returns that step's result and moves
+ * nothing (the next step is still the reference's next), an older one is
+ * refused.
+ */
+TEST(step_reissued_moves_nothing)
+{
+	double u[2], d[2], f[2], rd[2], rf[2], last_d[2], last_f[2];
+	struct substructure sub = { .name = "rig", .n = 2 };
+	struct device_step_info info;
+	struct device_sub *dev;
+	json_t *root, *js;
+	char *text = NULL, msg[512];
+	size_t len;
+	struct ref ref;
+	FILE *f_mem = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f_mem);
+	site_json(f_mem, "element", 9);
+	fclose(f_mem);
+	root = json_loads(text, 0, NULL);
+	free(text);
+	ASSERT_NE(NULL, root);
+	js = json_array_get(json_object_get(root, "substructures"), 0);
+	ASSERT_EQ(0, device_sub_config(js, "t.json", "substructures[0]", &sub,
+				       msg, sizeof(msg)));
+	ASSERT_EQ(0, device_sub_open(&dev, &sub));
+	ASSERT_EQ(0, device_sub_start(dev));
+	ASSERT_EQ(0, ref_open(&ref, 9));
+	for (int n = 1; n <= 8; n++) {
+		trial_u(n, u);
+		ASSERT_EQ(0, device_sub_step(dev, n, u, d, f, &info));
+		ASSERT_EQ(0, ref_step(&ref, u, rd, rf));
+		EXPECT_EQ(0, memcmp(d, rd, sizeof(d)));
+		EXPECT_EQ(0, memcmp(f, rf, sizeof(f)));
+		EXPECT_EQ(0, info.repeated);
+		if (n != 4)
+			continue;
+		/* The reply was lost: step 4 again, even with other values. */
+		memcpy(last_d, d, sizeof(d));
+		memcpy(last_f, f, sizeof(f));
+		u[0] *= 2;
+		ASSERT_EQ(0, device_sub_step(dev, n, u, d, f, &info));
+		EXPECT_EQ(1, info.repeated);
+		EXPECT_EQ(0, memcmp(d, last_d, sizeof(d)));
+		EXPECT_EQ(0, memcmp(f, last_f, sizeof(f)));
+		EXPECT_EQ(4, device_sub_steps(dev));
+		EXPECT_GT(0, device_sub_step(dev, 3, u, d, f, &info));
+		EXPECT_NE(NULL, strstr(device_sub_error(dev), "older than step 4"));
+	}
+	EXPECT_EQ(8, device_sub_steps(dev));
+	EXPECT_EQ(0, device_sub_stop(dev));
+	device_sub_close(dev);
+	ref_close(&ref);
+	rths_hs_experiment_free(sub.dev);
+	json_decref(root);
 }
 
 /* rths-site on a 1-DOF substructure with @fields: exit status, the

@@ -344,63 +344,17 @@ const char *device_sub_error(const struct device_sub *d)
 	return d ? d->err.msg : "out of memory";
 }
 
-/* ------------------------------------------------ OpenFresco sessions */
-
-/* One session drives the device at a time: it is one specimen. */
-int device_session_open(struct session *s)
+uint64_t device_sub_steps(const struct device_sub *d)
 {
-	struct substructure *sub = s->sub;
-
-	if (sub->dev_session) {
-		session_fail(s, "device busy: session %u drives it",
-			     sub->dev_session);
-		return -1;
-	}
-	if (device_sub_open(&s->dev, sub) || device_sub_start(s->dev)) {
-		session_fail(s, "device: %s", device_sub_error(s->dev));
-		device_sub_close(s->dev);
-		s->dev = NULL;
-		return -1;
-	}
-	sub->dev_session = s->id;
-	session_log(s, LOG_INFO, "device %s started (%s backend, %u Hz, %u ticks a step)",
-		    sub->dev->device.name, s->dev->b.ops->name,
-		    sub->dev->device.rate, sub->dev->device.step_ticks);
-	return 0;
+	return d->step;
 }
 
-void device_session_close(struct session *s)
+uint64_t device_sub_seq(const struct device_sub *d)
 {
-	if (!s->dev)
-		return;
-	if (device_sub_stop(s->dev))
-		session_log(s, LOG_ERR, "device stop: %s",
-			    device_sub_error(s->dev));
-	else
-		session_log(s, LOG_INFO, "device at rest after %llu steps",
-			    (unsigned long long)s->dev->step);
-	device_sub_close(s->dev);
-	s->dev = NULL;
-	s->sub->dev_session = 0;
+	return d->seq;
 }
 
-/* The trial s->u executed: s->meas and s->f are what was measured. */
-int device_session_execute(struct session *s)
+const char *device_sub_backend(const struct device_sub *d)
 {
-	struct device_step_info info;
-
-	if (device_sub_step(s->dev, s->dev->seq + 1, s->u, s->meas, s->f,
-			    &info)) {
-		session_fail(s, "device step %llu: %s",
-			     (unsigned long long)s->dev->step + 1,
-			     device_sub_error(s->dev));
-		return -1;
-	}
-	if (info.late_ticks || info.flags)
-		session_log(s, LOG_WARN, "device step %llu: late %u ticks%s%s",
-			    (unsigned long long)s->dev->step, info.late_ticks,
-			    info.flags & RTHS_FB_F_EXTRAPOLATED ?
-			    ", extrapolated" : "",
-			    info.held ? ", held" : "");
-	return 0;
+	return d->b.ops->name;
 }

@@ -132,6 +132,10 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 int device_sub_stop(struct device_sub *d);
 void device_sub_close(struct device_sub *d);
 const char *device_sub_error(const struct device_sub *d);
+uint64_t device_sub_steps(const struct device_sub *d);	/* device steps */
+uint64_t device_sub_seq(const struct device_sub *d);	/* last seq run */
+const char *device_sub_backend(const struct device_sub *d);
+/* device_session.c: a device in an OpenFresco session. */
 int device_session_open(struct session *s);
 void device_session_close(struct session *s);
 int device_session_execute(struct session *s);
