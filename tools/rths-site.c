@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rths-site: serves numerical substructures over OpenFresco's protocols
- * (Documentation/rths-site.rst, man rths-site).  One poll loop: every
- * substructure listens on its own port, every connection is a session
- * with its own state, and a bad peer ends only its own session.
+ * rths-site: serves numerical and device substructures over OpenFresco's
+ * protocols (Documentation/rths-site.rst, man rths-site).  One poll
+ * loop: every substructure listens on its own port, every connection is
+ * a session with its own state, and a bad peer ends only its own session.
  */
 #include <arpa/inet.h>
 #include <errno.h>

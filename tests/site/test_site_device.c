@@ -2,7 +2,8 @@
 /*
  * rths-site serving a device substructure on the offline backend (the sim
  * card's userspace model: deterministic, no kernel), driven over
- * OpenFresco's protocols C (GenericClient) and A (ShadowExpSite).  The
+ * OpenFresco's protocols C (GenericClient), A (ShadowExpSite) and B
+ * (ECGenericTCP).  The
  * reference is librths's offline backend and compensation driven here
  * directly, step for step: the site must give the same bits.  The step
  * function itself (tools/rths-site/device.c, linked in) is tested too.
@@ -398,6 +399,37 @@ TEST(site_protocol_steps_the_device)
 	ref_close(&ref);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "device at rest after 12 steps"));
+}
+
+/* ECGenericTCP: 3 executes, 6 answers the measured disp and force. */
+TEST(controller_protocol_steps_the_device)
+{
+	int32_t hdr[11] = { 2, 0, 0, 0, 0, 2, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, r[NS], u[2], d[2], f[2];
+	char log[16384];
+	struct ref ref;
+	struct site_proc s;
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, "controller", 6));
+	ASSERT_EQ(0, ref_open(&ref, 6));
+	fd = connect_to(s.port);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	for (int n = 1; n <= 10; n++) {
+		trial_u(n, u);
+		memcpy(m + 1, u, sizeof(u));
+		ASSERT_EQ(0, ask(fd, m, 3, NULL));
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		ASSERT_EQ(0, ask(fd, m, 6, r));
+		EXPECT_EQ(0, memcmp(r, d, sizeof(d)));
+		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, NULL));
+	close(fd);
+	ref_close(&ref);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "device at rest after 10 steps"));
 }
 
 /* One specimen, one session: a second is refused while the first runs. */

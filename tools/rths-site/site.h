@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rths-site: serves numerical substructures over OpenFresco's protocols.
+ * rths-site: serves substructures over OpenFresco's protocols.
  * Shared declarations of the tool's parts (config.c, log.c, net.c,
- * openfresco.c, model.c).
+ * openfresco.c, model.c, device.c, device_session.c).
  */
 #ifndef RTHS_SITE_H
 #define RTHS_SITE_H
