@@ -3,10 +3,10 @@
  * rths-site serving a device substructure on the offline backend (the sim
  * card's userspace model: deterministic, no kernel), driven over
  * OpenFresco's protocols C (GenericClient), A (ShadowExpSite) and B
- * (ECGenericTCP).  The
- * reference is librths's offline backend and compensation driven here
- * directly, step for step: the site must give the same bits.  The step
- * function itself (tools/rths-site/device.c, linked in) is tested too.
+ * (ECGenericTCP).  The reference is librths's offline backend and
+ * compensation driven here directly, step for step: the site must give
+ * the same bits.  The step function itself (tools/rths-site/device.c,
+ * linked in) is tested too.
  * RTHS_SITE names the binary under test.
  */
 #include <arpa/inet.h>
