@@ -350,6 +350,28 @@ TEST(element_matrices_are_the_estimate)
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 }
 
+/* [6] answers the measured displacement and force, packed from 0. */
+static int daq_is(int fd, double *m, const double *d, const double *f)
+{
+	double r[NS];
+
+	return ask(fd, m, 6, r) == 0 && !memcmp(r, d, 2 * sizeof(*d)) &&
+	       !memcmp(r + 2, f, 2 * sizeof(*f));
+}
+
+/* The session is over: the site stops, its device came to rest. */
+static void site_done(struct __test_metadata *_metadata,
+		      struct site_proc *s, struct ref *ref, int fd, int steps)
+{
+	char log[16384], want[64];
+
+	close(fd);
+	ref_close(ref);
+	EXPECT_EQ(0, site_stop(s, log, sizeof(log)));
+	snprintf(want, sizeof(want), "device at rest after %d steps", steps);
+	EXPECT_NE(NULL, strstr(log, want));
+}
+
 /*
  * ShadowExpSite: steps 3, 6, 5 and, when the displacement did not
  * change, 5 alone; that step still moves the device one step, holding
@@ -359,7 +381,6 @@ TEST(site_protocol_steps_the_device)
 {
 	int32_t one = 1, sizes[10] = { 2, 0, 0, 0, 1, 2, 0, 0, 2, 0 };
 	double m[NS] = { 1, 7, 2.8 }, r[NS], u[2], d[2], f[2];
-	char log[16384];
 	struct ref ref;
 	struct site_proc s;
 	int fd;
@@ -385,9 +406,7 @@ TEST(site_protocol_steps_the_device)
 		m[3] = 0.01 * n;
 		ASSERT_EQ(0, ref_step(&ref, u, d, f));
 		ASSERT_EQ(0, ask(fd, m, same ? 5 : 3, NULL));
-		ASSERT_EQ(0, ask(fd, m, 6, r));
-		EXPECT_EQ(0, memcmp(r, d, sizeof(d)));
-		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
+		EXPECT_TRUE(daq_is(fd, m, d, f));
 		if (!same) {
 			m[3] = 0.02 * n;	/* the doubled commit time */
 			ASSERT_EQ(0, ask(fd, m, 5, NULL));
@@ -395,18 +414,14 @@ TEST(site_protocol_steps_the_device)
 	}
 	ASSERT_EQ(0, ask(fd, m, 99, r));
 	EXPECT_EQ(4, r[0]);
-	close(fd);
-	ref_close(&ref);
-	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
-	EXPECT_NE(NULL, strstr(log, "device at rest after 12 steps"));
+	site_done(_metadata, &s, &ref, fd, 12);
 }
 
 /* ECGenericTCP: 3 executes, 6 answers the measured disp and force. */
 TEST(controller_protocol_steps_the_device)
 {
 	int32_t hdr[11] = { 2, 0, 0, 0, 0, 2, 0, 0, 2, 0, NS };
-	double m[NS] = { 0 }, r[NS], u[2], d[2], f[2];
-	char log[16384];
+	double m[NS] = { 0 }, u[2], d[2], f[2];
 	struct ref ref;
 	struct site_proc s;
 	int fd;
@@ -421,15 +436,10 @@ TEST(controller_protocol_steps_the_device)
 		memcpy(m + 1, u, sizeof(u));
 		ASSERT_EQ(0, ask(fd, m, 3, NULL));
 		ASSERT_EQ(0, ref_step(&ref, u, d, f));
-		ASSERT_EQ(0, ask(fd, m, 6, r));
-		EXPECT_EQ(0, memcmp(r, d, sizeof(d)));
-		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
+		EXPECT_TRUE(daq_is(fd, m, d, f));
 	}
 	ASSERT_EQ(0, ask(fd, m, 99, NULL));
-	close(fd);
-	ref_close(&ref);
-	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
-	EXPECT_NE(NULL, strstr(log, "device at rest after 10 steps"));
+	site_done(_metadata, &s, &ref, fd, 10);
 }
 
 /* One specimen, one session: a second is refused while the first runs. */
