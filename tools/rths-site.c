@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rths-site: serves numerical substructures over OpenFresco's protocols
- * and the rths native protocol (Documentation/rths-site.rst, man
- * rths-site).  One poll loop: every
- * substructure listens on its own port, every connection is a session
- * with its own state, and a bad peer ends only its own session.
+ * rths-site: serves numerical and device substructures over OpenFresco's
+ * protocols and the rths native protocol (Documentation/rths-site.rst,
+ * man rths-site).  One poll loop: every substructure listens on its own
+ * port, every connection is a session with its own state, and a bad
+ * peer ends only its own session.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,7 +32,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("usage: rths-site [OPTION]... SITE.json\n"
-	      "Serve the numerical substructures of SITE.json over OpenFresco's\n"
+	      "Serve the substructures of SITE.json (numerical, or devices: the\n"
+	      "sim card, comedi, the offline model) over OpenFresco's\n"
 	      "protocols (site: ShadowExpSite, controller: ECGenericTCP,\n"
 	      "element: OpenSees GenericClient) or the rths native protocol\n"
 	      "(native: rths-coord), one port per substructure.\n"
@@ -162,6 +163,8 @@ int session_send(struct session *s, const void *buf, size_t len)
 
 static void session_free(struct session *s)
 {
+	/* A device comes to rest before its session's socket goes. */
+	device_session_close(s);
 	if (s->sub->proto == PROTO_NATIVE)
 		native_session_end(s);
 	if (s->tls) {
@@ -178,6 +181,7 @@ static void session_free(struct session *s)
 	free(s->reply);
 	free(s->kt);
 	free(s->el);
+	free(s->meas);
 	free(s);
 }
 

@@ -31,6 +31,14 @@ Options:
   --log FILE      write the guest console to FILE (absolute, or relative
                   to the current directory) instead of standard output;
                   its last lines are printed if anything fails
+  --hostfwd [ADDR:]HOSTPORT:GUESTPORT
+                  give the guest QEMU's user-mode network (10.0.2.15,
+                  gateway 10.0.2.2) with this TCP forward from the host's
+                  ADDR:HOSTPORT (default 127.0.0.1) to the guest's
+                  GUESTPORT; repeatable.  The guest reaches nothing else
+                  (restrict=on).  Without it the guest has no network
+  --net-ns NAME   run QEMU in the network namespace NAME (ip netns), so
+                  that the forwards listen there (needs root)
   -h, --help      this text
 
 The guest console is streamed to standard output unless --log is given.
@@ -48,9 +56,11 @@ mem=1024
 stdout_file=
 log=
 bzimage=
+fwds=()
+netns=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--timeout | --smp | --mem | --stdout | --log)
+	--timeout | --smp | --mem | --stdout | --log | --hostfwd | --net-ns)
 		[ $# -ge 2 ] || {
 			echo "$prog: $1 needs an argument" >&2
 			exit 2
@@ -61,6 +71,8 @@ while [ $# -gt 0 ]; do
 		--mem) mem=$2 ;;
 		--stdout) stdout_file=$2 ;;
 		--log) log=$2 ;;
+		--hostfwd) fwds+=("$2") ;;
+		--net-ns) netns=$2 ;;
 		esac
 		shift 2
 		;;
@@ -88,6 +100,24 @@ for n in "$timeout" "$smp" "$mem"; do
 		exit 2
 	}
 done
+# QEMU's hostfwd rules, checked here so that a typo is a usage error.
+nic=(-nic none)
+if [ ${#fwds[@]} -gt 0 ]; then
+	user=user,model=virtio-net-pci,restrict=on
+	for f in "${fwds[@]}"; do
+		[[ $f =~ ^(([0-9]{1,3}\.){3}[0-9]{1,3}:)?[0-9]{1,5}:[0-9]{1,5}$ ]] || {
+			echo "$prog: --hostfwd $f: expected [ADDR:]HOSTPORT:GUESTPORT" >&2
+			exit 2
+		}
+		[[ $f =~ ^[0-9]+:[0-9]+$ ]] && f=127.0.0.1:$f
+		user="$user,hostfwd=tcp:${f%:*}-:${f##*:}"
+	done
+	nic=(-nic "$user")
+fi
+if [ -n "$netns" ] && ! [[ $netns =~ ^[A-Za-z0-9_.-]+$ ]]; then
+	echo "$prog: --net-ns $netns: not a network namespace name" >&2
+	exit 2
+fi
 if [ $# -lt 4 ] || [ "$3" != -- ]; then
 	usage >&2
 	exit 2
@@ -207,13 +237,17 @@ kernel=${VMLINUX:-$VMLINUZ}
 # the console and drops the info chatter; oops and panic raise it anyway.
 # panic=-1 reboots at once, which -no-reboot turns into QEMU's exit.
 append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname$keep"
-# -nic none: the guest needs no network and must not reach any.
+# stage2 brings the interface up.
+[ ${#fwds[@]} -eq 0 ] || append="$append rthsvm.net=1"
+# -nic none by default: the guest needs no network and must not reach
+# any; with --hostfwd only the forwards reach it, and it reaches nothing.
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qemu=(qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem"
-	-nographic -no-reboot -nic none
+	-nographic -no-reboot "${nic[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=${rwdir//,/,,},mount_tag=rw,security_model=none")
+[ -z "$netns" ] || qemu=(ip netns exec "$netns" "${qemu[@]}")
 
 console=$ctl/console.log
 mkfifo "$tmp/console"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <rths/hs_experiment.h>
 
 #include "site.h"
 
@@ -255,7 +256,8 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (!strcmp(key, keys[k]))
 				break;
-		if (k == sizeof(keys) / sizeof(keys[0])) {
+		if (k == sizeof(keys) / sizeof(keys[0]) &&
+		    !device_sub_is_section(key)) {
 			snprintf(p, sizeof(p), "%s.%s", path, key);
 			return fail(cx, p, "unknown field");
 		}
@@ -298,12 +300,23 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 		r = get_int(cx, js, "port", path, 0, 65535, -1, &sub->port);
 	if (!r)
 		r = get_int(cx, js, "dof", path, 1, SITE_MAX_DOF, -1, &sub->n);
+	/* A device's stiffness is the estimate codes 12 and 13 answer. */
+	if (!r && json_object_get(js, "device"))
+		r = device_sub_config(js, cx->file, path, sub, cx->msg,
+				      cx->len);
 	if (!r)
-		r = get_matrix(cx, js, "stiffness", path, sub->n, 1, &sub->k);
+		r = get_matrix(cx, js, "stiffness", path, sub->n, !sub->dev,
+			       &sub->k);
 	if (!r)
 		r = get_matrix(cx, js, "damping", path, sub->n, 0, &sub->c);
 	if (!r)
 		r = get_matrix(cx, js, "mass", path, sub->n, 0, &sub->m);
+	if (!r && sub->dev && json_object_get(js, "elements")) {
+		snprintf(p, sizeof(p), "%s.elements", path);
+		return fail(cx, p, "a device substructure's springs are its specimen's (specimen.nonlinear)");
+	}
+	if (!r && sub->dev)
+		r = device_sub_estimate(sub);
 	if (!r)
 		r = load_elements(cx, js, path, sub);
 	return r;
@@ -386,6 +399,7 @@ void site_config_free(struct site *site)
 			free(s->allow[k]);
 		free(s->allow);
 		native_sub_free(s);
+		rths_hs_experiment_free(s->dev);
 	}
 	free(site->subs);
 	site->subs = NULL;

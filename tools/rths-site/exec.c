@@ -3,8 +3,12 @@
  * One step of a substructure, whatever serves it: the native protocol
  * calls sub_execute() once per executed step, and nothing else moves the
  * specimen.  A numerical substructure computes its forces and commits its
- * springs; a device substructure would command its actuators here.
+ * springs; a device substructure commands its actuators (device.c): the
+ * device is opened and started at its test's first step and stays so
+ * across sessions until the test ends (BYE, RESET, a new test, the site's
+ * exit), when it ramps to rest.
  */
+#include <rths/hs_experiment.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,17 +23,68 @@ int sub_state_init(const struct substructure *sub, struct sub_state *st)
 	return 0;
 }
 
+/* A device comes to rest and is closed; the next test opens it anew. */
+static void device_end(const struct substructure *sub, struct sub_state *st)
+{
+	if (!st->dev)
+		return;
+	if (device_sub_stop(st->dev))
+		site_log(LOG_ERR, "%s: stopping the device: %s", sub->name,
+			 device_sub_error(st->dev));
+	device_sub_close(st->dev);
+	st->dev = NULL;
+}
+
 /* Back to the virgin specimen of the site file. */
 void sub_state_reset(const struct substructure *sub, struct sub_state *st)
 {
+	device_end(sub, st);
 	if (sub->nel)
 		memcpy(st->el, sub->el, sub->nel * sizeof(*st->el));
 }
 
-void sub_state_free(struct sub_state *st)
+void sub_state_free(const struct substructure *sub, struct sub_state *st)
 {
+	device_end(sub, st);
 	free(st->el);
 	st->el = NULL;
+}
+
+/* What WELCOME says of a device: its controller rate and step. */
+void sub_device_timing(const struct substructure *sub, uint32_t *rate,
+		       uint32_t *step_ticks)
+{
+	*rate = sub->dev ? sub->dev->device.rate : 0;
+	*step_ticks = sub->dev ? sub->dev->device.step_ticks : 0;
+}
+
+static int device_execute(struct substructure *sub, struct sub_state *st,
+			  uint64_t seq, const double *u, double *disp,
+			  double *force, struct sub_step_info *info)
+{
+	struct device_step_info di;
+
+	if (!st->dev) {
+		if (device_sub_open(&st->dev, sub) ||
+		    device_sub_start(st->dev)) {
+			site_log(LOG_ERR, "%s: the device cannot run: %s",
+				 sub->name, st->dev ? device_sub_error(st->dev) :
+				 "out of memory");
+			device_sub_close(st->dev);
+			st->dev = NULL;
+			return -RNP_ERR_DEVICE;
+		}
+	}
+	if (device_sub_step(st->dev, seq, u, disp, force, &di)) {
+		site_log(LOG_ERR, "%s: step %llu: %s", sub->name,
+			 (unsigned long long)seq, device_sub_error(st->dev));
+		return -RNP_ERR_DEVICE;
+	}
+	info->late_ticks = di.late_ticks;
+	info->fb_flags = di.flags;
+	info->flags = (di.late_ticks ? RNP_RES_LATE : 0) |
+		      (di.held ? RNP_RES_HELD : 0);
+	return 0;
 }
 
 /*
@@ -43,8 +98,9 @@ int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
 		const double *u, const double *v, const double *a,
 		double *disp, double *force, struct sub_step_info *info)
 {
-	(void)seq;
 	memset(info, 0, sizeof(*info));
+	if (sub->dev)
+		return device_execute(sub, st, seq, u, disp, force, info);
 	memcpy(disp, u, (size_t)sub->n * sizeof(double));
 	model_force(sub, st->el, u, v, a, force);
 	model_commit(sub, st->el, u);

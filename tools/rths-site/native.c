@@ -49,7 +49,7 @@ void native_sub_free(struct substructure *sub)
 {
 	struct native_sub *ns = &sub->nat;
 
-	sub_state_free(&ns->state);
+	sub_state_free(sub, &ns->state);
 	free(ns->cached.disp);
 	free(ns->cached.force);
 	ns->cached.disp = ns->cached.force = NULL;
@@ -177,7 +177,8 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 	struct native_sub *ns = &sub->nat;
 	const char *how;
 	struct rnp_welcome w = {
-		.version = RNP_VERSION, .kind = RNP_KIND_NUMERICAL,
+		.version = RNP_VERSION,
+		.kind = sub->dev ? RNP_KIND_DEVICE : RNP_KIND_NUMERICAL,
 		.ndof = (uint32_t)sub->n,
 		.heartbeat_ms = (uint32_t)s->site->heartbeat_ms,
 	};
@@ -237,6 +238,7 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 		w.test_id = ns->test_id;
 		w.last_seq = ns->last_seq;
 	}
+	sub_device_timing(sub, &w.rate, &w.step_ticks);
 	snprintf(w.substructure, sizeof(w.substructure), "%s", sub->name);
 	session_log(s, LOG_INFO, "HELLO: test %" PRIu64 " %s at step %"
 		    PRIu64 " (coordinator at %" PRIu64 ")", h.test_id, how,

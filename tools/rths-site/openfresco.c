@@ -147,6 +147,15 @@ static int alloc_state(struct session *s)
 	/* Every session is its own specimen: springs start virgin. */
 	if (s->sub->nel)
 		memcpy(s->el, s->sub->el, s->sub->nel * sizeof(*s->el));
+	/* A device substructure's is the device, for this session. */
+	if (s->sub->dev) {
+		s->meas = calloc(n, sizeof(double));
+		if (!s->meas) {
+			session_fail(s, "out of memory");
+			return -1;
+		}
+		return device_session_open(s);
+	}
 	return 0;
 }
 
@@ -170,17 +179,39 @@ static void take_trial(struct session *s, const double *d)
 		s->t = d[k];
 }
 
+/* A trial arrived: a device executes it at once (its command is late
+ * otherwise); a numerical substructure computes when asked. */
+static int trial_in(struct session *s, const double *d)
+{
+	take_trial(s, d);
+	return s->dev ? device_session_execute(s) : 0;
+}
+
+/* A commit without a trial since the last one (the displacement did not
+ * change): a device still takes the step, holding its target. */
+static int commit_in(struct session *s)
+{
+	model_commit(s->sub, s->el, s->u);
+	s->steps++;
+	if (s->dev && !s->trial && device_session_execute(s))
+		return -1;
+	s->trial = 0;
+	return 0;
+}
+
 /* The response packed from index 0 per size_out; zeros after it. */
 static int send_daq(struct session *s, int with_inertia)
 {
 	int n = s->sub->n, k = 0;
 	double *r = s->reply;
 
-	model_force(s->sub, s->el, s->u, s->v, with_inertia ? s->a : NULL,
-		    s->f);
+	/* A device's force and displacement are the last step's measures. */
+	if (!s->dev)
+		model_force(s->sub, s->el, s->u, s->v,
+			    with_inertia ? s->a : NULL, s->f);
 	memset(r, 0, s->data_size * sizeof(double));
 	if (s->size_out[R_DISP]) {
-		memcpy(r + k, s->u, n * sizeof(double));
+		memcpy(r + k, s->dev ? s->meas : s->u, n * sizeof(double));
 		k += n;
 	}
 	if (s->size_out[R_VEL]) {
@@ -314,16 +345,16 @@ static int a_run(struct session *s, const double *d)
 
 	switch (code) {
 	case OF_SET_TRIAL:
-		take_trial(s, d);
+		s->trial = 1;
+		if (trial_in(s, d))
+			return -1;
 		session_log(s, LOG_DEBUG, "trial at t = %.17g", s->t);
 		return 0;
 	case OF_COMMIT:
 		/* Its time slot holds twice the step time (the client adds
 		 * the time to a slot that already holds it): [3] rules. */
-		model_commit(s->sub, s->el, s->u);
-		s->steps++;
 		session_log(s, LOG_DEBUG, "commit at t = %.17g", s->t);
-		return 0;
+		return commit_in(s);
 	case OF_GET_DAQ:
 		return send_daq(s, 1);
 	case OF_DIE:
@@ -403,8 +434,9 @@ static int b_msg(struct session *s, const double *d)
 		 * before, as a physical specimen keeps what it went through. */
 		if (s->trial)
 			model_commit(s->sub, s->el, s->u);
-		take_trial(s, d);
 		s->trial = 1;
+		if (trial_in(s, d))
+			return -1;
 		break;
 	case OF_GET_DAQ:
 		if (send_daq(s, 1))
@@ -474,22 +506,21 @@ static int c_run(struct session *s, const double *d)
 	 * is the specimen's K u + C v. */
 	switch (code) {
 	case OF_SET_TRIAL:
-		take_trial(s, d);
-		return 0;
+		s->trial = 1;
+		return trial_in(s, d);
 	case OF_COMMIT:
-		model_commit(s->sub, s->el, s->u);
-		s->steps++;
-		return 0;
+		return commit_in(s);
 	case OF_GET_DAQ:
 		return send_daq(s, 0);
 	case OF_GET_DISP:
-		return send_vector(s, s->u, s->sub->n);
+		return send_vector(s, s->dev ? s->meas : s->u, s->sub->n);
 	case OF_GET_VEL:
 		return send_vector(s, s->v, s->sub->n);
 	case OF_GET_ACCEL:
 		return send_vector(s, s->a, s->sub->n);
 	case OF_GET_FORCE:
-		model_force(s->sub, s->el, s->u, s->v, NULL, s->f);
+		if (!s->dev)
+			model_force(s->sub, s->el, s->u, s->v, NULL, s->f);
 		return send_vector(s, s->f, s->sub->n);
 	case OF_GET_TIME:
 		return send_vector(s, &s->t, 1);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rths-site: serves numerical substructures over OpenFresco's protocols
- * and the rths native protocol.  Shared declarations of the tool's parts
- * (config.c, log.c, openfresco.c, native.c, exec.c, model.c).
+ * rths-site: serves numerical and device substructures over OpenFresco's
+ * protocols and the rths native protocol.  Shared declarations of the
+ * tool's parts (config.c, log.c, openfresco.c, native.c, exec.c, model.c,
+ * device.c, device_session.c).
  */
 #ifndef RTHS_SITE_H
 #define RTHS_SITE_H
@@ -37,6 +38,8 @@ struct session;
 /* The specimen's state: what a step starts from and changes. */
 struct sub_state {
 	struct rths_hs_element *el;	/* committed springs */
+	struct device_sub *dev;		/* a device substructure's, from its
+					 * test's first step to the test's end */
 };
 
 /* What a step reports besides displacements and forces (RESULT). */
@@ -86,6 +89,10 @@ struct substructure {
 	char **allow;
 	int nallow;
 	struct native_sub nat;	/* PROTO_NATIVE only */
+	/* A device substructure (device.c): its sections as librths reads
+	 * an experiment, and the session driving it (0: none). */
+	struct rths_hs_experiment *dev;
+	unsigned dev_session;
 };
 
 struct site {
@@ -117,7 +124,9 @@ void model_matrix_colmajor(const struct substructure *sub, const double *rm,
 /* exec.c: the one place a step moves a specimen. */
 int sub_state_init(const struct substructure *sub, struct sub_state *st);
 void sub_state_reset(const struct substructure *sub, struct sub_state *st);
-void sub_state_free(struct sub_state *st);
+void sub_state_free(const struct substructure *sub, struct sub_state *st);
+void sub_device_timing(const struct substructure *sub, uint32_t *rate,
+		       uint32_t *step_ticks);
 int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
 		const double *u, const double *v, const double *a,
 		double *disp, double *force, struct sub_step_info *info);
@@ -162,10 +171,40 @@ struct session {
 	int hello;
 	struct rnp_hdr hdr;
 	struct rnp_buf wire;
+	struct device_sub *dev;	/* a device substructure's, while open */
+	double *meas;		/* its measured displacement */
 };
 
 /* Read 'bytes' next (the message of 'state'). */
 int session_expect(struct session *s, int state, size_t bytes);
+
+/* device.c: device substructures (sim card, comedi, offline model). */
+struct device_sub;
+struct device_step_info {
+	uint32_t late_ticks;	/* how late the command was, device ticks */
+	uint32_t flags;		/* RTHS_FB_F_* of the step's feedback */
+	int held;		/* the device held or decelerated */
+	int repeated;		/* the last step re-issued: nothing moved */
+};
+struct json_t;
+int device_sub_is_section(const char *key);
+int device_sub_config(struct json_t *js, const char *file, const char *path,
+		      struct substructure *sub, char *msg, size_t len);
+int device_sub_estimate(struct substructure *sub);
+int device_sub_open(struct device_sub **out, const struct substructure *sub);
+int device_sub_start(struct device_sub *d);
+int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
+		    double *disp, double *force, struct device_step_info *info);
+int device_sub_stop(struct device_sub *d);
+void device_sub_close(struct device_sub *d);
+const char *device_sub_error(const struct device_sub *d);
+uint64_t device_sub_steps(const struct device_sub *d);	/* device steps */
+uint64_t device_sub_seq(const struct device_sub *d);	/* last seq run */
+const char *device_sub_backend(const struct device_sub *d);
+/* device_session.c: a device in an OpenFresco session. */
+int device_session_open(struct session *s);
+void device_session_close(struct session *s);
+int device_session_execute(struct session *s);
 
 /* openfresco.c */
 int of_session_start(struct session *s);

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-site serving a device substructure on the offline backend (the sim
+ * card's userspace model: deterministic, no kernel), driven over
+ * OpenFresco's protocols C (GenericClient), A (ShadowExpSite) and B
+ * (ECGenericTCP).  The reference is librths's offline backend and
+ * compensation driven here directly, step for step: the site must give
+ * the same bits.  The step function itself (tools/rths-site/device.c,
+ * linked in) is tested too.
+ * RTHS_SITE names the binary under test.
+ */
+#include <arpa/inet.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rths/hs_backend.h>
+#include <rths/hs_compensation.h>
+#include <rths/hs_experiment.h>
+#include <rths/hs_setup.h>
+
+#include "kselftest_harness.h"
+#include "site.h"
+#include "site_io.h"
+#include "wire.h"
+
+#define NS 256
+#define WAIT_MS 5000
+#define RATE 1024
+#define TICKS 10
+#define LAG 0.004
+#define DELAY 3
+#define NOISE_D 2e-6
+#define NOISE_F 0.5
+#define COMP_DELAY 0.006
+
+/* A 2-DOF specimen on two actuators, one per coordinate. */
+static const double K[2][2] = { { 2.0e6, -0.5e6 }, { -0.5e6, 1.5e6 } };
+static const double C[2][2] = { { 1.0e3, 0 }, { 0, 2.0e3 } };
+
+static void site_json(FILE *f, const char *proto, int seed)
+{
+	fprintf(f, "{\"substructures\":[{\"name\":\"rig\",\"protocol\":\"%s\",\"port\":0,\"dof\":2,\n"
+		"\"device\":{\"backend\":\"offline\",\"rate\":%d,\"step_ticks\":%d,\n"
+		" \"actuator\":{\"lag\":%.17g,\"delay_ticks\":%d,\"noise_disp\":%.17g,\"noise_force\":%.17g,\"seed\":%d}},\n"
+		"\"specimen\":{\"stiffness\":[[%.17g,%.17g],[%.17g,%.17g]],\"damping\":[[%.17g,%.17g],[%.17g,%.17g]]},\n"
+		"\"compensation\":{\"method\":\"polynomial\",\"order\":2,\"delay\":%.17g}}]}\n",
+		proto, RATE, TICKS, LAG, DELAY, NOISE_D, NOISE_F, seed,
+		K[0][0], K[0][1], K[1][0], K[1][1], C[0][0], C[0][1], C[1][0],
+		C[1][1], COMP_DELAY);
+}
+
+/* --------------------------------------------------------- reference */
+
+struct ref {
+	struct rths_hs_backend b;
+	struct rths_hs_comp *comp[2];
+	uint64_t step;
+};
+
+static int ref_open(struct ref *r, int seed)
+{
+	static struct rths_hs_setup setup;
+	struct rths_hs_offline_params op;
+	struct rths_hs_comp_params cp;
+	static double k[4], c[4];
+
+	memset(r, 0, sizeof(*r));
+	if (rths_hs_setup_direct(&setup, 2, NULL))
+		return -1;
+	/* librths keeps the specimen column-major. */
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++) {
+			k[j * 2 + i] = K[i][j];
+			c[j * 2 + i] = C[i][j];
+		}
+	rths_hs_offline_defaults(&op);
+	op.rate = RATE;
+	op.step_ticks = TICKS;
+	op.lag = LAG;
+	op.delay_ticks = DELAY;
+	op.noise_disp = NOISE_D;
+	op.noise_force = NOISE_F;
+	op.seed = seed;
+	op.setup = &setup;
+	op.k = k;
+	op.c = c;
+	if (rths_hs_offline_open(&r->b, &op, NULL))
+		return -1;
+	rths_hs_comp_defaults(&cp, RTHS_HS_COMP_POLYNOMIAL,
+			      (double)TICKS / RATE);
+	cp.order = 2;
+	cp.delay = COMP_DELAY;
+	for (int i = 0; i < 2; i++)
+		if (rths_hs_comp_new(&r->comp[i], &cp, NULL))
+			return -1;
+	return rths_hs_backend_start(&r->b, NULL);
+}
+
+static int ref_step(struct ref *r, const double *u, double *disp,
+		    double *force)
+{
+	struct rths_hs_feedback fb;
+	double cmd[2];
+
+	for (int i = 0; i < 2; i++)
+		cmd[i] = rths_hs_comp_command(r->comp[i], u[i]);
+	r->step++;
+	if (rths_hs_backend_post(&r->b, r->step, cmd, NULL) ||
+	    rths_hs_backend_wait(&r->b, r->step, &fb, NULL))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		rths_hs_comp_observe(r->comp[i], cmd[i], fb.disp[i]);
+		disp[i] = fb.disp[i];
+		force[i] = fb.force[i];
+	}
+	return 0;
+}
+
+static void ref_close(struct ref *r)
+{
+	rths_hs_backend_stop(&r->b, NULL);
+	rths_hs_backend_close(&r->b);
+	for (int i = 0; i < 2; i++)
+		rths_hs_comp_free(r->comp[i]);
+}
+
+/* The interface displacement of step n: two sines out of phase. */
+static void trial_u(int n, double *u)
+{
+	u[0] = 0.01 * sin(0.3 * n);
+	u[1] = -0.004 * sin(0.17 * n + 0.5);
+}
+
+/* -------------------------------------------------------------- site */
+
+struct site_proc {
+	pid_t pid;
+	int log, port;
+	char file[64];
+};
+
+/* Waits for the "listening on ADDR:PORT" line; the log stays readable. */
+static int site_start(struct site_proc *s, const char *proto, int seed)
+{
+	const char *bin = getenv("RTHS_SITE");
+	char buf[4096], *p;
+	size_t len = 0;
+	int pfd[2];
+	FILE *f;
+
+	if (!bin)
+		bin = "build/plain/tools/rths-site";
+	snprintf(s->file, sizeof(s->file), "/tmp/rths-site-dev.%d.json",
+		 (int)getpid());
+	f = fopen(s->file, "w");
+	if (!f || pipe(pfd))
+		return -1;
+	site_json(f, proto, seed);
+	fclose(f);
+	s->pid = fork();
+	if (s->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execl(bin, bin, s->file, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	s->log = pfd[0];
+	s->port = 0;
+	while (len < sizeof(buf) - 1) {
+		struct pollfd pl = { s->log, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&pl, 1, WAIT_MS) <= 0)
+			break;
+		r = read(s->log, buf + len, 1);
+		if (r <= 0)
+			break;
+		buf[++len] = 0;
+		p = strstr(buf, "listening on 127.0.0.1:");
+		if (p && strchr(p, '\n')) {
+			s->port = atoi(p + strlen("listening on 127.0.0.1:"));
+			break;
+		}
+	}
+	return s->port ? 0 : -1;
+}
+
+/* The site's log after it stopped. */
+static int site_stop(struct site_proc *s, char *log, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+	int st = -1;
+
+	kill(s->pid, SIGTERM);
+	waitpid(s->pid, &st, 0);
+	while (n + 1 < size && (r = read(s->log, log + n, size - 1 - n)) > 0)
+		n += r;
+	log[n] = 0;
+	close(s->log);
+	unlink(s->file);
+	return st;
+}
+
+static int connect_to(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static int send_all(int fd, const void *b, size_t len)
+{
+	return site_io_send(fd, b, len);
+}
+
+static int recv_all(int fd, void *b, size_t len)
+{
+	return site_io_recv(fd, b, len, WAIT_MS);
+}
+
+/* Code @code in msg[0], the reply in r. */
+static int ask(int fd, double *msg, int code, double *r)
+{
+	msg[0] = code;
+	if (send_all(fd, msg, NS * sizeof(double)))
+		return -1;
+	return r ? recv_all(fd, r, NS * sizeof(double)) : 0;
+}
+
+/* ------------------------------------------------------------- tests */
+
+/*
+ * GenericClient with 2 DOF: per step 3, 7 (disp), 10 (force), 5; the
+ * replies are the measured displacement and force of the offline model
+ * after the compensation, to the bit.  Returns the last force seen.
+ */
+static void c_run(struct __test_metadata *_metadata, int port, int seed,
+		  int steps, double *last)
+{
+	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, r[NS], u[2], d[2], f[2];
+	struct ref ref;
+	int fd = connect_to(port);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ref_open(&ref, seed));
+	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	for (int n = 1; n <= steps; n++) {
+		trial_u(n, u);
+		memcpy(m + 1, u, sizeof(u));
+		ASSERT_EQ(0, ask(fd, m, 3, NULL));
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		ASSERT_EQ(0, ask(fd, m, 7, r));
+		EXPECT_EQ(0, memcmp(r, d, sizeof(d)));
+		ASSERT_EQ(0, ask(fd, m, 10, r));
+		EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
+		for (int k = 2; k < NS; k++)
+			EXPECT_EQ(0, r[k]);
+		/* Measured, not commanded: the actuator lags. */
+		EXPECT_NE(u[0], d[0]);
+		ASSERT_EQ(0, ask(fd, m, 5, NULL));
+		memcpy(last, f, sizeof(f));
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, NULL));
+	ref_close(&ref);
+	close(fd);
+}
+
+TEST(element_offline_gives_the_model)
+{
+	char log[16384];
+	struct site_proc s;
+	double f[2];
+
+	ASSERT_EQ(0, site_start(&s, "element", 7));
+	c_run(_metadata, s.port, 7, 40, f);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "device rths0 started (offline backend, 1024 Hz, 10 ticks a step)"));
+	EXPECT_NE(NULL, strstr(log, "device at rest after 40 steps"));
+	TH_LOG("%s", log);
+}
+
+/* Same seed, same bits, session after session (each starts the model
+ * afresh); another seed gives other noise. */
+TEST(deterministic)
+{
+	double f1[2], f2[2], f3[2];
+	char log[16384];
+	struct site_proc s;
+
+	ASSERT_EQ(0, site_start(&s, "element", 3));
+	c_run(_metadata, s.port, 3, 25, f1);
+	usleep(100000);
+	c_run(_metadata, s.port, 3, 25, f2);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_EQ(0, memcmp(f1, f2, sizeof(f1)));
+	ASSERT_EQ(0, site_start(&s, "element", 4));
+	c_run(_metadata, s.port, 4, 25, f3);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(0, memcmp(f1, f3, sizeof(f1)));
+}
+
+/* Codes 12 and 13 answer the specimen's stiffness estimate, 14 its
+ * damping, 15 no mass; all column-major. */
+TEST(element_matrices_are_the_estimate)
+{
+	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, r[NS];
+	char log[16384];
+	struct site_proc s;
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, "element", 1));
+	fd = connect_to(s.port);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	for (int code = 12; code <= 15; code++) {
+		const double (*x)[2] = code == 14 ? C : K;
+
+		ASSERT_EQ(0, ask(fd, m, code, r));
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 2; j++)
+				EXPECT_EQ(code == 15 ? 0 : x[i][j],
+					  r[j * 2 + i]);
+		for (int k = 4; k < NS; k++)
+			EXPECT_EQ(0, r[k]);
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, NULL));
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+}
+
+/* [6] answers the measured displacement and force, packed from 0. */
+static int daq_is(int fd, double *m, const double *d, const double *f)
+{
+	double r[NS];
+
+	return ask(fd, m, 6, r) == 0 && !memcmp(r, d, 2 * sizeof(*d)) &&
+	       !memcmp(r + 2, f, 2 * sizeof(*f));
+}
+
+/* The session is over: the site stops, its device came to rest. */
+static void site_done(struct __test_metadata *_metadata,
+		      struct site_proc *s, struct ref *ref, int fd, int steps)
+{
+	char log[16384], want[64];
+
+	close(fd);
+	ref_close(ref);
+	EXPECT_EQ(0, site_stop(s, log, sizeof(log)));
+	snprintf(want, sizeof(want), "device at rest after %d steps", steps);
+	EXPECT_NE(NULL, strstr(log, want));
+}
+
+/*
+ * ShadowExpSite: steps 3, 6, 5 and, when the displacement did not
+ * change, 5 alone; that step still moves the device one step, holding
+ * its target.  [6] answers disp, force measured.
+ */
+TEST(site_protocol_steps_the_device)
+{
+	int32_t one = 1, sizes[10] = { 2, 0, 0, 0, 1, 2, 0, 0, 2, 0 };
+	double m[NS] = { 1, 7, 2.8 }, r[NS], u[2], d[2], f[2];
+	struct ref ref;
+	struct site_proc s;
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, "site", 5));
+	ASSERT_EQ(0, ref_open(&ref, 5));
+	fd = connect_to(s.port);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, send_all(fd, &one, sizeof(one)));
+	ASSERT_EQ(0, recv_all(fd, &one, sizeof(one)));
+	ASSERT_EQ(0, ask(fd, m, 1, r));
+	EXPECT_EQ(0, r[0]);
+	m[1] = NS;	/* dataSize: every message after setup */
+	ASSERT_EQ(0, ask(fd, m, 2, NULL));
+	ASSERT_EQ(0, send_all(fd, sizes, sizeof(sizes)));
+	for (int n = 1; n <= 12; n++) {
+		int same = n % 4 == 0;
+
+		if (!same)
+			trial_u(n, u);
+		memset(m, 0, sizeof(m));
+		memcpy(m + 1, u, sizeof(u));
+		m[3] = 0.01 * n;
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		ASSERT_EQ(0, ask(fd, m, same ? 5 : 3, NULL));
+		EXPECT_TRUE(daq_is(fd, m, d, f));
+		if (!same) {
+			m[3] = 0.02 * n;	/* the doubled commit time */
+			ASSERT_EQ(0, ask(fd, m, 5, NULL));
+		}
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, r));
+	EXPECT_EQ(4, r[0]);
+	site_done(_metadata, &s, &ref, fd, 12);
+}
+
+/* ECGenericTCP: 3 executes, 6 answers the measured disp and force. */
+TEST(controller_protocol_steps_the_device)
+{
+	int32_t hdr[11] = { 2, 0, 0, 0, 0, 2, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, u[2], d[2], f[2];
+	struct ref ref;
+	struct site_proc s;
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, "controller", 6));
+	ASSERT_EQ(0, ref_open(&ref, 6));
+	fd = connect_to(s.port);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	for (int n = 1; n <= 10; n++) {
+		trial_u(n, u);
+		memcpy(m + 1, u, sizeof(u));
+		ASSERT_EQ(0, ask(fd, m, 3, NULL));
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		EXPECT_TRUE(daq_is(fd, m, d, f));
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, NULL));
+	site_done(_metadata, &s, &ref, fd, 10);
+}
+
+/* One specimen, one session: a second is refused while the first runs. */
+TEST(one_session_drives_the_device)
+{
+	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, r[NS];
+	char log[16384], c;
+	struct site_proc s;
+	int fd1, fd2;
+
+	ASSERT_EQ(0, site_start(&s, "element", 1));
+	fd1 = connect_to(s.port);
+	ASSERT_EQ(0, send_all(fd1, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, ask(fd1, m, 12, r));
+	fd2 = connect_to(s.port);
+	ASSERT_EQ(0, send_all(fd2, hdr, sizeof(hdr)));
+	EXPECT_EQ(-1, recv_all(fd2, &c, 1));	/* closed */
+	/* The first goes on. */
+	ASSERT_EQ(0, ask(fd1, m, 13, r));
+	EXPECT_EQ(K[0][0], r[0]);
+	ASSERT_EQ(0, ask(fd1, m, 99, NULL));
+	close(fd1);
+	close(fd2);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "device busy: session 1 drives it"));
+}
+
+/*
+ * device_sub_step() as the native protocol calls it: a step re-issued
+ * with the last sequence number returns that step's result and moves
+ * nothing (the next step is still the reference's next), an older one is
+ * refused.
+ */
+TEST(step_reissued_moves_nothing)
+{
+	double u[2], d[2], f[2], rd[2], rf[2], last_d[2], last_f[2];
+	struct substructure sub = { .name = "rig", .n = 2 };
+	struct device_step_info info;
+	struct device_sub *dev;
+	json_t *root, *js;
+	char *text = NULL, msg[512];
+	size_t len;
+	struct ref ref;
+	FILE *f_mem = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f_mem);
+	site_json(f_mem, "element", 9);
+	fclose(f_mem);
+	root = json_loads(text, 0, NULL);
+	free(text);
+	ASSERT_NE(NULL, root);
+	js = json_array_get(json_object_get(root, "substructures"), 0);
+	ASSERT_EQ(0, device_sub_config(js, "t.json", "substructures[0]", &sub,
+				       msg, sizeof(msg)));
+	ASSERT_EQ(0, device_sub_open(&dev, &sub));
+	ASSERT_EQ(0, device_sub_start(dev));
+	ASSERT_EQ(0, ref_open(&ref, 9));
+	for (int n = 1; n <= 8; n++) {
+		trial_u(n, u);
+		ASSERT_EQ(0, device_sub_step(dev, n, u, d, f, &info));
+		ASSERT_EQ(0, ref_step(&ref, u, rd, rf));
+		EXPECT_EQ(0, memcmp(d, rd, sizeof(d)));
+		EXPECT_EQ(0, memcmp(f, rf, sizeof(f)));
+		EXPECT_EQ(0, info.repeated);
+		if (n != 4)
+			continue;
+		/* The reply was lost: step 4 again, even with other values. */
+		memcpy(last_d, d, sizeof(d));
+		memcpy(last_f, f, sizeof(f));
+		u[0] *= 2;
+		ASSERT_EQ(0, device_sub_step(dev, n, u, d, f, &info));
+		EXPECT_EQ(1, info.repeated);
+		EXPECT_EQ(0, memcmp(d, last_d, sizeof(d)));
+		EXPECT_EQ(0, memcmp(f, last_f, sizeof(f)));
+		EXPECT_EQ(4, device_sub_steps(dev));
+		EXPECT_GT(0, device_sub_step(dev, 3, u, d, f, &info));
+		EXPECT_NE(NULL, strstr(device_sub_error(dev), "older than step 4"));
+	}
+	EXPECT_EQ(8, device_sub_steps(dev));
+	EXPECT_EQ(0, device_sub_stop(dev));
+	device_sub_close(dev);
+	ref_close(&ref);
+	rths_hs_experiment_free(sub.dev);
+	json_decref(root);
+}
+
+/* rths-site on a 1-DOF substructure with @fields: exit status, the
+ * error in err. */
+static int run_on(const char *fields, char *err, size_t size)
+{
+	char json[1024];
+
+	snprintf(json, sizeof(json), "{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":1,%s}]}",
+		 fields);
+	return site_io_run_on(json, err, size);
+}
+
+TEST(device_errors_name_the_path)
+{
+	static const char *const cases[][2] = {
+		{ "\"device\":{\"backend\":\"offline\",\"rate\":5,\"step_ticks\":1},\"specimen\":{\"stiffness\":1}",
+		  "json: substructures[0].device.rate: expected" },
+		{ "\"device\":{\"backend\":\"offline\"},\"specimen\":{\"stiffness\":1}",
+		  "json: substructures[0].device.step_ticks: missing" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4,\"actuator\":{\"lagg\":1}},\"specimen\":{\"stiffness\":1}",
+		  "json: substructures[0].device.actuator.lagg: unknown field" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"compensation\":{\"method\":\"polynomial\",\"order\":9}",
+		  "json: substructures[0].compensation.order: expected" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":\"x\"}",
+		  "json: substructures[0].specimen.stiffness: expected" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"setup\":{\"type\":\"two_actuator\"}",
+		  "json: substructures[0].setup" },
+		{ "\"device\":[]", "json: substructures[0].device: expected an object" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4}",
+		  "json: substructures[0].specimen: missing" },
+		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"elements\":[]",
+		  "json: substructures[0].elements: a device substructure's springs" },
+	};
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(1, run_on(cases[i][0], err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, cases[i][1]));
+		EXPECT_EQ(err + strlen(err) - 1, strchr(err, '\n'));
+		TH_LOG("%s", err);
+	}
+}
+
+/* ----------------------------------------------------- native protocol */
+
+/* One frame of the native protocol: its type, payload in p (len). */
+static int native_get(int fd, unsigned char *p, size_t cap, uint32_t *len)
+{
+	unsigned char h[RNP_HDR_SIZE];
+	struct rnp_hdr hdr;
+
+	if (recv_all(fd, h, sizeof(h)) || rnp_parse_hdr(h, &hdr, NULL, 0) ||
+	    hdr.length > cap || recv_all(fd, p, hdr.length))
+		return -1;
+	*len = hdr.length;
+	return hdr.type;
+}
+
+static int native_put(int fd, struct rnp_buf *b)
+{
+	int r = send_all(fd, b->p, b->len);
+
+	b->len = 0;
+	return r;
+}
+
+/*
+ * rths-coord's view of a device site: WELCOME says device, with the
+ * device's rate and step; each STEP gives the offline model's measured
+ * displacement and force after the compensation, to the bit; a re-issued
+ * STEP is answered from the cache (CACHED) and moves nothing, since the
+ * steps after it still match the reference; a second session of the same
+ * test goes on where the first stopped (the device stayed open); BYE
+ * brings the device to rest.
+ */
+TEST(native_protocol_steps_the_device)
+{
+	struct rnp_hello h = { .version_min = 1, .version_max = 1,
+			       .test_id = 42, .substructure = "rig" };
+	static unsigned char p[4096];
+	double u[2], d[2], f[2], rd[2], rf[2];
+	struct rnp_result res = { .disp = rd, .force = rf };
+	struct rnp_step st = { .ndof = 2, .u = u };
+	struct rnp_buf b = { 0 };
+	struct rnp_welcome w;
+	char log[16384];
+	struct site_proc s;
+	struct ref ref;
+	uint32_t len;
+	int fd = -1;
+
+	ASSERT_EQ(0, site_start(&s, "native", 7));
+	ASSERT_EQ(0, ref_open(&ref, 7));
+	for (int n = 1; n <= 30; n++) {
+		if (n == 1 || n == 16) {	/* a new session at step 16 */
+			if (fd >= 0)
+				close(fd);
+			fd = connect_to(s.port);
+			ASSERT_LE(0, fd);
+			h.last_seq = n - 1;
+			ASSERT_EQ(0, rnp_put_hello(&b, &h));
+			ASSERT_EQ(0, native_put(fd, &b));
+			ASSERT_EQ(RNP_WELCOME, native_get(fd, p, sizeof(p),
+							  &len));
+			ASSERT_EQ(0, rnp_parse_welcome(p, len, &w, NULL, 0));
+			EXPECT_EQ(RNP_KIND_DEVICE, w.kind);
+			EXPECT_EQ(RATE, w.rate);
+			EXPECT_EQ(TICKS, w.step_ticks);
+			EXPECT_EQ(2, w.ndof);
+			/* a resumed test reports where it is */
+			EXPECT_EQ(n == 1 ? 0 : 42, w.test_id);
+			EXPECT_EQ((uint64_t)n - 1, w.last_seq);
+		}
+		trial_u(n, u);
+		st.seq = n;
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		for (int k = 0; k < (n == 9 ? 2 : 1); k++) {
+			ASSERT_EQ(0, rnp_put_step(&b, &st));
+			ASSERT_EQ(0, native_put(fd, &b));
+			ASSERT_EQ(RNP_RESULT, native_get(fd, p, sizeof(p),
+							 &len));
+			ASSERT_EQ(0, rnp_parse_result(p, len, &res, 2, NULL,
+						      0));
+			EXPECT_EQ((uint64_t)n, res.seq);
+			EXPECT_EQ(k ? RNP_RES_CACHED : 0,
+				  res.flags & RNP_RES_CACHED);
+			EXPECT_EQ(0, memcmp(rd, d, sizeof(d)));
+			EXPECT_EQ(0, memcmp(rf, f, sizeof(f)));
+		}
+	}
+	ASSERT_EQ(0, rnp_put_bye(&b));
+	ASSERT_EQ(0, native_put(fd, &b));
+	close(fd);
+	rnp_buf_free(&b);
+	ref_close(&ref);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "steps executed 30, cached 1, replayed 0"));
+	TH_LOG("%s", log);
+}
+
+TEST_HARNESS_MAIN
