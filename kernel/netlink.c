@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "rths.h"
 
 static struct genl_family rths_family;
@@ -174,8 +175,8 @@ static struct rths_device *rths_nl_device(struct genl_info *info)
 #define RTHS_NL_DEV	BIT(0)	/* look up the device the request names */
 #define RTHS_NL_LOCK	BIT(1)	/* and hold its lock, checked alive */
 
-static int rths_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			 struct genl_info *info)
+static int rths_pre_doit(const struct genl_split_ops *ops,
+			 struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd;
 
@@ -197,8 +198,8 @@ static int rths_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void rths_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			   struct genl_info *info)
+static void rths_post_doit(const struct genl_split_ops *ops,
+			   struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];
 
