@@ -145,22 +145,31 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 			return -EINVAL;
 		vm_flags_clear(vma, VM_MAYWRITE);
 	}
-	mutex_lock(&rd->lock);
-	rg = rd->region;
-	if (rd->dead || !rg) {
-		err = -ENODEV;
-	} else if (len > rg->size) {
-		err = -EINVAL;
-	} else {
-		err = rths_map_pages(vma, rg);
-		if (!err) {
-			vma->vm_private_data = rg;
-			vma->vm_ops = &rths_vm_ops;
-			rths_vm_open(vma);
-		}
+	/*
+	 * Pin the region and count the map before mapping, under
+	 * rd->region_lock alone (never rd->lock: see Locking in rths.h).  A
+	 * resize sees the map and refuses; one under way makes us wait.
+	 */
+	spin_lock(&rd->region_lock);
+	rg = READ_ONCE(rd->dead) ? NULL : rd->region;
+	if (rg && !rd->resizing) {
+		rths_region_get(rg);
+		atomic_inc(&rg->maps);
 	}
-	mutex_unlock(&rd->lock);
-	return err;
+	err = !rg ? -ENODEV : rd->resizing ? -EAGAIN : 0;
+	spin_unlock(&rd->region_lock);
+	if (err)
+		return err;
+	err = len > rg->size ? -EINVAL : rths_map_pages(vma, rg);
+	if (err) {
+		atomic_dec(&rg->maps);
+		rths_region_put(rg);
+		return err;
+	}
+	/* the VMA owns the reference and the count, as rths_vm_open() */
+	vma->vm_private_data = rg;
+	vma->vm_ops = &rths_vm_ops;
+	return 0;
 }
 
 static __poll_t rths_poll(struct file *file, poll_table *wait)
