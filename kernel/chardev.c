@@ -12,13 +12,15 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "rths.h"
 
 static dev_t rths_devt;
 static struct cdev rths_cdev;
 static struct class *rths_class;
 
-static char *rths_devnode(struct device *dev, umode_t *mode)
+static char *rths_devnode(RTHS_DEVNODE_CONST struct device *dev,
+			  umode_t *mode)
 {
 	/* Group access is for the lab's users; udev sets the group. */
 	if (mode)
@@ -111,7 +113,7 @@ static int rths_map_pages(struct vm_area_struct *vma, struct rths_region *rg)
 	pgprot_t prot = vma->vm_page_prot;
 	int err = 0;
 
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	for (off = 0; off < len && !err; off += PAGE_SIZE) {
 		vma->vm_page_prot = off ? prot :
 				    vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
@@ -135,30 +137,39 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(file->f_mode & FMODE_WRITE)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	/* a private copy of the rings would post nothing */
 	if (!(vma->vm_flags & VM_SHARED)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EINVAL;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		vm_flags_clear(vma, VM_MAYWRITE);
 	}
-	mutex_lock(&rd->lock);
-	rg = rd->region;
-	if (rd->dead || !rg) {
-		err = -ENODEV;
-	} else if (len > rg->size) {
-		err = -EINVAL;
-	} else {
-		err = rths_map_pages(vma, rg);
-		if (!err) {
-			vma->vm_private_data = rg;
-			vma->vm_ops = &rths_vm_ops;
-			rths_vm_open(vma);
-		}
+	/*
+	 * Pin the region and count the map before mapping, under
+	 * rd->region_lock alone (never rd->lock: see Locking in rths.h).  A
+	 * resize sees the map and refuses; one under way makes us wait.
+	 */
+	spin_lock(&rd->region_lock);
+	rg = READ_ONCE(rd->dead) ? NULL : rd->region;
+	if (rg && !rd->resizing) {
+		rths_region_get(rg);
+		atomic_inc(&rg->maps);
 	}
-	mutex_unlock(&rd->lock);
-	return err;
+	err = !rg ? -ENODEV : rd->resizing ? -EAGAIN : 0;
+	spin_unlock(&rd->region_lock);
+	if (err)
+		return err;
+	err = len > rg->size ? -EINVAL : rths_map_pages(vma, rg);
+	if (err) {
+		atomic_dec(&rg->maps);
+		rths_region_put(rg);
+		return err;
+	}
+	/* the VMA owns the reference and the count, as rths_vm_open() */
+	vma->vm_private_data = rg;
+	vma->vm_ops = &rths_vm_ops;
+	return 0;
 }
 
 static __poll_t rths_poll(struct file *file, poll_table *wait)
@@ -186,7 +197,7 @@ static const struct file_operations rths_fops = {
 	.release = rths_release,
 	.mmap = rths_mmap,
 	.poll = rths_poll,
-	.llseek = no_llseek,
+	/* no .llseek: since 6.0 that makes lseek() fail with ESPIPE */
 };
 
 int rths_chardev_add(struct rths_device *rd)
@@ -224,7 +235,7 @@ int rths_chardev_init(void)
 	err = cdev_add(&rths_cdev, rths_devt, RTHS_MAX_DEVICES);
 	if (err)
 		goto unregister;
-	rths_class = class_create(THIS_MODULE, "rths");
+	rths_class = rths_class_create("rths");
 	if (IS_ERR(rths_class)) {
 		err = PTR_ERR(rths_class);
 		goto del;

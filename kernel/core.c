@@ -298,6 +298,7 @@ again:
 	INIT_LIST_HEAD(&rd->list);
 	mutex_init(&rd->lock);
 	init_waitqueue_head(&rd->wq);
+	spin_lock_init(&rd->region_lock);
 	rths_event_init(rd);
 	rths_stats_init(rd);
 	strscpy(rd->name, name, sizeof(rd->name));
@@ -367,7 +368,7 @@ static void rths_dev_teardown(struct rths_device *rd)
 		rths_loop_set_state(rd, RTHS_STATE_STOPPED,
 				    RTHS_REASON_REMOVED);
 	}
-	rd->dead = true;
+	WRITE_ONCE(rd->dead, true);	/* mmap() reads it without rd->lock */
 	rd->card->del(rd);
 	rd->card = NULL;
 	mutex_unlock(&rd->lock);

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "rths.h"
 
 static struct genl_family rths_family;
@@ -174,8 +175,8 @@ static struct rths_device *rths_nl_device(struct genl_info *info)
 #define RTHS_NL_DEV	BIT(0)	/* look up the device the request names */
 #define RTHS_NL_LOCK	BIT(1)	/* and hold its lock, checked alive */
 
-static int rths_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			 struct genl_info *info)
+static int rths_pre_doit(const struct genl_split_ops *ops,
+			 struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd;
 
@@ -197,8 +198,8 @@ static int rths_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void rths_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			   struct genl_info *info)
+static void rths_post_doit(const struct genl_split_ops *ops,
+			   struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];
 
@@ -502,7 +503,7 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **ctb = NULL;
 	struct rths_device *rd = info->user_ptr[0];
 	struct rths_config *cfg;
-	int err;
+	int err, mapped;
 
 	if (rd->state != RTHS_STATE_STOPPED) {
 		NL_SET_ERR_MSG(extack, "device is running; stop it first");
@@ -560,30 +561,35 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (cfg->cmd_entries != rd->cfg.cmd_entries ||
 	    cfg->fb_entries != rd->cfg.fb_entries ||
 	    cfg->trace_entries != rd->cfg.trace_entries) {
-		err = -EBUSY;
-		if (atomic_read(&rd->region->maps)) {
-			NL_SET_ERR_MSG(extack,
-				       "the rings are mapped; unmap them before resizing");
-			goto unlock;
-		}
 		err = -ENOMEM;
 		rg = rths_region_alloc(rd->channels, cfg);
 		if (!rg)
 			goto unlock;
-	}
-	/* The card validates all of its parameters before applying any. */
-	if (ctb) {
-		err = rd->card->set(rd, ctb, extack);
-		if (err) {
-			if (rg)
-				rths_region_put(rg);
+		/* mmap() runs without rd->lock: hold it off while we resize */
+		spin_lock(&rd->region_lock);
+		mapped = atomic_read(&rd->region->maps);
+		rd->resizing = !mapped;
+		spin_unlock(&rd->region_lock);
+		if (mapped) {
+			NL_SET_ERR_MSG(extack,
+				       "the rings are mapped; unmap them before resizing");
+			rths_region_put(rg);
+			err = -EBUSY;
 			goto unlock;
 		}
 	}
+	/* The card validates all of its parameters before applying any. */
+	err = ctb ? rd->card->set(rd, ctb, extack) : 0;
 	if (rg) {
-		rths_region_put(rd->region);
-		rd->region = rg;
+		spin_lock(&rd->region_lock);
+		if (!err)
+			swap(rd->region, rg);
+		rd->resizing = false;
+		spin_unlock(&rd->region_lock);
+		rths_region_put(rg);	/* the old one, or the unused new one */
 	}
+	if (err)
+		goto unlock;
 	rd->cfg = *cfg;
 	err = 0;
 	/* new card parameters may move the zero: start from where it is */

@@ -14,8 +14,16 @@
  *   rd->lock (mutex)           a device's configuration, region, owner,
  *	dead, rt.thread, and every state change made from netlink or the
  *	device node; manual-clock ticks run under it.
+ *   rd->region_lock (spinlock)  swapping rd->region and counting its
+ *	maps; taken under rd->lock, and by mmap() without it.
  *   rd->ev_lock (spinlock, irqsave)  the event queue; innermost, taken
  *	from the tick context too.
+ *
+ * mmap() runs under the mm's mmap_lock and must not take rd->lock: a
+ * manual-clock tick holds rd->lock while a card's @write may take a
+ * driver lock (comedi's dev->mutex) under which that driver faults user
+ * memory (mmap_lock), and lockdep rightly calls that a cycle.  So mmap()
+ * takes only rd->region_lock, to pin the region and count the map.
  *
  * rths_lock and rd->lock never nest: lookups take and drop rths_lock and
  * return a reference, then take rd->lock.  rd->lock may be taken before
@@ -213,7 +221,9 @@ struct rths_device {
 	u32 reason;			/* enum rths_reason */
 	u32 fault;			/* enum rths_fault */
 	struct rths_config cfg;
-	struct rths_region *region;
+	spinlock_t region_lock;		/* see Locking above */
+	struct rths_region *region;	/* swapped under lock + region_lock */
+	bool resizing;			/* mmap() waits: under region_lock */
 	struct rths_loop loop;
 	struct rths_rt rt;
 	struct rths_stats_k stats;	/* see stats.c */

@@ -1,19 +1,27 @@
-# The kernel modules, built out of tree against Debian's 6.1 headers for
-# both flavours, never against the running kernel.  Kbuild writes objects
-# next to the sources, so each flavour builds in its own copy under $(O).
-
+# The kernel modules, built out of tree against Debian's headers of the
+# two LTS series labs run, 6.1 and 6.12, each stock and PREEMPT_RT
+# (flavours stock, rt, stock-6.12, rt-6.12), never against the running
+# kernel.  Kbuild writes objects next to the sources, so each flavour
+# builds in its own copy under $(O).  API differences live in
+# kernel/compat.h.
 #
-# KVER (the Debian ABI, e.g. 6.1.0-57) is resolved the first time a recipe
-# expands it, never while parsing: scripts/kver.sh may ask apt, which only
-# knows the answer once the package install ran (make help, make clean
-# run no package tool).  KVER=... on the command line wins.
-KVER ?= $(eval KVER := $$(or $$(shell scripts/kver.sh),$$(error cannot \
+# KVER (the 6.1 ABI, e.g. 6.1.0-57) and KVER612 (e.g. 6.12.111+deb12)
+# are resolved the first time a recipe expands them, never while parsing:
+# scripts/kver.sh may ask apt, which only knows the answer once the
+# package install ran (make help, make clean run no package tool).
+# KVER=... or KVER612=... on the command line wins.
+KVER ?= $(eval KVER := $$(or $$(shell scripts/kver.sh 6.1),$$(error cannot \
 	resolve the Debian 6.1 kernel ABI (scripts/kver.sh))))$(KVER)
+KVER612 ?= $(eval KVER612 := $$(or $$(shell scripts/kver.sh 6.12),$$(error \
+	cannot resolve the Debian 6.12 kernel ABI (scripts/kver.sh 6.12))))$(KVER612)
 KDIR_stock ?= /usr/src/linux-headers-$(KVER)-amd64
 KDIR_rt ?= /usr/src/linux-headers-$(KVER)-rt-amd64
-KFLAVOURS := stock rt
-# scripts/deps.sh puts the ABI in place of @KVER@.
+KDIR_stock-6.12 ?= /usr/src/linux-headers-$(KVER612)-amd64
+KDIR_rt-6.12 ?= /usr/src/linux-headers-$(KVER612)-rt-amd64
+KFLAVOURS := stock rt stock-6.12 rt-6.12
+# scripts/deps.sh puts the ABIs in place of @KVER@ and @KVER612@.
 DEB_PKGS += linux-headers-@KVER@-amd64 linux-headers-@KVER@-rt-amd64 \
+	linux-headers-@KVER612@-amd64 linux-headers-@KVER612@-rt-amd64 \
 	sparse rsync
 
 KMOD_SRCS := Kbuild $(shell find kernel include/uapi -name '*.[ch]' -o \
@@ -43,10 +51,22 @@ all: module
 # "make check" as TAP.
 .PHONY: kstyle-check
 kcheck: kstyle-check
-kstyle-check: $(HARNESS) $(O)/kmod-stock/kernel/rths.ko
+kstyle-check: $(HARNESS) $(KMODS)
 	@mkdir -p $(O)/results
-	scripts/kcheck.sh $(O)/harness/scripts/checkpatch.pl $(KDIR_stock) \
-		$(O)/kmod-stock | tee $(O)/results/kstyle.tap
+	scripts/kcheck.sh $(O)/harness/scripts/checkpatch.pl \
+		$(foreach f,$(KFLAVOURS),$(KDIR_$(f)) $(O)/kmod-$(f)) \
+		| tee $(O)/results/kstyle.tap
 	@! grep -q '^not ok' $(O)/results/kstyle.tap
 
 CHECK_PARTS += kstyle-check
+
+# dkms.conf against every kernel the modules build for (tests/build/dkms.sh:
+# a private DKMS tree, nothing installed).
+DEB_PKGS += dkms
+KRELS = $(KVER)-amd64 $(KVER)-rt-amd64 $(KVER612)-amd64 $(KVER612)-rt-amd64
+.PHONY: dkms-check
+dkms-check: | $(DEPS_STAMP)
+	@mkdir -p $(O)/results
+	@tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
+		rc=$$?; cat $(O)/results/dkms.tap; exit $$rc
+CHECK_PARTS += dkms-check

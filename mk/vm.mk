@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The QEMU test guest: Debian's own 6.1 kernels (stock and PREEMPT_RT)
-# booted under TCG with the host's root over 9p.  See
+# The QEMU test guest: Debian's own kernels of the two LTS series, 6.1
+# and 6.12, stock and PREEMPT_RT (the flavours of mk/kmod.mk), booted
+# under TCG with the host's root over 9p.  See
 # Documentation/testing.rst.
 #
 # For other fragments:
 #   $(VM_RUN) [--timeout S] [--stdout FILE] FLAVOUR RWDIR -- CMD [ARGS...]
 #       runs CMD in the guest, exits with its status (125: no status)
-#   $(VM_KREL_stock), $(VM_KREL_rt)   the guests' uname -r
+#   $(VM_KREL_FLAVOUR)   the guest's uname -r, e.g. $(VM_KREL_rt-6.12)
 
 # qemu-system-x86: the emulator; busybox-static, cpio: the initramfs;
-# kmod: depmod and modinfo on the host; xz-utils: unpacking vmlinux.
-DEB_PKGS += qemu-system-x86 busybox-static kmod cpio xz-utils
+# kmod: depmod and modinfo on the host; xz-utils, zstd: unpacking vmlinux.
+DEB_PKGS += qemu-system-x86 busybox-static kmod cpio xz-utils zstd
 
 VM_RUN := $(TOP)/tests/vm/run-vm.sh
 # The same ABI as the module build (mk/kmod.mk), resolved as late: these
@@ -18,9 +19,11 @@ VM_RUN := $(TOP)/tests/vm/run-vm.sh
 VM_KVER = $(KVER)
 VM_KREL_stock = $(VM_KVER)-amd64
 VM_KREL_rt = $(VM_KVER)-rt-amd64
-VM_FLAVOURS := stock rt
-# What the scripts need to agree with make on paths and the ABI.
-VM_ENV = O='$(O)' KVER='$(VM_KVER)'
+VM_KREL_stock-6.12 = $(KVER612)-amd64
+VM_KREL_rt-6.12 = $(KVER612)-rt-amd64
+VM_FLAVOURS := stock rt stock-6.12 rt-6.12
+# What the scripts need to agree with make on paths and the ABIs.
+VM_ENV = O='$(O)' KVER='$(VM_KVER)' KVER612='$(KVER612)'
 
 .PHONY: vm-kernels vm-smoke
 

@@ -4,9 +4,10 @@
 # Uses apt exactly as this machine has it configured.  Quiet when nothing
 # is missing, so that it can run before every build.
 #
-# A name with @KVER@ (linux-headers-@KVER@-amd64) stands for the kernel
-# ABI scripts/kver.sh names; it is resolved after the other packages are
-# in, and after apt-get update if apt does not know the ABI yet.
+# A name with @KVER@ (linux-headers-@KVER@-amd64) stands for the 6.1
+# kernel ABI scripts/kver.sh names, @KVER612@ for the 6.12 one; they are
+# resolved after the other packages are in, and after apt-get update if
+# apt does not know the ABI yet.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -44,15 +45,23 @@ install_missing() {
 plain=() kdep=()
 for p in "$@"; do
 	case $p in
-	*@KVER@*) kdep+=("$p") ;;
+	*@KVER@* | *@KVER612@*) kdep+=("$p") ;;
 	*) plain+=("$p") ;;
 	esac
 done
 install_missing "${plain[@]}"
 [ ${#kdep[@]} -eq 0 ] && exit 0
 
-kver=$("$top/scripts/kver.sh" 2>/dev/null) || {
-	apt_update
-	kver=$("$top/scripts/kver.sh")
+abi() {
+	"$top/scripts/kver.sh" "$1" 2>/dev/null || {
+		apt_update
+		"$top/scripts/kver.sh" "$1"
+	}
 }
-install_missing "${kdep[@]//@KVER@/$kver}"
+kver=$(abi 6.1)
+kdep=("${kdep[@]//@KVER@/$kver}")
+if [[ "${kdep[*]}" == *@KVER612@* ]]; then
+	kver612=$(abi 6.12)
+	kdep=("${kdep[@]//@KVER612@/$kver612}")
+fi
+install_missing "${kdep[@]}"

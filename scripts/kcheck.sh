@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Kernel style as TAP: checkpatch (--strict) on every kernel and uapi file,
-# then a sparse (C=2) and W=1 build that must print no warning.
-# Usage: kcheck.sh CHECKPATCH KDIR MODDIR
+# then, for every kernel tree, a sparse (C=2) and W=1 build that must
+# print no warning.
+# Usage: kcheck.sh CHECKPATCH KDIR MODDIR [KDIR MODDIR]...
 set -uo pipefail
 
-checkpatch=$1 kdir=$2 moddir=$3
+checkpatch=$1
+shift
 files=$(find kernel include/uapi -name '*.[ch]' | sort)
-n=$(($(wc -w <<<"$files") + 1))
+n=$(($(wc -w <<<"$files") + $# / 2))
 echo "TAP version 13"
 echo "1..$n"
 i=0
@@ -24,12 +26,18 @@ for f in $files; do
 	fi
 done
 # Every object is rebuilt so that sparse and the compiler see every file.
-find "$moddir" -name '*.o' -delete
-out=$(make -s -C "$kdir" M="$moddir" C=2 W=1 modules 2>&1 |
-	grep -E 'warning|error' )
-if [ -z "$out" ]; then
-	echo "ok $n sparse and W=1 build without a warning"
-else
-	echo "not ok $n sparse and W=1 build without a warning"
-	sed 's/^/# /' <<<"$out"
-fi
+while [ $# -ge 2 ]; do
+	kdir=$1 moddir=$2
+	shift 2
+	i=$((i + 1))
+	find "$moddir" -name '*.o' -delete
+	out=$(make -s -C "$kdir" M="$moddir" C=2 W=1 modules 2>&1 |
+		grep -E 'warning|error' )
+	what="sparse and W=1 build without a warning against ${kdir##*/linux-headers-}"
+	if [ -z "$out" ]; then
+		echo "ok $i $what"
+	else
+		echo "not ok $i $what"
+		sed 's/^/# /' <<<"$out"
+	fi
+done

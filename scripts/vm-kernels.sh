@@ -3,8 +3,9 @@
 #
 # vm-kernels.sh FLAVOUR DIR
 #
-# Fetch Debian's linux-image package for FLAVOUR (stock | rt) of the ABI
-# that scripts/kver.sh names, unpack it into DIR and run depmod there, so
+# Fetch Debian's linux-image package for FLAVOUR (stock, rt: the 6.1
+# series; stock-6.12, rt-6.12: the 6.12 series) of the ABI that
+# scripts/kver.sh names for the series, unpack it into DIR and run depmod there, so
 # that QEMU can boot DIR/boot/vmlinuz-KREL and the guest can modprobe from
 # DIR/lib/modules/KREL.  Prints the paths (vmlinuz=, vmlinux=, modules=)
 # and records them, with the package name and version, in DIR/kernel.env
@@ -22,18 +23,22 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt DIR" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12 DIR" >&2
 	exit 2
 }
 [ $# -eq 2 ] || usage
 flavour=$1
 dir=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-kver=$("$top/scripts/kver.sh")
 case $flavour in
-stock) krel=$kver-amd64 ;;
-rt) krel=$kver-rt-amd64 ;;
+stock | rt) series=6.1 ;;
+stock-6.12 | rt-6.12) series=6.12 ;;
 *) usage ;;
+esac
+kver=$("$top/scripts/kver.sh" $series)
+case $flavour in
+stock*) krel=$kver-amd64 ;;
+rt*) krel=$kver-rt-amd64 ;;
 esac
 O=${O:-$top/build}
 cache=$O/vm/debs
@@ -132,19 +137,36 @@ fi
 mv "$tmp/boot" "$tmp/lib" "$dir/"
 depmod -b "$dir" "$krel"
 
-# Also unpack the ELF vmlinux inside the xz-compressed bzImage.  QEMU
-# boots it directly through its PVH entry point, which skips the
-# decompressor: about 6 s less per boot under TCG.  The kernel code is the
-# same; only the decompressor's KASLR is lost.  Empty if this does not
-# work out, and run-vm.sh then boots vmlinuz.
+# Also unpack the ELF vmlinux inside the compressed bzImage (xz in 6.1,
+# zstd in 6.12).  QEMU boots it directly through its PVH entry point,
+# which skips the decompressor: about 6 s less per boot under TCG.  The
+# kernel code is the same; only the decompressor's KASLR is lost.  Empty
+# if this does not work out, and run-vm.sh then boots vmlinuz.
 vmlinux=$dir/boot/vmlinux-$krel
+# The payload's place is in the boot protocol's setup header:
+# setup_sects at 0x1f1 (0 means 4), payload_offset and payload_length at
+# 0x248 and 0x24c, relative to the protected-mode code after the setup.
+le32() { od -An -tu4 -j "$1" -N4 "$vmlinuz" | tr -d ' '; }
 unxz_payload() {
-	local off
-	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1)
-	[ -n "$off" ] || return 1
-	# xz stops at the end of the stream, so tail may die of SIGPIPE.
-	tail -c +$((off + 1)) "$vmlinuz" | xz -dcq --single-stream >"$vmlinux" ||
-		[ "${PIPESTATUS[1]}" -eq 0 ]
+	local sects off len magic
+	sects=$(od -An -tu1 -j $((0x1f1)) -N1 "$vmlinuz" | tr -d ' ')
+	[ "$sects" -eq 0 ] && sects=4
+	off=$(( (sects + 1) * 512 + $(le32 $((0x248))) ))
+	len=$(le32 $((0x24c)))
+	magic=$(od -An -tx1 -j "$off" -N4 "$vmlinuz" | tr -d ' ')
+	# tail dies of SIGPIPE once head has its bytes: the decompressor's
+	# status is what counts.
+	case $magic in
+	fd377a58) # xz
+		tail -c +$((off + 1)) "$vmlinuz" | head -c "$len" |
+			xz -dcq --single-stream >"$vmlinux" ||
+			[ "${PIPESTATUS[2]}" -eq 0 ] ;;
+	28b52ffd) # zstd, with the kernel's 4-byte size appended
+		tail -c +$((off + 1)) "$vmlinuz" | head -c $((len - 4)) |
+			zstd -dcq >"$vmlinux" ||
+			[ "${PIPESTATUS[2]}" -eq 0 ] ;;
+	*) return 1 ;;
+	esac
 }
 if unxz_payload &&
 	readelf -n "$vmlinux" 2>/dev/null | grep -c 'Xen.*(0x00000012)' >/dev/null; then

@@ -10,21 +10,21 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt DIR OUT" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12 DIR OUT" >&2
 	exit 2
 }
 [ $# -eq 3 ] || usage
 flavour=$1
 dir=$2
 out=$3
-case $flavour in stock | rt) ;; *) usage ;; esac
+case $flavour in stock | rt | stock-6.12 | rt-6.12) ;; *) usage ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
 # shellcheck source=/dev/null
 . "$dir/kernel.env"
 case $KREL in
-*-rt-amd64) [ "$flavour" = rt ] ;;
-*) [ "$flavour" = stock ] ;;
+*-rt-amd64) [ "${flavour%-*}" = rt ] ;;
+*) [ "${flavour%-*}" = stock ] ;;
 esac || {
 	echo "mkinitramfs: $dir holds $KREL, not a $flavour kernel" >&2
 	exit 1
@@ -38,9 +38,17 @@ if ! [ -x $busybox ] || ldd $busybox >/dev/null 2>&1; then
 	exit 1
 fi
 
-# Loaded in this order by /init.  In Debian's 6.1 all of them are modules.
-mods="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev
-virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+# What /init needs, with their dependencies in load order as modules.dep
+# gives them (6.1 and 6.12 differ: 6.12 folds fscache into netfs).  In
+# Debian's kernels all of them are modules; a built-in one is skipped.
+mods=$(for m in virtio_pci 9pnet_virtio 9p; do
+	modprobe -d "$dir" -S "$KREL" --show-depends "$m" || {
+		echo "mkinitramfs: module $m not in $KREL" >&2
+		exit 1
+	}
+done | awk '$1 == "insmod" { n = split($2, p, "/"); m = p[n];
+	sub(/\.ko(\.[a-z]+)?$/, "", m); if (!seen[m]++) print m }')
+[ -n "$mods" ] || exit 1
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run one command as root inside a QEMU (TCG) guest that boots Debian's
-# own 6.1 kernel, stock or PREEMPT_RT, with the host's root file system
+# own 6.1 or 6.12 kernel, stock or PREEMPT_RT, with the host's root file system
 # mounted read-only and RWDIR writable at the same path.  See --help and
 # Documentation/testing.rst.
 set -euo pipefail
@@ -13,7 +13,8 @@ usage() {
 usage: $prog [OPTIONS] FLAVOUR RWDIR -- CMD [ARGS...]
 
 Boot Debian's linux-image-\$KVER-amd64 (FLAVOUR stock) or -rt-amd64
-(FLAVOUR rt) under qemu-system-x86_64 -accel tcg and run CMD as root in
+(FLAVOUR rt), or the 6.12 series' linux-image-\$KVER612-amd64 (stock-6.12)
+or -rt-amd64 (rt-6.12), under qemu-system-x86_64 -accel tcg and run CMD as root in
 the guest, with the current directory at the top of the repository.
 The guest sees the host's / read-only and RWDIR (created if needed)
 writable at the same absolute path; /tmp and /run are the guest's own.
@@ -126,9 +127,9 @@ flavour=$1
 rwdir=$2
 shift 3
 case $flavour in
-stock | rt) ;;
+stock | rt | stock-6.12 | rt-6.12) ;;
 *)
-	echo "$prog: FLAVOUR is stock or rt, not '$flavour'" >&2
+	echo "$prog: FLAVOUR is stock, rt, stock-6.12 or rt-6.12, not '$flavour'" >&2
 	exit 2
 	;;
 esac

@@ -39,7 +39,7 @@ t_kernel() {
 
 # PREEMPT_RT kernels have /sys/kernel/realtime = 1; others have none.
 t_realtime() {
-	if [ "$RTHS_VM_FLAVOUR" = rt ]; then
+	if [ "${RTHS_VM_FLAVOUR%-*}" = rt ]; then
 		[ "$(cat /sys/kernel/realtime)" = 1 ]
 		uname -v | grep -q PREEMPT_RT
 	else
@@ -125,7 +125,7 @@ t_fifo() {
 }
 
 check "kernel is $RTHS_VM_KREL" t_kernel
-if [ "$RTHS_VM_FLAVOUR" = rt ]; then
+if [ "${RTHS_VM_FLAVOUR%-*}" = rt ]; then
 	check "PREEMPT_RT: /sys/kernel/realtime is 1" t_realtime
 else
 	check "not PREEMPT_RT: no /sys/kernel/realtime" t_realtime

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# dkms.conf as a lab PC uses it: "dkms build" of the tree against each
+# kernel whose headers are given, in a private DKMS tree (nothing is
+# installed).  Every kernel gets rths.ko and rths_sim.ko, and
+# rths_comedi.ko exactly when its .config has CONFIG_COMEDI; each module's
+# vermagic names that kernel.  TAP.
+# Usage: dkms.sh KREL... (from the top of the tree), e.g. 6.1.0-57-amd64
+set -uo pipefail
+
+top=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$top/tests/lib/tap.sh"
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+src=$work/src/rths-$version
+mkdir -p "$src" "$work/tree" "$work/inst"
+cp -r Kbuild kernel include dkms.conf "$src/"
+
+echo "TAP version 13"
+echo "1..$(($# * 2))"
+for krel in "$@"; do
+	log=$work/$krel.log
+	dkms build "rths/$version" -k "$krel" --sourcetree "$work/src" \
+		--dkmstree "$work/tree" --installtree "$work/inst" \
+		>"$log" 2>&1
+	check "dkms build against $krel" test $? -eq 0 ||
+		sed 's/^/# /' "$log" | tail -n 20
+	want="rths rths_sim"
+	grep -Eq '^CONFIG_COMEDI=(y|m)$' "/lib/modules/$krel/build/.config" &&
+		want="$want rths_comedi"
+	dir=$work/tree/rths/$version/$krel/x86_64/module
+	got=$(cd "$dir" 2>/dev/null && ls | sed 's/\.ko\(\.[a-z]*\)\?$//' |
+		sort | xargs)
+	bad=
+	for m in $want; do
+		f=$(ls "$dir/$m.ko"* 2>/dev/null | head -n 1)
+		magic=$(modinfo -F vermagic "$f" 2>/dev/null)
+		[ "${magic%% *}" = "$krel" ] || bad="$bad $m:'${magic%% *}'"
+	done
+	check "$krel: modules {$(echo $want | tr ' ' ,)} built for it (got {$(echo $got | tr ' ' ,)})" \
+		test -z "$bad" -a "$got" = "$(echo $want | tr ' ' '\n' | sort | xargs)" ||
+		echo "# wrong or missing vermagic:$bad"
+done
+exit $failed
