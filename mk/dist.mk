@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Distributed tests (tests/dist): the fault-injecting TCP proxy
+# (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
+# test on loopback; "make dist-check" runs them (Documentation/testing.rst).
+
+DIST_PROXY_SRC := tests/dist/faultproxy.c
+define dist_proxy_rule
+$(O)/$(1)/tests/dist/faultproxy: $(DIST_PROXY_SRC) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS_$(1)) $$(LDFLAGS_$(1)) -o $$@ $$<
+endef
+$(foreach v,plain asan,$(eval $(call dist_proxy_rule,$(v))))
+
+DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
+$(DIST_PROXY_TEST): tests/dist/test_faultproxy.c $(HARNESS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
+		$(CFLAGS_plain) -o $@ $<
+
+.PHONY: dist-check
+dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
+		$(DIST_PROXY_TEST)
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 300 \
+			$(DIST_PROXY_TEST) > $(O)/results/faultproxy-$$v.tap \
+			2>&1 || rc=1; \
+		cat $(O)/results/faultproxy-$$v.tap; \
+	done; exit $$rc
+CHECK_PARTS += dist-check
