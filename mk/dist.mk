@@ -28,3 +28,11 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 		cat $(O)/results/faultproxy-$$v.tap; \
 	done; exit $$rc
 CHECK_PARTS += dist-check
+
+# bench-dist's client of one substructure (native, OpenFresco A and C).
+DIST_STEP_CLIENT := $(O)/plain/bench/dist/step_client
+$(DIST_STEP_CLIENT): bench/dist/step_client.c $(NET_SRCS) \
+		$(wildcard tools/net/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Itools/net $(CFLAGS_plain) -o $@ $< \
+		$(NET_SRCS) -lm

@@ -20,6 +20,10 @@
  *   reset        resets every connection now
  *   refuse on    new connections are reset on accept (an unreachable lab)
  *
+ * The proxy ACKs at once (TCP_QUICKACK re-armed), so it adds the delay
+ * to messages, not to TCP's acknowledgements: a Nagle sender is not held
+ * back by it as it would be by a real long link.
+ *
  * A record is a native-protocol frame (16-byte header, payload length at
  * offset 8, little-endian), a TLS record (5-byte header, length at offset
  * 3, big-endian), or a raw read (-f raw).  A record is forwarded whole once
@@ -450,6 +454,10 @@ static int do_read(struct conn *c, int k, int64_t now)
 	if (reserve(d, READ_CHUNK))
 		return -1;
 	n = recv(c->fd[k], d->q + d->len, READ_CHUNK, 0);
+	/* ACK at once, as a site does: the proxy carries messages' delay;
+	 * its own delayed ACKs would hold a Nagle sender back. */
+	setsockopt(c->fd[k], IPPROTO_TCP, TCP_QUICKACK, &(int){ 1 },
+		   sizeof(int));
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -1;
 	if (n == 0) {
