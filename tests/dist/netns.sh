@@ -14,21 +14,28 @@
 #                           start CMD in the background there, its output in
 #                           DIR/NAME.log; stopped at netns_down
 #   netns_stop NAME [SIG]   stop it (SIGTERM, then SIGKILL after 5 s)
-#   netns_proxy I PORT UPSTREAM_PORT [ARGS...]
-#                           the proxy of link I: in site I's namespace, on
-#                           $(netns_site_addr I):PORT, forwarding to
-#                           127.0.0.1:UPSTREAM_PORT (the site listens on
-#                           loopback), with faultproxy ARGS (-f, -e ...)
+#   netns_link I SITE_PORT [ARGS...]
+#                           link I: the coordinator reaches the site's
+#                           127.0.0.1:SITE_PORT at 127.0.0.1:$(netns_port I)
+#                           in its own namespace, across the veth pair,
+#                           through a faultproxy with ARGS (-f, -e ...)
 #   netns_fault I COMMAND   a faultproxy command on link I ("stall down 3")
-#   netns_site_addr I       the address the coordinator reaches site I at
+#   netns_port I            the port the coordinator dials for site I
 #   netns_down              stop everything, delete the namespaces (also on
 #                           exit, by the trap netns_up sets)
 #
 # Topology, for site i (1..N):
 #
-#   [coord ns] 10.201.i.1/24 --veth-- 10.201.i.2/24 [site i ns]
-#                                     faultproxy :PORT -> 127.0.0.1:UPSTREAM
+#   [coord ns]                                     [site i ns]
+#   coordinator -> 127.0.0.1:9100+i                rths-site 127.0.0.1:P
+#   faultproxy "link i" -> 10.201.i.2:9000 --veth-- relay "relay i" -> :P
+#                 10.201.i.1/24                    10.201.i.2/24
 #
+# Both ends speak plain TCP on loopback only, as rths-coord and rths-site
+# allow it without TLS; the relay (a faultproxy without faults) carries
+# the link across the namespaces, and the link's faultproxy injects the
+# faults on the coordinator's side.  With TLS the proxies carry the
+# records unchanged (-f tls).
 # Names carry the shell's pid, so that runs at the same time do not meet.
 # Root is needed (ip netns); callers skip when they are not root.
 
@@ -133,19 +140,26 @@ netns_wait_port() {
 	return 1
 }
 
-netns_proxy() {
-	local i=$1 port=$2 up=$3
-	shift 3
-	netns_spawn "$i" "proxy$i" "$FAULTPROXY" -n "link$i" \
-		-C "$NETNS_DIR/proxy$i.ctl" "$@" \
-		"$(netns_site_addr "$i"):$port" "127.0.0.1:$up"
-	netns_wait_port "$i" "$port"
+netns_port() {
+	echo $((9100 + $1))
+}
+
+netns_link() {
+	local i=$1 up=$2
+	shift 2
+	netns_spawn "$i" "relay$i" "$FAULTPROXY" -n "relay$i" -f raw \
+		"$(netns_site_addr "$i"):9000" "127.0.0.1:$up"
+	netns_wait_port "$i" 9000 || return 1
+	netns_spawn coord "link$i" "$FAULTPROXY" -n "link$i" \
+		-C "$NETNS_DIR/link$i.ctl" "$@" "127.0.0.1:$(netns_port "$i")" \
+		"$(netns_site_addr "$i"):9000"
+	netns_wait_port coord "$(netns_port "$i")"
 }
 
 netns_fault() {
 	local i=$1
 	shift
-	"$FAULTPROXY" -c "$NETNS_DIR/proxy$i.ctl" "$@"
+	"$FAULTPROXY" -c "$NETNS_DIR/link$i.ctl" "$@"
 }
 
 netns_down() {
