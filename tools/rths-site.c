@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rths-site: serves numerical substructures over OpenFresco's protocols
- * (Documentation/rths-site.rst, man rths-site).  One poll loop: every
+ * and the rths native protocol (Documentation/rths-site.rst, man
+ * rths-site).  One poll loop: every
  * substructure listens on its own port, every connection is a session
  * with its own state, and a bad peer ends only its own session.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -32,12 +34,17 @@ static void usage(FILE *f)
 	fputs("usage: rths-site [OPTION]... SITE.json\n"
 	      "Serve the numerical substructures of SITE.json over OpenFresco's\n"
 	      "protocols (site: ShadowExpSite, controller: ECGenericTCP,\n"
-	      "element: OpenSees GenericClient), one port per substructure.\n"
+	      "element: OpenSees GenericClient) or the rths native protocol\n"
+	      "(native: rths-coord), one port per substructure.\n"
 	      "\n"
 	      "  -a, --address ADDR   listen on ADDR instead of 127.0.0.1 (all\n"
 	      "                       substructures; a warning is logged)\n"
 	      "  -t, --timeout MS     end a session whose message or reply is\n"
-	      "                       incomplete for MS ms (default 10000)\n"
+	      "                       incomplete for MS ms (default 10000);\n"
+	      "                       native: the time to complete HELLO\n"
+	      "  -H, --heartbeat MS   native: the heartbeat period WELCOME\n"
+	      "                       announces; a session silent for 3\n"
+	      "                       periods is ended (default 1000)\n"
 	      "      --no-quickack    do not re-arm TCP_QUICKACK after reads\n"
 	      "                       (for measuring the delayed-ACK cost only)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
@@ -64,6 +71,11 @@ static int listen_on(struct substructure *sub)
 			 sub->name, addr);
 		return -1;
 	}
+	if (!is_loopback(&sa.sin_addr) && sub->proto == PROTO_NATIVE) {
+		site_log(LOG_ERR, "%s: address %s is not loopback: the native protocol runs over plain TCP on loopback only",
+			 sub->name, addr);
+		return -1;
+	}
 	if (!is_loopback(&sa.sin_addr))
 		site_log(LOG_WARN, "%s: address %s is not loopback: plain TCP is unauthenticated, any host that reaches the port can command this substructure",
 			 sub->name, addr);
@@ -81,9 +93,13 @@ static int listen_on(struct substructure *sub)
 	}
 	sub->listen_fd = fd;
 	sub->bound_port = ntohs(sa.sin_port);
-	site_log(LOG_INFO, "%s: listening on %s:%d (OpenFresco %s, %d DOF, tag %d)",
-		 sub->name, addr, sub->bound_port, site_proto_name(sub->proto),
-		 sub->n, sub->tag);
+	if (sub->proto == PROTO_NATIVE)
+		site_log(LOG_INFO, "%s: listening on %s:%d (native, plain TCP, %d DOF)",
+			 sub->name, addr, sub->bound_port, sub->n);
+	else
+		site_log(LOG_INFO, "%s: listening on %s:%d (OpenFresco %s, %d DOF, tag %d)",
+			 sub->name, addr, sub->bound_port,
+			 site_proto_name(sub->proto), sub->n, sub->tag);
 	return 0;
 }
 
@@ -92,6 +108,24 @@ static int listen_on(struct substructure *sub)
 static struct session *sessions[SITE_MAX_SESSIONS];
 static int nsessions;
 static unsigned next_id = 1;
+
+int session_expect(struct session *s, int state, size_t bytes)
+{
+	if (bytes > s->in_cap) {
+		unsigned char *p = realloc(s->in, bytes);
+
+		if (!p) {
+			session_fail(s, "out of memory for a %zu-byte message",
+				     bytes);
+			return -1;
+		}
+		s->in = p;
+		s->in_cap = bytes;
+	}
+	s->state = state;
+	s->need = bytes;
+	return 0;
+}
 
 int session_send(struct session *s, const void *buf, size_t len)
 {
@@ -119,6 +153,8 @@ int session_send(struct session *s, const void *buf, size_t len)
 
 static void session_free(struct session *s)
 {
+	if (s->sub->proto == PROTO_NATIVE)
+		native_session_end(s);
 	close(s->fd);
 	free(s->in);
 	free(s->out);
@@ -168,10 +204,12 @@ static void accept_on(struct site *site, struct substructure *sub)
 	s->sub = sub;
 	s->site = site;
 	snprintf(s->peer, sizeof(s->peer), "%s:%d", ip, ntohs(sa.sin_port));
-	s->deadline_ms = site_now_ms() + site->timeout_ms;
+	s->last_rx_ms = site_now_ms();
+	s->deadline_ms = s->last_rx_ms + site->timeout_ms;
 	sessions[nsessions++] = s;
 	session_log(s, LOG_INFO, "session opened");
-	if (of_session_start(s))
+	if (sub->proto == PROTO_NATIVE ? native_session_start(s) :
+	    of_session_start(s))
 		s->done = 1;
 }
 
@@ -218,7 +256,13 @@ static void read_in(struct session *s)
 			setsockopt(s->fd, IPPROTO_TCP, TCP_QUICKACK, &one,
 				   sizeof(one));
 		if (r == 0) {
-			if (s->have)
+			if (s->have && s->sub->proto == PROTO_NATIVE)
+				session_fail(s, "short message: connection closed after %zu of %zu bytes in %s",
+					     s->have, s->need,
+					     session_state_name(s));
+			else if (s->sub->proto == PROTO_NATIVE)
+				native_session_closed(s);
+			else if (s->have)
 				session_fail(s, "short message: connection closed after %zu of %zu bytes in %s",
 					     s->have, s->need,
 					     session_state_name(s));
@@ -228,12 +272,14 @@ static void read_in(struct session *s)
 			return;
 		}
 		s->have += (size_t)r;
+		s->last_rx_ms = site_now_ms();
 		if (s->have < s->need)
 			continue;
 		msgs++;
 		s->started = 1;
 		s->keep = 0;
-		if (of_session_input(s))
+		if (s->sub->proto == PROTO_NATIVE ? native_session_input(s) :
+		    of_session_input(s))
 			s->done = 1;
 		if (!s->keep)
 			s->have = 0;
@@ -245,6 +291,10 @@ static void update_deadline(struct session *s, int64_t now, int timeout)
 {
 	int busy = s->have || s->out_len > s->out_off;
 
+	if (s->sub->proto == PROTO_NATIVE) {
+		native_session_deadline(s, now);
+		return;
+	}
 	/* Until its first message a new session is on the clock too, so
 	 * that a peer that connects and never sends is ended. */
 	if (busy && !s->deadline_ms)
@@ -331,6 +381,9 @@ static int run(struct site *site, const sigset_t *unblocked)
 		 strsignal(stop_signal), nsessions);
 	while (nsessions)
 		session_free(sessions[--nsessions]);
+	for (int i = 0; i < nl; i++)
+		if (site->subs[i].proto == PROTO_NATIVE)
+			native_sub_report(&site->subs[i]);
 	return 0;
 }
 
@@ -339,6 +392,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "address", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "heartbeat", required_argument, NULL, 'H' },
 		{ "no-quickack", no_argument, NULL, 'Q' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -347,13 +401,13 @@ int main(int argc, char **argv)
 	};
 	struct site site;
 	const char *address = NULL;
-	int timeout = 10000, quickack = 1, c, rc;
+	int timeout = 10000, heartbeat = 1000, quickack = 1, c, rc;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, unblocked;
 	char msg[512];
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "a:t:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:t:H:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			address = optarg;
@@ -363,6 +417,16 @@ int main(int argc, char **argv)
 			timeout = (int)strtol(optarg, &end, 10);
 			if (errno || *end || timeout < 1) {
 				fprintf(stderr, "rths-site: --timeout %s: expected a positive number of ms\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'H':
+			errno = 0;
+			heartbeat = (int)strtol(optarg, &end, 10);
+			if (errno || *end || heartbeat < 1 ||
+			    heartbeat > 3600000) {
+				fprintf(stderr, "rths-site: --heartbeat %s: expected 1..3600000 ms\n",
 					optarg);
 				return 2;
 			}
@@ -393,6 +457,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	site.timeout_ms = timeout;
+	site.heartbeat_ms = heartbeat;
 	site.quickack = quickack;
 	for (int i = 0; i < site.nsubs && address; i++) {
 		free(site.subs[i].address);
@@ -410,8 +475,16 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	rc = 0;
-	for (int i = 0; i < site.nsubs && !rc; i++)
-		rc = listen_on(&site.subs[i]) ? 1 : 0;
+	for (int i = 0; i < site.nsubs && !rc; i++) {
+		struct substructure *sub = &site.subs[i];
+
+		if (sub->proto == PROTO_NATIVE && native_sub_init(sub)) {
+			site_log(LOG_ERR, "%s: out of memory", sub->name);
+			rc = 1;
+		}
+		if (!rc)
+			rc = listen_on(sub) ? 1 : 0;
+	}
 	if (!rc)
 		rc = run(&site, &unblocked);
 	for (int i = 0; i < site.nsubs; i++)

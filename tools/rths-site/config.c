@@ -18,6 +18,7 @@ static const char *const proto_names[] = {
 	[PROTO_SITE] = "site",
 	[PROTO_CONTROLLER] = "controller",
 	[PROTO_ELEMENT] = "element",
+	[PROTO_NATIVE] = "native",
 };
 
 const char *site_proto_name(enum site_proto p)
@@ -199,6 +200,9 @@ static int load_elements(struct ctx *cx, json_t *js, const char *path,
 	return 0;
 }
 
+#define PROTO_EXPECTED \
+	"expected \"site\", \"controller\", \"element\" or \"native\""
+
 static int load_sub(struct ctx *cx, json_t *js, int idx,
 		    struct substructure *sub)
 {
@@ -232,14 +236,12 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 	v = json_object_get(js, "protocol");
 	snprintf(p, sizeof(p), "%s.protocol", path);
 	if (!json_is_string(v))
-		return fail(cx, p,
-			    "expected \"site\", \"controller\" or \"element\"");
-	for (r = 0; r < 3; r++)
+		return fail(cx, p, PROTO_EXPECTED);
+	for (r = 0; r <= PROTO_NATIVE; r++)
 		if (!strcmp(json_string_value(v), proto_names[r]))
 			break;
-	if (r == 3)
-		return fail(cx, p,
-			    "expected \"site\", \"controller\" or \"element\"");
+	if (r > PROTO_NATIVE)
+		return fail(cx, p, PROTO_EXPECTED);
 	sub->proto = r;
 	v = json_object_get(js, "address");
 	if (v) {
@@ -337,6 +339,7 @@ void site_config_free(struct site *site)
 		free(s->c);
 		free(s->m);
 		free(s->el);
+		native_sub_free(s);
 	}
 	free(site->subs);
 	site->subs = NULL;

@@ -45,36 +45,22 @@ enum { R_DISP, R_VEL, R_ACCEL, R_FORCE, R_TIME };
 
 const char *session_state_name(const struct session *s)
 {
+	if (s->sub->proto == PROTO_NATIVE)
+		return native_state_name(s);
 	return state_names[s->state];
-}
-
-static int expect(struct session *s, int state, size_t bytes)
-{
-	if (bytes > s->in_cap) {
-		unsigned char *p = realloc(s->in, bytes);
-
-		if (!p) {
-			session_fail(s, "out of memory for a %zu-byte message",
-				     bytes);
-			return -1;
-		}
-		s->in = p;
-		s->in_cap = bytes;
-	}
-	s->state = state;
-	s->need = bytes;
-	return 0;
 }
 
 int of_session_start(struct session *s)
 {
 	switch (s->sub->proto) {
 	case PROTO_SITE:
-		return expect(s, A_HANDSHAKE, sizeof(int32_t));
+		return session_expect(s, A_HANDSHAKE, sizeof(int32_t));
 	case PROTO_CONTROLLER:
-		return expect(s, B_HEADER, 11 * sizeof(int32_t));
+		return session_expect(s, B_HEADER, 11 * sizeof(int32_t));
 	case PROTO_ELEMENT:
-		return expect(s, C_HEADER, 11 * sizeof(int32_t));
+		return session_expect(s, C_HEADER, 11 * sizeof(int32_t));
+	case PROTO_NATIVE:
+		break;
 	}
 	return -1;
 }
@@ -232,7 +218,7 @@ static int a_handshake(struct session *s)
 		    peer == 1 ? "same" : "other");
 	if (session_send(s, &one, sizeof(one)))
 		return -1;
-	return expect(s, A_OPEN, OF_DATA_SIZE * sizeof(double));
+	return session_expect(s, A_OPEN, OF_DATA_SIZE * sizeof(double));
 }
 
 static int a_open(struct session *s, const double *d)
@@ -257,7 +243,7 @@ static int a_open(struct session *s, const double *d)
 		return 0;
 	}
 	session_log(s, LOG_INFO, "connected: ShadowExpSite tag %.17g", d[1]);
-	return expect(s, A_SETUP, OF_DATA_SIZE * sizeof(double));
+	return session_expect(s, A_SETUP, OF_DATA_SIZE * sizeof(double));
 }
 
 static int a_die(struct session *s, int count)
@@ -297,7 +283,7 @@ static int a_setup(struct session *s, const double *d)
 		return -1;
 	}
 	s->data_size = (int)d[1];
-	return expect(s, A_SIZES, 10 * sizeof(int32_t));
+	return session_expect(s, A_SIZES, 10 * sizeof(int32_t));
 }
 
 static int a_sizes(struct session *s)
@@ -319,7 +305,7 @@ static int a_sizes(struct session *s)
 		return -1;
 	session_log(s, LOG_INFO, "setup: %d DOF, dataSize %d", s->sub->n,
 		    s->data_size);
-	return expect(s, A_RUN, (size_t)s->data_size * sizeof(double));
+	return session_expect(s, A_RUN, (size_t)s->data_size * sizeof(double));
 }
 
 static int a_run(struct session *s, const double *d)
@@ -380,7 +366,7 @@ static int b_header(struct session *s)
 		return -1;
 	session_log(s, LOG_INFO, "connected: ECGenericTCP, %d DOF (header dataSize %d)",
 		    s->sub->n, (int)v[10]);
-	return expect(s, B_PEEK, 1);
+	return session_expect(s, B_PEEK, 1);
 }
 
 static int b_peek(struct session *s)
@@ -389,8 +375,8 @@ static int b_peek(struct session *s)
 	 * message with a small action code starts with byte 0. */
 	s->keep = 1;
 	if (s->in[0] == 2)
-		return expect(s, B_TEXT, OF_TEXT_SIZE);
-	return expect(s, B_MSG, OF_DATA_SIZE * sizeof(double));
+		return session_expect(s, B_TEXT, OF_TEXT_SIZE);
+	return session_expect(s, B_MSG, OF_DATA_SIZE * sizeof(double));
 }
 
 static int b_text(struct session *s)
@@ -404,7 +390,7 @@ static int b_text(struct session *s)
 			(char)s->in[i + 1] : '?';
 	line[i] = 0;
 	session_log(s, LOG_DEBUG, "init-file line: %s", line);
-	return expect(s, B_PEEK, 1);
+	return session_expect(s, B_PEEK, 1);
 }
 
 static int b_msg(struct session *s, const double *d)
@@ -437,7 +423,7 @@ static int b_msg(struct session *s, const double *d)
 			    code);
 		break;
 	}
-	return expect(s, B_PEEK, 1);
+	return session_expect(s, B_PEEK, 1);
 }
 
 /* ---------------------------------------------------------------- C */
@@ -462,7 +448,7 @@ static int c_header(struct session *s)
 		return -1;
 	session_log(s, LOG_INFO, "connected: GenericClient, %d DOF, dataSize %d",
 		    n, s->data_size);
-	return expect(s, C_RUN, (size_t)s->data_size * sizeof(double));
+	return session_expect(s, C_RUN, (size_t)s->data_size * sizeof(double));
 }
 
 static int send_vector(struct session *s, const double *x, int count)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rths-site: serves numerical substructures over OpenFresco's protocols.
- * Shared declarations of the tool's parts (config.c, log.c, net.c,
- * openfresco.c, model.c).
+ * rths-site: serves numerical substructures over OpenFresco's protocols
+ * and the rths native protocol.  Shared declarations of the tool's parts
+ * (config.c, log.c, openfresco.c, native.c, exec.c, model.c).
  */
 #ifndef RTHS_SITE_H
 #define RTHS_SITE_H
@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include <rths/hs_model.h>
+
+#include "../net/wire.h"
 
 /* OpenFresco's fixed message length before setup (FrescoGlobals.h). */
 #define OF_DATA_SIZE 256
@@ -26,6 +28,36 @@ enum site_proto {
 	PROTO_SITE,		/* A: ShadowExpSite -> ActorExpSite */
 	PROTO_CONTROLLER,	/* B: ECGenericTCP lab controller */
 	PROTO_ELEMENT,		/* C: OpenSees GenericClient element */
+	PROTO_NATIVE,		/* the rths native protocol (rths-coord) */
+};
+
+struct session;
+
+/* The specimen's state: what a step starts from and changes. */
+struct sub_state {
+	struct rths_hs_element *el;	/* committed springs */
+};
+
+/* What a step reports besides displacements and forces (RESULT). */
+struct sub_step_info {
+	uint32_t flags;		/* RNP_RES_LATE, RNP_RES_HELD */
+	uint32_t late_ticks;
+	uint32_t fb_flags;
+};
+
+/*
+ * The native protocol's state of a substructure.  It outlives sessions,
+ * so that a coordinator that reconnects goes on where it was: the test it
+ * runs, the last step executed and its RESULT, and the specimen.
+ */
+struct native_sub {
+	uint64_t test_id;	/* 0: no test */
+	uint64_t last_seq;	/* last executed step of test_id */
+	struct session *owner;	/* the session commanding it, or NULL */
+	struct sub_state state;
+	struct rnp_result cached;	/* last_seq's RESULT, when > 0 */
+	/* Counted since the site started (logged when it stops). */
+	uint64_t executed, cached_answers, replayed;
 };
 
 /*
@@ -45,12 +77,14 @@ struct substructure {
 	struct rths_hs_element *el;	/* initial state, copied per session */
 	int listen_fd;
 	int bound_port;
+	struct native_sub nat;	/* PROTO_NATIVE only */
 };
 
 struct site {
 	struct substructure *subs;
 	int nsubs;
 	int timeout_ms;
+	int heartbeat_ms;	/* native: WELCOME's period */
 	int quickack;
 };
 
@@ -70,6 +104,14 @@ void model_commit(const struct substructure *sub, struct rths_hs_element *el,
 		  const double *u);
 void model_matrix_colmajor(const struct substructure *sub, const double *rm,
 			   double *out);
+
+/* exec.c: the one place a step moves a specimen. */
+int sub_state_init(const struct substructure *sub, struct sub_state *st);
+void sub_state_reset(const struct substructure *sub, struct sub_state *st);
+void sub_state_free(struct sub_state *st);
+int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
+		const double *u, const double *v, const double *a,
+		double *disp, double *force, struct sub_step_info *info);
 
 /* log.c: one line per event on stderr. */
 enum { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
@@ -104,7 +146,15 @@ struct session {
 	int trial;		/* a trial since the last commit */
 	double *reply;
 	int steps;
+	int64_t last_rx_ms;	/* when bytes last came in */
+	/* Native protocol: HELLO accepted, and the frame being read. */
+	int hello;
+	struct rnp_hdr hdr;
+	struct rnp_buf wire;
 };
+
+/* Read 'bytes' next (the message of 'state'). */
+int session_expect(struct session *s, int state, size_t bytes);
 
 /* openfresco.c */
 int of_session_start(struct session *s);
@@ -120,6 +170,18 @@ void session_fail(struct session *s, const char *fmt, ...)
 void session_log(const struct session *s, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* native.c */
+int native_sub_init(struct substructure *sub);
+void native_sub_free(struct substructure *sub);
+void native_sub_report(const struct substructure *sub);
+int native_session_start(struct session *s);
+int native_session_input(struct session *s);
+void native_session_end(struct session *s);
+void native_session_deadline(struct session *s, int64_t now);
+void native_session_closed(struct session *s);
+const char *native_state_name(const struct session *s);
+
 int64_t site_now_ms(void);
+uint64_t site_now_ns(void);
 
 #endif

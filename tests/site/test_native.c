@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-site's native protocol on loopback (Documentation/rths-protocol.rst),
+ * driven by a coordinator written from the specification with the shared
+ * codec (tools/net/wire.h).  RTHS_SITE names the binary under test.
+ *
+ * The substructure "spring" is one DOF with a bilinear (hysteretic)
+ * spring, so a step executed twice, or a state lost, shows in the forces
+ * of the steps after it; the test compares them bit for bit with the
+ * same springs computed here.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rths/hs_model.h>
+
+#include "kselftest_harness.h"
+#include "wire.h"
+
+#define IO_MS 5000
+#define NSTEPS 40
+
+/* "frame": 2 DOF, matrices not symmetric so that a transposition shows. */
+static const double KF[2][2] = { { 4.5, -1.25 }, { -0.75, 3.0 } };
+static const double CF[2][2] = { { 0.1, 0.02 }, { 0.03, 0.2 } };
+static const double MF[2][2] = { { 2.0, 0.5 }, { 0.25, 1.0 } };
+static const double KS = 2.0;
+
+static const char *const SITE_JSON =
+	"{\"substructures\":["
+	"{\"name\":\"spring\",\"protocol\":\"native\",\"port\":0,\"dof\":1,"
+	"\"stiffness\":[[2.0]],\"elements\":[{\"type\":\"bilinear\","
+	"\"dofs\":[0,-1],\"stiffness\":40,\"yield_force\":0.5,"
+	"\"post_yield_ratio\":0.1}]},"
+	"{\"name\":\"frame\",\"protocol\":\"native\",\"port\":0,\"dof\":2,"
+	"\"stiffness\":[[4.5,-1.25],[-0.75,3.0]],"
+	"\"damping\":[[0.1,0.02],[0.03,0.2]],"
+	"\"mass\":[[2.0,0.5],[0.25,1.0]],"
+	"\"elements\":[{\"type\":\"bouc_wen\",\"dofs\":[0,1],"
+	"\"stiffness\":30,\"yield_force\":1.5}]}"
+	"]}\n";
+
+enum { SPRING, FRAME };
+
+/* ------------------------------------------------------ the reference */
+
+struct ref {
+	int n;
+	struct rths_hs_element el[1];
+};
+
+static void ref_init(struct ref *r, int which)
+{
+	struct rths_hs_element_params p;
+
+	if (which == SPRING) {
+		r->n = 1;
+		rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 40, 0.5);
+		p.alpha = 0.1;
+		rths_hs_element_init(&r->el[0], &p, 0, -1);
+	} else {
+		r->n = 2;
+		rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BOUC_WEN, 30, 1.5);
+		rths_hs_element_init(&r->el[0], &p, 0, 1);
+	}
+}
+
+static double defo(const struct rths_hs_element *e, const double *u)
+{
+	return u[e->dof_i] - (e->dof_j >= 0 ? u[e->dof_j] : 0.0);
+}
+
+/* The site's sum order: K u, C v, M a (absent terms skipped), springs. */
+static void ref_step(struct ref *r, const double *u, const double *v,
+		     const double *a, double *f)
+{
+	struct rths_hs_element *e = &r->el[0];
+	double fe;
+
+	for (int i = 0; i < r->n; i++) {
+		double s = 0;
+
+		if (r->n == 1) {
+			s = KS * u[0];
+		} else {
+			for (int j = 0; j < 2; j++)
+				s += KF[i][j] * u[j];
+			if (v)
+				for (int j = 0; j < 2; j++)
+					s += CF[i][j] * v[j];
+			if (a)
+				for (int j = 0; j < 2; j++)
+					s += MF[i][j] * a[j];
+		}
+		f[i] = s;
+	}
+	fe = rths_hs_element_trial(e, defo(e, u));
+	f[e->dof_i] += fe;
+	if (e->dof_j >= 0)
+		f[e->dof_j] -= fe;
+	rths_hs_element_trial(e, defo(e, u));
+	rths_hs_element_commit(e);
+}
+
+/* Step k's displacement: cycles of growing amplitude, well past yield. */
+static double disp_of(uint64_t k, int dof)
+{
+	return 0.004 * (double)k * ((k / 5) % 2 ? -1.0 : 1.0) +
+		0.001 * dof;
+}
+
+/* ------------------------------------------------------------- site */
+
+struct site {
+	pid_t pid;
+	int log;
+	int port[2];
+	char file[64];
+	char buf[16384];
+	size_t len;
+	char start_log[4096];	/* the lines before the ports */
+};
+
+static char *log_line(struct site *s, int ms, char *line, size_t size)
+{
+	for (;;) {
+		char *nl = memchr(s->buf, '\n', s->len);
+		struct pollfd p = { s->log, POLLIN, 0 };
+		ssize_t r;
+
+		if (nl) {
+			size_t l = nl - s->buf;
+
+			snprintf(line, size, "%.*s", (int)l, s->buf);
+			memmove(s->buf, nl + 1, s->len - l - 1);
+			s->len -= l + 1;
+			return line;
+		}
+		if (poll(&p, 1, ms) <= 0)
+			return NULL;
+		r = read(s->log, s->buf + s->len, sizeof(s->buf) - 1 - s->len);
+		if (r <= 0)
+			return NULL;
+		s->len += r;
+	}
+}
+
+/* The next error or warning line, skipping info lines. */
+static char *alert_line(struct site *s, int ms, char *line, size_t size)
+{
+	while (log_line(s, ms, line, size))
+		if (strstr(line, ": error: ") || strstr(line, ": warning: "))
+			return line;
+	return NULL;
+}
+
+static int site_start(struct site *s, const char *const *extra)
+{
+	const char *bin = getenv("RTHS_SITE");
+	int pfd[2], got = 0;
+	char line[1024];
+	FILE *f;
+
+	if (!bin)
+		bin = "build/plain/tools/rths-site";
+	snprintf(s->file, sizeof(s->file), "/tmp/rths-native-test.%d.json",
+		 (int)getpid());
+	f = fopen(s->file, "w");
+	if (!f)
+		return -1;
+	fputs(SITE_JSON, f);
+	fclose(f);
+	if (pipe(pfd))
+		return -1;
+	s->pid = fork();
+	if (s->pid == 0) {
+		const char *argv[16] = { bin };
+		int k = 1;
+
+		while (extra && *extra)
+			argv[k++] = *extra++;
+		argv[k++] = s->file;
+		argv[k] = NULL;
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(bin, (char **)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	s->log = pfd[0];
+	s->len = 0;
+	s->start_log[0] = 0;
+	while (got < 2 && log_line(s, IO_MS, line, sizeof(line))) {
+		char *p = strstr(line, "listening on ");
+		size_t l = strlen(s->start_log);
+
+		snprintf(s->start_log + l, sizeof(s->start_log) - l, "%s\n",
+			 line);
+		if (p && (p = strchr(p, ':')))
+			s->port[got++] = atoi(p + 1);
+	}
+	return got == 2 ? 0 : -1;
+}
+
+/* Stops the site; its last lines go to 'tail' (the step counters). */
+static int site_stop(struct site *s, char *tail, size_t size)
+{
+	char line[1024];
+	int st = -1;
+
+	kill(s->pid, SIGTERM);
+	if (tail)
+		tail[0] = 0;
+	while (log_line(s, IO_MS, line, sizeof(line)))
+		if (tail && strstr(line, "steps executed") &&
+		    strlen(tail) + strlen(line) + 2 < size) {
+			strcat(tail, line);
+			strcat(tail, "\n");
+		}
+	waitpid(s->pid, &st, 0);
+	close(s->log);
+	unlink(s->file);
+	return st;
+}
+
+/* ------------------------------------------------------ coordinator */
+
+static int dial(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int put(int fd, const void *b, size_t len)
+{
+	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+static int get(int fd, void *b, size_t len)
+{
+	size_t have = 0;
+
+	while (have < len) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&p, 1, IO_MS) <= 0)
+			return -1;
+		r = recv(fd, (char *)b + have, len - have, 0);
+		if (r <= 0)
+			return -1;
+		have += r;
+	}
+	return 0;
+}
+
+/* 1 when the peer closed the connection within IO_MS. */
+static int closed(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	char c;
+	ssize_t r;
+
+	if (poll(&p, 1, IO_MS) <= 0)
+		return 0;
+	r = recv(fd, &c, 1, 0);
+	return r == 0 || (r < 0 && errno == ECONNRESET);
+}
+
+static int put_buf(int fd, struct rnp_buf *b)
+{
+	int r = put(fd, b->p, b->len);
+
+	b->len = 0;
+	return r;
+}
+
+/* One frame: its type, payload in p (RNP_MAX_PAYLOAD bytes); -1 on EOF. */
+static int get_frame(int fd, unsigned char *p, uint32_t *len)
+{
+	unsigned char hdr[RNP_HDR_SIZE];
+	struct rnp_hdr h;
+
+	if (get(fd, hdr, sizeof(hdr)) || rnp_parse_hdr(hdr, &h, NULL, 0) ||
+	    get(fd, p, h.length))
+		return -1;
+	*len = h.length;
+	return h.type;
+}
+
+static unsigned char frame_in[RNP_MAX_PAYLOAD];
+
+static int hello(int fd, const char *name, uint64_t test, uint32_t flags,
+		 struct rnp_welcome *w, struct rnp_errmsg *err)
+{
+	struct rnp_hello h = { .version_min = 1, .version_max = 1,
+			       .flags = flags, .test_id = test };
+	struct rnp_buf b = { 0 };
+	uint32_t len;
+	int type;
+
+	snprintf(h.substructure, sizeof(h.substructure), "%s", name);
+	if (rnp_put_hello(&b, &h) || put_buf(fd, &b))
+		type = -1;
+	else
+		type = get_frame(fd, frame_in, &len);
+	rnp_buf_free(&b);
+	if (type == RNP_WELCOME)
+		return rnp_parse_welcome(frame_in, len, w, NULL, 0) ? -1 : type;
+	if (type == RNP_ERROR)
+		return rnp_parse_error(frame_in, len, err, NULL, 0) ? -1 : type;
+	return -1;
+}
+
+/* A coordinator's session with the substructure 'which'. */
+struct coord {
+	int fd;
+	int which;
+	struct rnp_welcome w;
+	struct rnp_errmsg err;
+};
+
+static int coord_open(struct coord *c, struct site *s, int which,
+		      uint64_t test, uint32_t flags)
+{
+	c->which = which;
+	c->fd = dial(s->port[which]);
+	if (c->fd < 0)
+		return -1;
+	return hello(c->fd, which == SPRING ? "spring" : "frame", test,
+		     flags, &c->w, &c->err);
+}
+
+/* Step seq at the standard displacement; the answer's frame type. */
+static int coord_step(struct coord *c, uint64_t seq, uint32_t flags,
+		      struct rnp_result *res, double *disp, double *force)
+{
+	double u[2], v[2], a[2];
+	struct rnp_step st = { .seq = seq, .t = 0.01 * (double)seq,
+			       .flags = flags, .ndof = c->which ? 2 : 1,
+			       .u = u, .v = v, .a = a };
+	struct rnp_buf b = { 0 };
+	uint32_t len;
+	int type;
+
+	for (uint32_t i = 0; i < st.ndof; i++) {
+		u[i] = disp_of(seq, i);
+		v[i] = 10 * disp_of(seq, i + 1);
+		a[i] = -100 * disp_of(seq, i + 2);
+	}
+	res->disp = disp;
+	res->force = force;
+	if (rnp_put_step(&b, &st) || put_buf(c->fd, &b))
+		type = -1;
+	else
+		type = get_frame(c->fd, frame_in, &len);
+	rnp_buf_free(&b);
+	if (type == RNP_RESULT &&
+	    rnp_parse_result(frame_in, len, res, 2, NULL, 0))
+		return -1;
+	if (type == RNP_ERROR &&
+	    rnp_parse_error(frame_in, len, &c->err, NULL, 0))
+		return -1;
+	return type;
+}
+
+/* The reference of step seq as coord_step sends it. */
+static void ref_of(struct ref *r, uint64_t seq, uint32_t flags, double *f)
+{
+	double u[2], v[2], a[2];
+
+	for (int i = 0; i < r->n; i++) {
+		u[i] = disp_of(seq, i);
+		v[i] = 10 * disp_of(seq, i + 1);
+		a[i] = -100 * disp_of(seq, i + 2);
+	}
+	ref_step(r, u, flags & RNP_STEP_VEL ? v : NULL,
+		 flags & RNP_STEP_ACC ? a : NULL, f);
+}
+
+static int bits_equal(const double *x, const double *y, int n)
+{
+	return !memcmp(x, y, n * sizeof(double));
+}
+
+/* Steps from..to, each checked against the reference bit for bit. */
+static void run_steps(struct __test_metadata *_metadata, struct coord *c,
+		      struct ref *r, uint64_t from, uint64_t to,
+		      uint32_t flags)
+{
+	for (uint64_t k = from; k <= to; k++) {
+		struct rnp_result res;
+		double disp[2], force[2], want[2];
+
+		ASSERT_EQ(RNP_RESULT, coord_step(c, k, flags, &res, disp,
+						 force));
+		ref_of(r, k, flags, want);
+		ASSERT_EQ(k, res.seq);
+		ASSERT_EQ((uint32_t)r->n, res.ndof);
+		ASSERT_EQ(flags & RNP_STEP_REPLAY ? RNP_RES_REPLAY : 0,
+			  res.flags);
+		ASSERT_EQ(0, res.late_ticks);
+		ASSERT_TRUE(bits_equal(force, want, r->n));
+		ASSERT_EQ(disp_of(k, 0), disp[0]);
+	}
+}
+
+static void bye(struct __test_metadata *_metadata, struct coord *c)
+{
+	struct rnp_buf b = { 0 };
+
+	ASSERT_EQ(0, rnp_put_bye(&b));
+	ASSERT_EQ(0, put_buf(c->fd, &b));
+	rnp_buf_free(&b);
+	EXPECT_EQ(1, closed(c->fd));
+	close(c->fd);
+}
+
+/* "spring: steps executed E, cached C, replayed R" in the stop log. */
+static int counters(const char *tail, const char *name, uint64_t *e,
+		    uint64_t *c, uint64_t *r)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "%s: steps executed ", name);
+	p = strstr(tail, key);
+	return p && sscanf(p + strlen(key), "%" SCNu64 ", cached %" SCNu64
+			   ", replayed %" SCNu64, e, c, r) == 3 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ tests */
+
+TEST(handshake_and_steps)
+{
+	struct site s;
+	struct coord c, f;
+	struct ref rs, rf;
+	char tail[2048];
+	uint64_t e, ca, rp;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 7, 0));
+	EXPECT_EQ(1, c.w.version);
+	EXPECT_EQ(RNP_KIND_NUMERICAL, c.w.kind);
+	EXPECT_EQ(1, c.w.ndof);
+	EXPECT_EQ(0, c.w.test_id);	/* a new test */
+	EXPECT_EQ(0, c.w.last_seq);
+	EXPECT_EQ(1000, c.w.heartbeat_ms);
+	EXPECT_EQ(0, c.w.rate);
+	EXPECT_STREQ("spring", c.w.substructure);
+	ref_init(&rs, SPRING);
+	run_steps(_metadata, &c, &rs, 1, NSTEPS, 0);
+	/* Velocities and accelerations count only when flagged. */
+	ASSERT_EQ(RNP_WELCOME, coord_open(&f, &s, FRAME, 8, 0));
+	EXPECT_EQ(2, f.w.ndof);
+	ref_init(&rf, FRAME);
+	run_steps(_metadata, &f, &rf, 1, 10, 0);
+	run_steps(_metadata, &f, &rf, 11, 20, RNP_STEP_VEL);
+	run_steps(_metadata, &f, &rf, 21, 30, RNP_STEP_VEL | RNP_STEP_ACC);
+	run_steps(_metadata, &f, &rf, 31, 35, RNP_STEP_ACC);
+	bye(_metadata, &c);
+	bye(_metadata, &f);
+	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	TH_LOG("%s", tail);
+	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
+	EXPECT_EQ(NSTEPS, e);
+	EXPECT_EQ(0, ca);
+	EXPECT_EQ(0, rp);
+	ASSERT_EQ(0, counters(tail, "frame", &e, &ca, &rp));
+	EXPECT_EQ(35, e);
+}
+
+/* A re-issued step answers the cached RESULT and moves nothing: the
+ * hysteretic spring's next step equals the undisturbed reference. */
+TEST(reissue_is_cached)
+{
+	struct site s;
+	struct coord c;
+	struct ref r;
+	struct rnp_result res;
+	double disp[2], force[2], want[2], first[2];
+	char tail[2048];
+	uint64_t e, ca, rp;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 42, 0));
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c, &r, 1, 11, 0);
+	/* Step 12 twice on the same session... */
+	ASSERT_EQ(RNP_RESULT, coord_step(&c, 12, 0, &res, disp, first));
+	EXPECT_EQ(0, res.flags);
+	ref_of(&r, 12, 0, want);
+	ASSERT_TRUE(bits_equal(first, want, 1));
+	ASSERT_EQ(RNP_RESULT, coord_step(&c, 12, 0, &res, disp, force));
+	EXPECT_EQ(RNP_RES_CACHED, res.flags);
+	EXPECT_EQ(12, res.seq);
+	EXPECT_TRUE(bits_equal(force, first, 1));
+	/* ...and again after a reconnect, which resumes the test. */
+	close(c.fd);
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 42, 0));
+	EXPECT_EQ(42, c.w.test_id);
+	EXPECT_EQ(12, c.w.last_seq);
+	ASSERT_EQ(RNP_RESULT, coord_step(&c, 12, 0, &res, disp, force));
+	EXPECT_EQ(RNP_RES_CACHED, res.flags);
+	EXPECT_TRUE(bits_equal(force, first, 1));
+	run_steps(_metadata, &c, &r, 13, NSTEPS, 0);
+	/* A step from the past or the future changes nothing. */
+	ASSERT_EQ(RNP_ERROR, coord_step(&c, 5, 0, &res, disp, force));
+	EXPECT_EQ(RNP_ERR_SEQUENCE, c.err.code);
+	EXPECT_EQ(1, closed(c.fd));
+	close(c.fd);
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 42, 0));
+	ASSERT_EQ(RNP_ERROR, coord_step(&c, NSTEPS + 2, 0, &res, disp,
+					force));
+	EXPECT_EQ(RNP_ERR_SEQUENCE, c.err.code);
+	close(c.fd);
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 42, 0));
+	EXPECT_EQ(NSTEPS, c.w.last_seq);
+	run_steps(_metadata, &c, &r, NSTEPS + 1, NSTEPS + 5, 0);
+	close(c.fd);
+	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
+	EXPECT_EQ(NSTEPS + 5, e);
+	EXPECT_EQ(2, ca);
+	EXPECT_EQ(0, rp);
+}
+
+/* A replay (after a site restart) rebuilds the state bit for bit. */
+TEST(replay_rebuilds_the_state)
+{
+	struct site s;
+	struct coord c;
+	struct ref r;
+	char tail[2048];
+	uint64_t e, ca, rp;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 5, 0));
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c, &r, 1, 20, 0);
+	close(c.fd);
+	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+	/* The restarted site knows no test: replay 1..20, then go on. */
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 5, 0));
+	EXPECT_EQ(0, c.w.test_id);
+	EXPECT_EQ(0, c.w.last_seq);
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c, &r, 1, 20, RNP_STEP_REPLAY);
+	run_steps(_metadata, &c, &r, 21, NSTEPS, 0);
+	close(c.fd);
+	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
+	EXPECT_EQ(NSTEPS - 20, e);
+	EXPECT_EQ(0, ca);
+	EXPECT_EQ(20, rp);
+}
+
+/* A new session of the same test takes over; the old one is closed. */
+TEST(takeover_by_the_same_test)
+{
+	struct site s;
+	struct coord c1, c2;
+	struct ref r;
+	char line[1024];
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c1, &s, SPRING, 9, 0));
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c1, &r, 1, 10, 0);
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c2, &s, SPRING, 9, 0));
+	EXPECT_EQ(9, c2.w.test_id);
+	EXPECT_EQ(10, c2.w.last_seq);
+	EXPECT_EQ(1, closed(c1.fd));
+	close(c1.fd);
+	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "taken over"));
+	run_steps(_metadata, &c2, &r, 11, 20, 0);
+	bye(_metadata, &c2);
+	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+}
+
+/* Another test is refused while one runs, unless it sets RESET; BYE
+ * frees the substructure. */
+TEST(busy_reset_and_bye)
+{
+	struct site s;
+	struct coord c1, c2, c3;
+	struct ref r;
+	char line[1024];
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c1, &s, SPRING, 100, 0));
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c1, &r, 1, 8, 0);
+	ASSERT_EQ(RNP_ERROR, coord_open(&c2, &s, SPRING, 200, 0));
+	EXPECT_EQ(RNP_ERR_BUSY, c2.err.code);
+	EXPECT_NE(NULL, strstr(c2.err.text, "100"));
+	EXPECT_EQ(1, closed(c2.fd));
+	close(c2.fd);
+	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "ERROR busy"));
+	/* The first test did not notice. */
+	run_steps(_metadata, &c1, &r, 9, 12, 0);
+	/* RESET takes it, from the virgin specimen. */
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c2, &s, SPRING, 200,
+					  RNP_HELLO_RESET));
+	EXPECT_EQ(0, c2.w.last_seq);
+	EXPECT_EQ(1, closed(c1.fd));
+	close(c1.fd);
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c2, &r, 1, 6, 0);
+	bye(_metadata, &c2);
+	/* After BYE any test may come. */
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c3, &s, SPRING, 300, 0));
+	EXPECT_EQ(0, c3.w.test_id);
+	EXPECT_EQ(0, c3.w.last_seq);
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c3, &r, 1, 6, 0);
+	close(c3.fd);
+	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+}
+
+/* PING is answered PONG with both fields echoed; a session silent for
+ * three heartbeat periods is ended and the substructure keeps its test. */
+TEST(ping_and_heartbeat_timeout)
+{
+	static const char *const args[] = { "--heartbeat", "100", NULL };
+	struct rnp_ping ping = { 0x0123456789abcdefull, 987654321 }, pong;
+	struct rnp_buf b = { 0 };
+	struct site s;
+	struct coord c;
+	struct ref r;
+	char line[1024];
+	uint32_t len;
+
+	ASSERT_EQ(0, site_start(&s, args));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 77, 0));
+	EXPECT_EQ(100, c.w.heartbeat_ms);
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c, &r, 1, 5, 0);
+	ASSERT_EQ(0, rnp_put_ping(&b, RNP_PING, &ping));
+	ASSERT_EQ(0, put_buf(c.fd, &b));
+	rnp_buf_free(&b);
+	ASSERT_EQ(RNP_PONG, get_frame(c.fd, frame_in, &len));
+	ASSERT_EQ(0, rnp_parse_ping(frame_in, len, &pong, NULL, 0));
+	EXPECT_EQ(ping.nonce, pong.nonce);
+	EXPECT_EQ(ping.time_ns, pong.time_ns);
+	EXPECT_EQ(1, closed(c.fd));
+	close(c.fd);
+	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, "heartbeat"));
+	EXPECT_NE(NULL, strstr(line, "kept at step 5"));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 77, 0));
+	EXPECT_EQ(5, c.w.last_seq);
+	run_steps(_metadata, &c, &r, 6, 10, 0);
+	close(c.fd);
+	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+}
+
+/* ------------------------------------------------------- bad peers */
+
+/*
+ * Each bad peer talks to "spring" while a good coordinator holds it;
+ * the site logs exactly one line for the bad peer, containing 'what',
+ * and the good session steps on as if nothing happened.
+ */
+FIXTURE(bad) {
+	struct site s;
+	struct coord good;
+	struct ref r;
+	uint64_t seq;
+};
+
+FIXTURE_SETUP(bad)
+{
+	static const char *const args[] = { "-t", "400", NULL };
+
+	ASSERT_EQ(0, site_start(&self->s, args));
+	ASSERT_EQ(RNP_WELCOME, coord_open(&self->good, &self->s, SPRING, 1,
+					  0));
+	ref_init(&self->r, SPRING);
+	run_steps(_metadata, &self->good, &self->r, 1, 5, 0);
+	self->seq = 5;
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	close(self->good.fd);
+	EXPECT_EQ(0, site_stop(&self->s, NULL, 0));
+}
+
+static void expect_one_line(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(bad) *self, const char *what)
+{
+	char line[1024];
+
+	ASSERT_NE(NULL, alert_line(&self->s, IO_MS, line, sizeof(line)));
+	TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, what));
+	EXPECT_NE(NULL, strstr(line, "session ended"));
+	EXPECT_NE(NULL, strstr(line, "127.0.0.1:"));
+	run_steps(_metadata, &self->good, &self->r, self->seq + 1,
+		  self->seq + 5, 0);
+	EXPECT_EQ(NULL, alert_line(&self->s, 100, line, sizeof(line)));
+}
+
+/* Sends raw bytes, then expects an ERROR 'code' and the close. */
+static void raw_refused(struct __test_metadata *_metadata,
+			FIXTURE_DATA(bad) *self, const void *bytes,
+			size_t len, int code, const char *what)
+{
+	struct rnp_errmsg em;
+	uint32_t plen;
+	int fd = dial(self->s.port[SPRING]);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, bytes, len));
+	ASSERT_EQ(RNP_ERROR, get_frame(fd, frame_in, &plen));
+	ASSERT_EQ(0, rnp_parse_error(frame_in, plen, &em, NULL, 0));
+	EXPECT_EQ(code, em.code);
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, self, what);
+}
+
+static size_t hello_bytes(unsigned char *out, uint16_t vmin, uint16_t vmax,
+			  const char *name, uint32_t ndof)
+{
+	struct rnp_hello h = { .version_min = vmin, .version_max = vmax,
+			       .test_id = 1, .ndof = ndof };
+	struct rnp_buf b = { 0 };
+	size_t len;
+
+	snprintf(h.substructure, sizeof(h.substructure), "%s", name);
+	if (rnp_put_hello(&b, &h))
+		return 0;
+	memcpy(out, b.p, b.len);
+	len = b.len;
+	rnp_buf_free(&b);
+	return len;
+}
+
+TEST_F(bad, wrong_version)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 2, 3, "spring", 0);
+
+	raw_refused(_metadata, self, m, len, RNP_ERR_VERSION, "ERROR version");
+}
+
+TEST_F(bad, wrong_frame_version)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 1, 1, "spring", 0);
+
+	m[4] = 2;	/* header version 2 */
+	raw_refused(_metadata, self, m, len, RNP_ERR_VERSION, "ERROR version");
+}
+
+TEST_F(bad, garbage_bytes)
+{
+	static const char http[] = "GET / HTTP/1.0\r\n\r\n";
+
+	raw_refused(_metadata, self, http, sizeof(http) - 1,
+		    RNP_ERR_PROTOCOL, "bad magic");
+}
+
+TEST_F(bad, unknown_substructure)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 1, 1, "pier-9", 0);
+
+	raw_refused(_metadata, self, m, len, RNP_ERR_UNKNOWN, "ERROR unknown");
+}
+
+TEST_F(bad, wrong_dof)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 1, 1, "spring", 3);
+
+	raw_refused(_metadata, self, m, len, RNP_ERR_DOF, "ERROR dof");
+}
+
+TEST_F(bad, step_before_hello)
+{
+	double u = 1;
+	struct rnp_step st = { .seq = 6, .ndof = 1, .u = &u };
+	struct rnp_buf b = { 0 };
+
+	ASSERT_EQ(0, rnp_put_step(&b, &st));
+	raw_refused(_metadata, self, b.p, b.len, RNP_ERR_PROTOCOL,
+		    "STEP before HELLO");
+	rnp_buf_free(&b);
+}
+
+TEST_F(bad, short_message_then_close)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 1, 1, "spring", 0);
+	int fd = dial(self->s.port[SPRING]);
+
+	ASSERT_EQ(0, put(fd, m, len - 10));
+	close(fd);
+	expect_one_line(_metadata, self, "short message");
+}
+
+TEST_F(bad, short_message_stalls)
+{
+	unsigned char m[256];
+	size_t len = hello_bytes(m, 1, 1, "spring", 0);
+	int fd = dial(self->s.port[SPRING]);
+
+	ASSERT_EQ(0, put(fd, m, len - 10));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, self, "timeout");
+}
+
+/* A HELLO with trailing bytes: its declared length is not a HELLO's. */
+TEST_F(bad, oversized_message)
+{
+	unsigned char m[512] = { 0 };
+	size_t len = hello_bytes(m, 1, 1, "spring", 0);
+
+	m[8] = (unsigned char)(len - RNP_HDR_SIZE + 100);
+	raw_refused(_metadata, self, m, len + 100, RNP_ERR_SIZE,
+		    "HELLO declares 196 payload bytes");
+}
+
+TEST_F(bad, absurd_declared_size)
+{
+	unsigned char m[RNP_HDR_SIZE];
+
+	/* A STEP of 4 GiB - 1: refused from the header alone. */
+	memcpy(m, (const unsigned char[]){ 'R', 'T', 'H', 'N', 1, 0,
+					   RNP_STEP, 0, 0xff, 0xff, 0xff,
+					   0xff, 0, 0, 0, 0 }, sizeof(m));
+	raw_refused(_metadata, self, m, sizeof(m), RNP_ERR_SIZE,
+		    "STEP declares 4294967295 payload bytes");
+}
+
+/* A STEP whose length does not hold its DOF, inside a good session of
+ * the other substructure; "spring" (and its good session) go on. */
+TEST_F(bad, inconsistent_step_size)
+{
+	struct coord c;
+	unsigned char m[RNP_HDR_SIZE + 24 + 8];
+	double u = 0.5;
+	struct rnp_step st = { .seq = 1, .ndof = 1, .u = &u };
+	struct rnp_buf b = { 0 };
+	uint32_t plen;
+
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &self->s, FRAME, 3, 0));
+	ASSERT_EQ(0, rnp_put_step(&b, &st));
+	ASSERT_EQ(sizeof(m), b.len);
+	memcpy(m, b.p, b.len);
+	rnp_buf_free(&b);
+	m[RNP_HDR_SIZE + 20] = 2;	/* says 2 DOF, holds 1 */
+	ASSERT_EQ(0, put(c.fd, m, sizeof(m)));
+	ASSERT_EQ(RNP_ERROR, get_frame(c.fd, frame_in, &plen));
+	ASSERT_EQ(0, rnp_parse_error(frame_in, plen, &c.err, NULL, 0));
+	EXPECT_EQ(RNP_ERR_SIZE, c.err.code);
+	EXPECT_EQ(1, closed(c.fd));
+	close(c.fd);
+	expect_one_line(_metadata, self, "does not hold");
+}
+
+TEST_F(bad, silent_peer)
+{
+	int fd = dial(self->s.port[SPRING]);
+	char line[1024];
+
+	/* The good session is served while it sits there... */
+	run_steps(_metadata, &self->good, &self->r, 6, 8, 0);
+	self->seq = 8;
+	EXPECT_EQ(NULL, alert_line(&self->s, 10, line, sizeof(line)));
+	/* ...and it is ended by the handshake timeout. */
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	expect_one_line(_metadata, self, "no complete HELLO");
+}
+
+TEST(plain_tcp_is_loopback_only)
+{
+	static const char *const args[] = { "-a", "0.0.0.0", NULL };
+	struct site s;
+	int st;
+
+	ASSERT_NE(0, site_start(&s, args));
+	TH_LOG("%s", s.start_log);
+	EXPECT_NE(NULL, strstr(s.start_log, "native protocol runs over plain TCP on loopback only"));
+	waitpid(s.pid, &st, 0);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	close(s.log);
+	unlink(s.file);
+}
+
+TEST_HARNESS_MAIN
