@@ -100,7 +100,10 @@ netns_up() {
 netns_spawn() {
 	local where=$1 name=$2
 	shift 2
-	netns_exec "$where" "$@" >"$NETNS_DIR/$name.log" 2>&1 &
+	# ip itself, not a function, in the background: $! is then the pid
+	# of the command (ip netns exec execs it)
+	ip netns exec "$(netns_name "$where")" "$@" \
+		>"$NETNS_DIR/$name.log" 2>&1 &
 	NETNS_PIDS+=("$name:$!")
 }
 
