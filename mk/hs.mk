@@ -21,9 +21,15 @@ $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_%.o): \
 # (plain: the tool's own objects; tools/rths-run is the binary there)
 HS_RUN_PARTS := report plot
 $(O)/plain/tests/unit/test_hs_output: \
-	$(patsubst %,$(O)/plain/tools/rths-run.parts/%.o,$(HS_RUN_PARTS))
+	$(patsubst %,$(O)/plain/tools/rths-run.parts/%.o,$(HS_RUN_PARTS)) \
+	$(O)/plain/tools/common/gnuplot.o
 $(O)/asan/tests/unit/test_hs_output: \
-	$(patsubst %,$(O)/asan/tools/rths-run/%.o,$(HS_RUN_PARTS))
+	$(patsubst %,$(O)/asan/tools/rths-run/%.o,$(HS_RUN_PARTS)) \
+	$(O)/asan/tools/common/gnuplot.o
+# What rths-run and rths-coord share (gnuplot, mkdir -p, the reference
+# run) is in tools/common.
+TOOL_OBJS_rths-run = $(O)/plain/tools/common/gnuplot.o \
+	$(O)/plain/tools/common/hsrun.o
 
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "rths-run/rths-run.h"
+#include "common/hsrun.h"
 
 /* The only global: set by SIGINT, read by the step loop. */
 static volatile sig_atomic_t interrupted;
@@ -181,44 +181,6 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 		return r;
 	*previewed = true;
 	return rths_hs_experiment_set_step(x, pr->chosen, err);
-}
-
-static int mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* The all-numerical structure with the same integrator and step. */
-static int reference_run(const struct rths_hs_experiment *x,
-			 struct rths_hs_history *ref, struct rths_error *err)
-{
-	struct rths_hs_run_result res;
-	struct rths_hs_sim_config cfg;
-	struct rths_hs_model full;
-	int r = rths_hs_experiment_reference_model(x, &full, NULL, err);
-
-	if (r < 0)
-		return r;
-	rths_hs_experiment_sim_config(x, &cfg);
-	cfg.model = &full;
-	cfg.sub = NULL;
-	cfg.setup = NULL;
-	cfg.comp = NULL;
-	cfg.k_if = cfg.c_if = NULL;
-	r = rths_hs_sim_run(&cfg, ref, &res, err);
-	rths_hs_model_free(&full);
-	return r;
 }
 
 static int write_outputs(const struct rths_hs_experiment *x,

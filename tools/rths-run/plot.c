@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rths-run: PNG plots of a run: a gnuplot script over the CSV, run as a child. */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <rths/hs_output.h>
 
 #include "rths-run.h"
+#include "../common/gnuplot.h"
 
 #define MAX_CURVES 8
-
-extern char **environ;
 
 static void script(FILE *f, const char *dir, const char *csv,
 		   const struct rths_hs_history *h, bool ref)
@@ -74,12 +70,8 @@ static void script(FILE *f, const char *dir, const char *csv,
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
 	 bool with_ref, bool run, struct rths_error *err)
 {
-	char path[4096], log[4096];
-	posix_spawn_file_actions_t fa;
-	char *argv[3];
+	char path[4096];
 	FILE *f;
-	pid_t pid;
-	int st, r;
 
 	if (strchr(dir, '\'') || strchr(csv, '\''))
 		return rths_error_set(err, RTHS_E_UNSUPPORTED, dir, 0, NULL,
@@ -95,30 +87,5 @@ int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
 				      "cannot write: %s", strerror(errno));
 	if (!run)
 		return 0;
-	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
-	argv[0] = (char *)"gnuplot";
-	argv[1] = path;
-	argv[2] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT |
-					 O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r == ENOENT)
-		return rths_error_set(err, RTHS_E_UNSUPPORTED, path, 0, NULL,
-				      "gnuplot is not installed; the script is ready");
-	if (r != 0)
-		return rths_error_set(err, r, path, 0, NULL,
-				      "cannot run gnuplot: %s", strerror(r));
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return rths_error_set(err, errno, path, 0, NULL,
-					      "waiting for gnuplot: %s",
-					      strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return rths_error_set(err, EIO, log, 0, NULL,
-				      "gnuplot failed (status %d); see the log",
-				      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	return 0;
+	return gnuplot_run(dir, path, err);
 }

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# tools/rths-coord: the simulation coordinator of a distributed hybrid
+# test (Documentation/rths-coord.rst), and its loopback tests: a
+# coordinator and three rths-site processes, plain and ASan/UBSan builds.
+
+DEB_PKGS += libjansson-dev gnuplot-nox
+TOOLS += rths-coord
+MAN_PAGES += Documentation/man/rths-coord.1
+
+COORD_COMMON := tools/common/gnuplot.c tools/common/hsrun.c
+TOOL_OBJS_rths-coord = $(NET_OBJS_plain) \
+	$(patsubst %.c,$(O)/plain/%.o,$(COORD_COMMON))
+
+COORD_SRCS := tools/rths-coord.c $(sort $(wildcard tools/rths-coord/*.c)) \
+	$(COORD_COMMON) $(sort $(wildcard tools/net/*.c))
+COORD_ASAN := $(O)/asan/tools/rths-coord
+$(COORD_ASAN): $(COORD_SRCS) $(wildcard tools/rths-coord/*.h) \
+		$(wildcard tools/common/*.h) $(wildcard tools/net/*.h) \
+		$(O)/asan/librths.a | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
+		$(CPPFLAGS_COMMON) $(COORD_SRCS) $(O)/asan/librths.a \
+		$(LIBRTHS_LIBS)

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-coord: the simulation coordinator of a distributed hybrid test.
+ * It runs the engine's model and drives N rths-site substructures over
+ * the native protocol, keeps a journal to resume from, and writes the
+ * history, a summary and plots (Documentation/rths-coord.rst).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "rths-coord/coord.h"
+#include "common/hsrun.h"
+
+/* The only global: set by SIGINT/SIGTERM, read by the step loop. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+struct options {
+	const char *file, *output, *journal, *resume;
+	bool serial, reset, quiet, plots, reference;
+	uint64_t test_id;
+	uint32_t step_ticks;
+	double duration, step_timeout, give_up;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rths-coord [OPTIONS] EXPERIMENT.json\n"
+		"       rths-coord [OPTIONS] --resume JOURNAL EXPERIMENT.json\n"
+		"Run a distributed hybrid test: the experiment's model here, its\n"
+		"substructures at the rths-site servers its \"sites\" section names.\n"
+		"\n"
+		"  -o, --output DIR      output directory (default: outputs.directory,\n"
+		"                        else rths-coord-NAME)\n"
+		"  -j, --journal FILE    the journal (default: DIR/journal.txt)\n"
+		"      --resume JOURNAL  resume the test this journal recorded\n"
+		"      --serial          one site after another each step\n"
+		"      --test-id ID      the test id (not 0; default: random)\n"
+		"      --reset           take the substructures even if they run\n"
+		"                        another test (HELLO with RESET)\n"
+		"  -d, --step-ticks D    integration step of D controller ticks\n"
+		"  -t, --duration S      stop after S seconds of the record\n"
+		"      --step-timeout S  every site's step_timeout\n"
+		"      --give-up S       every site's give_up\n"
+		"      --no-plots        do not run gnuplot\n"
+		"      --no-reference    skip the all-numerical reference run\n"
+		"  -q, --quiet           no progress line, no summary on stdout\n"
+		"  -v, --verbose         log handshakes and stale answers too\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done, 1 bad file or options, 3 the run failed,\n"
+		"130 interrupted.  See rths-coord(1) and Documentation/rths-coord.rst.\n");
+}
+
+static int seconds_arg(const char *name, double *out)
+{
+	char *end;
+
+	*out = strtod(optarg, &end);
+	if (*end || !(*out > 0) || !isfinite(*out)) {
+		fprintf(stderr, "rths-coord: --%s: expected seconds > 0\n", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "journal", required_argument, NULL, 'j' },
+		{ "resume", required_argument, NULL, 'R' },
+		{ "serial", no_argument, NULL, 'S' },
+		{ "test-id", required_argument, NULL, 'I' },
+		{ "reset", no_argument, NULL, 'X' },
+		{ "step-ticks", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "step-timeout", required_argument, NULL, 'T' },
+		{ "give-up", required_argument, NULL, 'G' },
+		{ "no-plots", no_argument, NULL, 'N' },
+		{ "no-reference", no_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->plots = o->reference = true;
+	while ((c = getopt_long(argc, argv, "o:j:d:t:qvh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'j': o->journal = optarg; break;
+		case 'R': o->resume = optarg; break;
+		case 'S': o->serial = true; break;
+		case 'X': o->reset = true; break;
+		case 'N': o->plots = false; break;
+		case 'F': o->reference = false; break;
+		case 'q': o->quiet = true; break;
+		case 'v': coord_verbose = 1; break;
+		case 'h': usage(stdout); exit(0);
+		case 'I':
+			errno = 0;
+			o->test_id = strtoull(optarg, &end, 0);
+			if (errno || *end || !o->test_id || optarg[0] == '-') {
+				fprintf(stderr, "rths-coord: --test-id: expected a number other than 0\n");
+				return -1;
+			}
+			break;
+		case 'd':
+			errno = 0;
+			o->step_ticks = (uint32_t)strtoul(optarg, &end, 10);
+			if (errno || *end || o->step_ticks < 1 ||
+			    o->step_ticks > RTHS_STEP_TICKS_MAX) {
+				fprintf(stderr, "rths-coord: --step-ticks: expected 1 to %d\n",
+					RTHS_STEP_TICKS_MAX);
+				return -1;
+			}
+			break;
+		case 't':
+			if (seconds_arg("duration", &o->duration))
+				return -1;
+			break;
+		case 'T':
+			if (seconds_arg("step-timeout", &o->step_timeout))
+				return -1;
+			break;
+		case 'G':
+			if (seconds_arg("give-up", &o->give_up))
+				return -1;
+			break;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return -1;
+	}
+	o->file = argv[optind];
+	return 0;
+}
+
+static int fail(const struct rths_error *err)
+{
+	char buf[1024];
+
+	fprintf(stderr, "rths-coord: %s\n", rths_error_str(err, buf, sizeof(buf)));
+	return 1;
+}
+
+/* The step is fixed by the file or -d: a distributed test has no
+ * preview (its compute time is the network's). */
+static int fix_step(struct coord_config *cc, const struct options *o)
+{
+	struct rths_hs_experiment *x = cc->x;
+	struct rths_error err;
+	uint32_t d = o->step_ticks ? o->step_ticks : x->device.step_ticks;
+
+	if (!d) {
+		fprintf(stderr, "rths-coord: %s: the step is not fixed: set integrator.dt or device.step_ticks, or give -d\n",
+			x->path);
+		return -1;
+	}
+	if (o->duration > 0 && o->duration < x->duration)
+		x->duration = o->duration;
+	if (o->duration > 0 && !x->duration)
+		x->duration = o->duration;
+	if (rths_hs_experiment_set_step(x, d, &err) < 0)
+		return -fail(&err);
+	for (size_t i = 0; i < cc->n_sites; i++) {
+		if (o->step_timeout > 0)
+			cc->sites[i].step_timeout = o->step_timeout;
+		if (o->give_up > 0)
+			cc->sites[i].give_up = o->give_up;
+	}
+	return 0;
+}
+
+static uint64_t steps_of(const struct rths_hs_experiment *x)
+{
+	double duration = x->duration > 0 ? x->duration :
+			  rths_hs_gm_duration(&x->gm);
+
+	/* as rths_hs_sim_run() counts them */
+	return (uint64_t)floor(duration / x->integrator.dt + 1e-9);
+}
+
+static uint64_t random_test_id(void)
+{
+	uint64_t id = 0;
+
+	while (!id)
+		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+			id = (uint64_t)coord_now_ns();
+	return id;
+}
+
+/* The journal: read back for --resume (then appended to), else new. */
+static int open_journal(const struct options *o, const char *dir,
+			const struct coord_config *cc, struct journal *j,
+			char *path, size_t path_len)
+{
+	char msg[1024];
+	int r;
+
+	snprintf(path, path_len, "%s", o->resume ? o->resume :
+		 o->journal ? o->journal : "");
+	if (!path[0] &&
+	    (size_t)snprintf(path, path_len, "%s/journal.txt", dir) >= path_len) {
+		fprintf(stderr, "rths-coord: %s: the path is too long\n", dir);
+		return -1;
+	}
+	if (o->resume) {
+		r = journal_read(o->resume, cc, j, msg, sizeof(msg));
+		if (r == 0 && o->test_id && o->test_id != j->test_id) {
+			snprintf(msg, sizeof(msg), "%s: records test 0x%016" PRIx64 ", not --test-id 0x%016" PRIx64,
+				 o->resume, j->test_id, o->test_id);
+			r = -EINVAL;
+		}
+		if (r == 0 && j->ended) {
+			snprintf(msg, sizeof(msg), "%s: the test ended; nothing to resume",
+				 o->resume);
+			r = -EINVAL;
+		}
+		if (r == 0)
+			r = journal_open(path, cc, j, true, msg, sizeof(msg));
+	} else {
+		memset(j, 0, sizeof(*j));
+		j->test_id = o->test_id ? o->test_id : random_test_id();
+		r = journal_open(path, cc, j, false, msg, sizeof(msg));
+	}
+	if (r)
+		fprintf(stderr, "rths-coord: %s\n", msg);
+	return r;
+}
+
+static int write_outputs(const struct coord_config *cc,
+			 const struct options *o, const char *dir,
+			 const struct report *rep)
+{
+	const struct rths_hs_experiment *x = cc->x;
+	char path[PATH_MAX + 32];
+	struct rths_error err;
+	int bad = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/history.csv", dir);
+	if (rths_hs_write_csv(path, rep->h, rep->ref, x->out.every, &err) < 0)
+		bad |= fail(&err);
+	snprintf(path, sizeof(path), "%s/history-exact.txt", dir);
+	if (report_exact(path, rep->h) < 0)
+		bad |= 1, fprintf(stderr, "rths-coord: %s: %s\n", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/steps.csv", dir);
+	if (report_steps_csv(path, rep) < 0)
+		bad |= 1, fprintf(stderr, "rths-coord: %s: %s\n", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	f = fopen(path, "w");
+	if (f) {
+		report_text(f, rep);
+		fclose(f);
+	} else {
+		fprintf(stderr, "rths-coord: %s: %s\n", path, strerror(errno));
+		bad = 1;
+	}
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (report_json(path, rep) < 0) {
+		fprintf(stderr, "rths-coord: %s: cannot write\n", path);
+		bad = 1;
+	}
+	if (!o->quiet)
+		report_text(stdout, rep);
+	if (plot(dir, rep, o->plots, &err) < 0) {
+		fail(&err);
+		bad = 1;
+	} else if (!o->quiet && o->plots) {
+		printf("plots: %s/response.png, loop-SITE.png, steptime.png, steptime-hist.png\n",
+		       dir);
+	}
+	if (!o->quiet)
+		printf("outputs: %s/ (history.csv, history-exact.txt, steps.csv, summary.txt, summary.json, plots.gp)\n",
+		       dir);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	struct rths_hs_history h = { 0 }, ref = { 0 };
+	struct coord_options co = { 0 };
+	struct rths_hs_backend b = { 0 };
+	struct rths_hs_run_result res;
+	struct rths_hs_sim_config cfg;
+	struct coord_config cc;
+	struct report rep = { 0 };
+	struct journal j = { 0 };
+	struct rths_error err;
+	struct progress prog;
+	struct sigaction sa;
+	struct options o;
+	char msg[1024], dir_default[160], jpath[PATH_MAX];
+	const char *dir;
+	bool has_ref = false;
+	int r, status = 0;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (coord_config_load(o.file, &cc, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "rths-coord: %s\n", msg);
+		return 1;
+	}
+	if (fix_step(&cc, &o) < 0) {
+		coord_config_free(&cc);
+		return 1;
+	}
+	snprintf(dir_default, sizeof(dir_default), "rths-coord-%s", cc.x->name);
+	dir = o.output ? o.output :
+	      cc.x->out.directory[0] ? cc.x->out.directory : dir_default;
+	if (mkdir_p(dir) < 0) {
+		fprintf(stderr, "rths-coord: %s: %s\n", dir, strerror(errno));
+		coord_config_free(&cc);
+		return 1;
+	}
+	if (open_journal(&o, dir, &cc, &j, jpath, sizeof(jpath)) < 0) {
+		coord_config_free(&cc);
+		return 1;
+	}
+	co.serial = o.serial;
+	co.reset = o.reset && !o.resume;
+	co.test_id = j.test_id;
+	co.stop = &interrupted;
+	if (coord_backend_open(&b, &cc, &co, &j, steps_of(cc.x), &err) < 0) {
+		journal_close(&j);
+		coord_config_free(&cc);
+		return fail(&err);
+	}
+	if (!o.quiet)
+		fprintf(stderr, "rths-coord: test 0x%016" PRIx64 ", %zu sites, journal %s%s\n",
+			j.test_id, cc.n_sites, jpath,
+			o.resume ? " (resumed)" : "");
+	rths_hs_experiment_sim_config(cc.x, &cfg);
+	cfg.backend = &b;
+	progress_init(&prog, !o.quiet, cc.x->integrator.dt, &b, &cc);
+	cfg.stop = &interrupted;
+	cfg.progress = progress_update;
+	cfg.progress_ctx = &prog;
+	cfg.progress_every = 1;
+	r = rths_hs_sim_run(&cfg, &h, &res, &err);
+	progress_done(&prog);
+	if (r < 0 && h.rows == 0) {
+		rths_hs_backend_close(&b);
+		journal_close(&j);
+		coord_config_free(&cc);
+		return fail(&err) + 2;
+	}
+	if (!res.error && !res.interrupted)
+		journal_end(&j);
+	if (cc.x->out.reference && o.reference) {
+		if (reference_run(cc.x, &ref, &err) < 0)
+			fail(&err);
+		else
+			has_ref = true;
+	}
+	rep.cc = &cc;
+	rep.h = &h;
+	rep.ref = has_ref ? &ref : NULL;
+	rep.res = &res;
+	rep.b = &b;
+	rep.test_id = j.test_id;
+	rep.serial = o.serial;
+	rep.resumed = o.resume != NULL;
+	if (write_outputs(&cc, &o, dir, &rep))
+		status = 1;
+	if (interrupted) {
+		fprintf(stderr, "rths-coord: interrupted at step %llu of %llu; outputs written, --resume %s goes on\n",
+			(unsigned long long)res.steps_done,
+			(unsigned long long)res.steps_planned, jpath);
+		status = 130;
+	} else if (res.error) {
+		fail(&res.err);
+		fprintf(stderr, "rths-coord: stopped at step %llu of %llu; --resume %s goes on\n",
+			(unsigned long long)res.steps_done,
+			(unsigned long long)res.steps_planned, jpath);
+		status = 3;
+	}
+	rths_hs_backend_close(&b);
+	journal_close(&j);
+	rths_hs_history_free(&h);
+	rths_hs_history_free(&ref);
+	coord_config_free(&cc);
+	return status;
+}

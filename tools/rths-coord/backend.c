@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sites as one backend for rths_hs_sim_run(): channel i is interface
+ * coordinate i; post() sends STEP to every site at once (or, --serial,
+ * one after another), wait() collects every RESULT in one poll loop.
+ *
+ * Per site a session goes DOWN -> CONNECTING -> HELLO -> READY <-> WAIT.
+ * A step timeout re-sends the STEP on the same session; a second one
+ * reconnects, and the new session re-sends it (the site answers a step it
+ * executed from its cache).  A site behind the coordinator (it restarted)
+ * gets its command history with the REPLAY flag first.  A site that stays
+ * unreachable for its give_up time ends the run.
+ *
+ * Steps the journal holds (--resume) are fed from it without network;
+ * the sessions open at the first step past it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord.h"
+
+#define BACKOFF_MIN_NS 50000000LL	/* 50 ms, doubling */
+#define BACKOFF_MAX_NS 2000000000LL	/* to 2 s */
+#define NS 1e9
+
+enum link_state { L_DOWN, L_CONNECTING, L_HELLO, L_READY, L_WAIT };
+
+struct link {
+	const struct site_config *cfg;
+	struct conn c;
+	enum link_state st;
+	int64_t deadline;	/* CONNECTING/HELLO: connect; WAIT: step */
+	int64_t retry_at, backoff, trouble_since, last_tx;
+	bool hello_done;	/* one WELCOME seen: no RESET again */
+	uint32_t heartbeat_ms;
+	uint64_t inflight;	/* seq of the STEP sent */
+	uint32_t inflight_flags;
+	int64_t sent_at;
+	int session_reissues;
+	uint64_t done;		/* last step whose result is in */
+	struct site_stats stats;
+	struct site_step *steps;	/* [steps + 1] */
+	double rtt_acc;
+	uint64_t rtt_n;
+};
+
+struct coord {
+	const struct coord_config *cc;
+	struct coord_options o;
+	struct journal *j;
+	size_t q, n;
+	uint64_t steps;		/* planned; arrays hold steps + 1 rows */
+	double dt;
+	uint64_t want;		/* the step in progress */
+	uint64_t completed;	/* the last step every site answered */
+	bool live;
+	double *x, *d, *f;	/* rows of q: commands, measured disp, force */
+	double *step_time;
+	int64_t step_start;
+	int fatal;
+	char fatal_msg[384];
+	struct link links[];
+};
+
+static void set_fatal(struct coord *c, const struct link *L, int code,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void set_fatal(struct coord *c, const struct link *L, int code,
+		      const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	if (c->fatal)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->fatal_msg, sizeof(c->fatal_msg), "%s%s%s",
+		 L ? L->cfg->name : "", L ? ": " : "", msg);
+	c->fatal = code;
+}
+
+/* ------------------------------------------------------------ sending */
+
+static int send_out(struct link *L)
+{
+	int r = conn_flush(&L->c);
+
+	L->last_tx = coord_now_ns();
+	return r;
+}
+
+static void link_fail(struct coord *c, struct link *L, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The session is lost: close it and reconnect after the backoff. */
+static void link_fail(struct coord *c, struct link *L, const char *fmt, ...)
+{
+	int64_t now = coord_now_ns();
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	coord_log(L->cfg->name, "%s; reconnecting", msg);
+	conn_close(&L->c);
+	L->st = L_DOWN;
+	if (!L->trouble_since)
+		L->trouble_since = now;
+	L->retry_at = now + L->backoff;
+	L->backoff = L->backoff ? 2 * L->backoff : BACKOFF_MIN_NS;
+	if (L->backoff > BACKOFF_MAX_NS)
+		L->backoff = BACKOFF_MAX_NS;
+	L->stats.reconnects++;
+	(void)c;
+}
+
+/* STEP @seq to the site: its slice of the commands. */
+static void send_step(struct coord *c, struct link *L, uint64_t seq,
+		      uint32_t flags)
+{
+	double u[RTHS_HS_MAX_CHANNELS];
+	struct rnp_step m = {
+		.seq = seq, .t = (double)seq * c->dt, .flags = flags,
+		.ndof = L->cfg->ndof, .u = u,
+	};
+	int r;
+
+	for (uint32_t k = 0; k < L->cfg->ndof; k++)
+		u[k] = c->x[seq * c->q + L->cfg->dofs[k]];
+	r = rnp_put_step(&L->c.out, &m);
+	if (r == 0)
+		r = send_out(L);
+	if (r < 0) {
+		link_fail(c, L, "sending STEP %" PRIu64 ": %s", seq,
+			  strerror(-r));
+		return;
+	}
+	L->inflight = seq;
+	L->inflight_flags = flags;
+	L->sent_at = coord_now_ns();
+	L->deadline = L->sent_at + (int64_t)(L->cfg->step_timeout * NS);
+	L->st = L_WAIT;
+}
+
+static void send_hello(struct coord *c, struct link *L)
+{
+	struct rnp_hello m = {
+		.version_min = RNP_VERSION, .version_max = RNP_VERSION,
+		.flags = c->o.reset && !L->hello_done ? RNP_HELLO_RESET : 0,
+		.test_id = c->o.test_id, .last_seq = c->completed,
+		.ndof = L->cfg->ndof,
+	};
+	int r;
+
+	snprintf(m.substructure, sizeof(m.substructure), "%s",
+		 L->cfg->substructure);
+	r = rnp_put_hello(&L->c.out, &m);
+	if (r == 0)
+		r = send_out(L);
+	if (r < 0) {
+		link_fail(c, L, "sending HELLO: %s", strerror(-r));
+		return;
+	}
+	L->st = L_HELLO;
+}
+
+/* Whether this site may get the current step now (--serial: once every
+ * site before it has answered). */
+static bool my_turn(const struct coord *c, const struct link *L)
+{
+	if (!c->o.serial)
+		return true;
+	for (const struct link *k = c->links; k < L; k++)
+		if (k->done < c->want)
+			return false;
+	return true;
+}
+
+/* A READY site: the next replay step, or the current step. */
+static void advance(struct coord *c, struct link *L)
+{
+	if (L->st != L_READY || !c->want || L->done >= c->want ||
+	    !my_turn(c, L))
+		return;
+	send_step(c, L, c->want, 0);
+}
+
+/* ---------------------------------------------------------- receiving */
+
+static void on_welcome(struct coord *c, struct link *L)
+{
+	struct rnp_welcome w;
+	uint64_t site_last;
+	char why[160];
+
+	if (L->st != L_HELLO) {
+		link_fail(c, L, "WELCOME out of turn");
+		return;
+	}
+	if (rnp_parse_welcome(L->c.pl, L->c.h.length, &w, why,
+			      sizeof(why)) < 0) {
+		link_fail(c, L, "bad WELCOME: %s", why);
+		return;
+	}
+	if (w.ndof != L->cfg->ndof) {
+		set_fatal(c, L, -EPROTO,
+			  "substructure %s has %u DOF, the experiment gives it %u",
+			  L->cfg->substructure, w.ndof, L->cfg->ndof);
+		return;
+	}
+	/* Another test id, or none: the site starts from the initial state. */
+	site_last = w.test_id == c->o.test_id ? w.last_seq : 0;
+	if (site_last > c->want && site_last > c->completed) {
+		set_fatal(c, L, -EPROTO,
+			  "the site has executed step %" PRIu64 " of this test, the coordinator is at %" PRIu64 " (another coordinator, or a journal that lost steps)",
+			  site_last, c->completed);
+		return;
+	}
+	L->hello_done = true;
+	L->heartbeat_ms = w.heartbeat_ms;
+	L->backoff = 0;
+	L->stats.connects++;
+	coord_debug(L->cfg->name, "WELCOME: %s, %u DOF, test %s, last step %" PRIu64,
+		    w.kind == RNP_KIND_DEVICE ? "device" : "numerical", w.ndof,
+		    w.test_id == c->o.test_id ? "ours" :
+		    w.test_id ? "another" : "none", w.last_seq);
+	L->st = L_READY;
+	if (!c->want || L->done >= c->want)
+		L->trouble_since = 0;
+	if (site_last < c->completed) {
+		coord_log(L->cfg->name, "the site is at step %" PRIu64 " of %" PRIu64 ": replaying its history",
+			  site_last, c->completed);
+		L->stats.replays++;
+		send_step(c, L, site_last + 1, RNP_STEP_REPLAY);
+		return;
+	}
+	/* In WAIT, the current step goes out again on this session. */
+	if (c->want && L->done < c->want && L->inflight == c->want) {
+		L->stats.reissues++;
+		L->steps[c->want].reissues++;
+	}
+	advance(c, L);
+}
+
+static void on_result(struct coord *c, struct link *L)
+{
+	double disp[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
+	struct rnp_result m = { .disp = disp, .force = force };
+	int64_t now = coord_now_ns();
+	char why[160];
+	uint64_t n;
+
+	if (rnp_parse_result(L->c.pl, L->c.h.length, &m, RTHS_HS_MAX_CHANNELS,
+			     why, sizeof(why)) < 0) {
+		link_fail(c, L, "bad RESULT: %s", why);
+		return;
+	}
+	if (L->st != L_WAIT || m.seq < L->inflight) {
+		/* The first answer to a step re-sent on the same session. */
+		coord_debug(L->cfg->name, "stale RESULT %" PRIu64 " ignored",
+			    m.seq);
+		return;
+	}
+	if (m.seq > L->inflight || m.ndof != L->cfg->ndof) {
+		link_fail(c, L, "RESULT %" PRIu64 " with %u DOF to STEP %" PRIu64,
+			  m.seq, m.ndof, L->inflight);
+		return;
+	}
+	n = m.seq;
+	L->trouble_since = 0;
+	L->session_reissues = 0;
+	L->st = L_READY;
+	if (L->inflight_flags & RNP_STEP_REPLAY) {
+		bool same = true;
+
+		L->stats.replayed_steps++;
+		for (uint32_t k = 0; k < m.ndof; k++)
+			same &= !memcmp(&force[k],
+					&c->f[n * c->q + L->cfg->dofs[k]],
+					sizeof(double));
+		if (!same)
+			L->stats.replay_mismatches++;
+		if (n < c->completed) {
+			send_step(c, L, n + 1, RNP_STEP_REPLAY);
+		} else {
+			coord_log(L->cfg->name, "replayed steps to %" PRIu64 "%s",
+				  n, L->stats.replay_mismatches ?
+				  " (forces differ from the first run's)" : "");
+			advance(c, L);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < m.ndof; k++) {
+		c->d[n * c->q + L->cfg->dofs[k]] = disp[k];
+		c->f[n * c->q + L->cfg->dofs[k]] = force[k];
+	}
+	L->done = n;
+	L->stats.steps++;
+	if (m.flags & RNP_RES_CACHED)
+		L->stats.cached++;
+	L->steps[n].rtt = (double)(now - L->sent_at) / NS;
+	L->steps[n].compute = (double)m.compute_ns / NS;
+	L->steps[n].flags = m.flags;
+	L->rtt_acc += L->steps[n].rtt;
+	L->rtt_n++;
+	/* --serial: the next site's turn */
+	for (struct link *k = L + 1; c->o.serial && k < c->links + c->n; k++)
+		advance(c, k);
+}
+
+static bool fatal_error(int code)
+{
+	return code == RNP_ERR_VERSION || code == RNP_ERR_UNKNOWN ||
+	       code == RNP_ERR_BUSY || code == RNP_ERR_SEQUENCE ||
+	       code == RNP_ERR_DOF || code == RNP_ERR_AUTH;
+}
+
+static void on_frame(struct coord *c, struct link *L)
+{
+	struct rnp_errmsg e;
+	struct rnp_ping p;
+	char why[160];
+
+	switch (L->c.h.type) {
+	case RNP_WELCOME:
+		on_welcome(c, L);
+		return;
+	case RNP_RESULT:
+		on_result(c, L);
+		return;
+	case RNP_PING:
+		if (rnp_parse_ping(L->c.pl, L->c.h.length, &p, why,
+				   sizeof(why)) < 0 ||
+		    rnp_put_ping(&L->c.out, RNP_PONG, &p) < 0)
+			link_fail(c, L, "bad PING: %s", why);
+		else if (send_out(L) < 0)
+			link_fail(c, L, "sending PONG failed");
+		return;
+	case RNP_PONG:
+		return;
+	case RNP_ERROR:
+		if (rnp_parse_error(L->c.pl, L->c.h.length, &e, why,
+				    sizeof(why)) < 0) {
+			link_fail(c, L, "bad ERROR: %s", why);
+		} else if (fatal_error(e.code)) {
+			set_fatal(c, L, -EPROTO, "the site refused: ERROR %s: %s",
+				  rnp_error_name(e.code), e.text);
+			conn_close(&L->c);
+			L->st = L_DOWN;
+		} else {
+			link_fail(c, L, "ERROR %s: %s", rnp_error_name(e.code),
+				  e.text);
+		}
+		return;
+	default:
+		link_fail(c, L, "unexpected %s from a site",
+			  rnp_type_name(L->c.h.type));
+	}
+}
+
+static void on_readable(struct coord *c, struct link *L)
+{
+	char why[160];
+	int r;
+
+	while (L->c.fd >= 0 && !c->fatal) {
+		r = conn_read_frame(&L->c, why, sizeof(why));
+		if (r == 0)
+			return;
+		if (r == -EPIPE) {
+			link_fail(c, L, "the site closed the session");
+			return;
+		}
+		if (r < 0) {
+			link_fail(c, L, "%s", r >= -RNP_ERR_INTERNAL ?
+				  why : strerror(-r));
+			return;
+		}
+		on_frame(c, L);
+		conn_next(&L->c);
+	}
+}
+
+/* ------------------------------------------------------------- timers */
+
+/* Due actions of one site; returns when it next needs attention. */
+static int64_t tick(struct coord *c, struct link *L, int64_t now)
+{
+	int64_t hb = (int64_t)L->heartbeat_ms * 1000000;
+	int r;
+
+	if (L->trouble_since && L->st != L_WAIT && L->st != L_READY &&
+	    now - L->trouble_since > (int64_t)(L->cfg->give_up * NS)) {
+		set_fatal(c, L, -ETIMEDOUT, "unreachable for %g s, giving up",
+			  L->cfg->give_up);
+		return now;
+	}
+	switch (L->st) {
+	case L_DOWN:
+		if (now < L->retry_at)
+			return L->retry_at;
+		r = conn_connect(&L->c, L->cfg);
+		if (r < 0) {
+			link_fail(c, L, "connect to %s port %d: %s",
+				  L->cfg->address, L->cfg->port, strerror(-r));
+			return L->retry_at;
+		}
+		L->st = L_CONNECTING;
+		L->deadline = now + (int64_t)(L->cfg->connect_timeout * NS);
+		return L->deadline;
+	case L_CONNECTING:
+	case L_HELLO:
+		if (now >= L->deadline) {
+			link_fail(c, L, "no WELCOME within %g s",
+				  L->cfg->connect_timeout);
+			return L->retry_at;
+		}
+		return L->deadline;
+	case L_WAIT:
+		if (now >= L->deadline) {
+			if (!L->trouble_since)
+				L->trouble_since = now;
+			if (now - L->trouble_since >
+			    (int64_t)(L->cfg->give_up * NS)) {
+				set_fatal(c, L, -ETIMEDOUT,
+					  "no RESULT for step %" PRIu64 " within %g s, giving up",
+					  L->inflight, L->cfg->give_up);
+				return now;
+			}
+			if (L->session_reissues == 0) {
+				coord_log(L->cfg->name, "no RESULT for step %" PRIu64 " within %g s: re-issuing it",
+					  L->inflight, L->cfg->step_timeout);
+				L->session_reissues = 1;
+				L->stats.reissues++;
+				if (!(L->inflight_flags & RNP_STEP_REPLAY))
+					L->steps[L->inflight].reissues++;
+				send_step(c, L, L->inflight, L->inflight_flags);
+				return L->deadline;
+			}
+			L->session_reissues = 0;
+			L->backoff = 0;
+			link_fail(c, L, "no RESULT for step %" PRIu64 " after a re-issue",
+				  L->inflight);
+			return L->retry_at;
+		}
+		return L->deadline;
+	case L_READY:
+		if (hb > 0 && now - L->last_tx >= hb) {
+			struct rnp_ping p = { .nonce = (uint64_t)now,
+					      .time_ns = (uint64_t)now };
+
+			if (rnp_put_ping(&L->c.out, RNP_PING, &p) == 0 &&
+			    send_out(L) < 0) {
+				link_fail(c, L, "sending PING failed");
+				return L->retry_at;
+			}
+		}
+		return hb > 0 ? L->last_tx + hb : now + 1000000000LL;
+	}
+	return now + 1000000000LL;
+}
+
+/*
+ * The event loop: runs until @done says so, a site fails for good, or
+ * the stop flag is set.
+ */
+static int pump(struct coord *c, bool (*done)(const struct coord *),
+		struct rths_error *err)
+{
+	struct pollfd pfd[COORD_MAX_SITES];
+	struct link *who[COORD_MAX_SITES];
+
+	for (;;) {
+		int64_t now = coord_now_ns(), next = now + 1000000000LL;
+		int np = 0, timeout;
+
+		for (size_t i = 0; i < c->n && !c->fatal; i++) {
+			int64_t t = tick(c, &c->links[i], now);
+
+			if (t < next)
+				next = t;
+		}
+		if (!c->fatal && done(c))
+			return 0;
+		if (c->fatal)
+			return rths_error_set(err, c->fatal, NULL, 0, NULL, "%s",
+					      c->fatal_msg);
+		if (c->o.stop && *c->o.stop)
+			return rths_error_set(err, -EINTR, NULL, 0, NULL,
+					      "interrupted");
+		for (size_t i = 0; i < c->n; i++) {
+			struct link *L = &c->links[i];
+
+			if (L->c.fd < 0)
+				continue;
+			pfd[np].fd = L->c.fd;
+			pfd[np].events = conn_events(&L->c);
+			who[np++] = L;
+		}
+		timeout = next <= now ? 0 : (int)((next - now) / 1000000 + 1);
+		if (poll(pfd, (nfds_t)np, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			return rths_error_set(err, -errno, NULL, 0, NULL,
+					      "poll: %s", strerror(errno));
+		}
+		for (int i = 0; i < np && !c->fatal; i++) {
+			struct link *L = who[i];
+			int r;
+
+			if (!pfd[i].revents || L->c.fd != pfd[i].fd)
+				continue;
+			if (L->c.connecting) {
+				r = conn_finish_connect(&L->c);
+				if (r < 0)
+					link_fail(c, L, "connect to %s port %d: %s",
+						  L->cfg->address, L->cfg->port,
+						  strerror(-r));
+				else
+					send_hello(c, L);
+				continue;
+			}
+			if ((pfd[i].revents & POLLOUT) && conn_flush(&L->c) < 0) {
+				link_fail(c, L, "the session broke");
+				continue;
+			}
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+				on_readable(c, L);
+		}
+	}
+}
+
+static bool all_ready(const struct coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->links[i].st != L_READY)
+			return false;
+	return true;
+}
+
+static bool all_answered(const struct coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->links[i].done < c->want)
+			return false;
+	return true;
+}
+
+/* Opens every session (at the start, or at the first step past the
+ * journal): the sites connect at once. */
+static int go_live(struct coord *c, struct rths_error *err)
+{
+	int64_t now = coord_now_ns();
+
+	c->live = true;
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *L = &c->links[i];
+
+		L->st = L_DOWN;
+		L->retry_at = now;
+		L->trouble_since = now;
+		L->done = c->completed;
+	}
+	return pump(c, all_ready, err);
+}
+
+/* ------------------------------------------------------- backend ops */
+
+static int op_start(void *priv, struct rths_error *err)
+{
+	struct coord *c = priv;
+
+	if (c->j && c->j->n_steps)
+		return 0;
+	return go_live(c, err);
+}
+
+static int op_post(void *priv, uint64_t step, const double *target,
+		   struct rths_error *err)
+{
+	struct coord *c = priv;
+
+	if (step != c->completed + 1 || step > c->steps)
+		return rths_error_set(err, -EINVAL, NULL, 0, NULL,
+				      "step %" PRIu64 " posted after step %" PRIu64,
+				      step, c->completed);
+	memcpy(c->x + step * c->q, target, c->q * sizeof(double));
+	c->want = step;
+	c->step_start = coord_now_ns();
+	if (c->j && step <= c->j->n_steps) {
+		if (memcmp(target, c->j->x + (step - 1) * c->q,
+			   c->q * sizeof(double)))
+			return rths_error_set(err, -EINVAL, NULL, 0, NULL,
+					      "step %" PRIu64 ": the integration commands other displacements than the journal holds (another experiment file or build?)",
+					      step);
+		return 0;
+	}
+	if (!c->live) {
+		int r = go_live(c, err);
+
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		advance(c, &c->links[i]);
+	return 0;
+}
+
+static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
+		   struct rths_error *err)
+{
+	struct coord *c = priv;
+	size_t q = c->q;
+	int r;
+
+	if (step != c->want)
+		return rths_error_set(err, -EINVAL, NULL, 0, NULL,
+				      "waiting for step %" PRIu64 ", step %" PRIu64 " posted",
+				      step, c->want);
+	memset(fb, 0, sizeof(*fb));
+	if (c->j && step <= c->j->n_steps) {
+		memcpy(c->d + step * q, c->j->d + (step - 1) * q,
+		       q * sizeof(double));
+		memcpy(c->f + step * q, c->j->f_meas + (step - 1) * q,
+		       q * sizeof(double));
+	} else {
+		r = pump(c, all_answered, err);
+		if (r < 0)
+			return r;
+		c->step_time[step] = (double)(coord_now_ns() - c->step_start) / NS;
+		if (c->j && c->j->f &&
+		    journal_step(c->j, step, (double)step * c->dt,
+				 c->x + step * q, c->d + step * q,
+				 c->f + step * q) < 0)
+			return rths_error_set(err, -EIO, NULL, 0, NULL,
+					      "writing the journal: %s",
+					      strerror(errno));
+	}
+	c->completed = step;
+	fb->step = step;
+	fb->tick = step * c->cc->x->device.step_ticks;
+	fb->time_ns = (uint64_t)((double)step * c->dt * NS);
+	fb->channels = (uint32_t)q;
+	memcpy(fb->command, c->x + step * q, q * sizeof(double));
+	memcpy(fb->disp, c->d + step * q, q * sizeof(double));
+	memcpy(fb->force, c->f + step * q, q * sizeof(double));
+	return 0;
+}
+
+/* Ctrl-C or an error: the sites keep the test (for --resume). */
+static int op_hold(void *priv, struct rths_error *err)
+{
+	struct coord *c = priv;
+
+	(void)err;
+	for (size_t i = 0; i < c->n; i++)
+		conn_close(&c->links[i].c);
+	c->live = false;
+	return 0;
+}
+
+/* The end: BYE to every site, so that each forgets the test. */
+static int op_stop(void *priv, struct rths_error *err)
+{
+	struct coord *c = priv;
+
+	(void)err;
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *L = &c->links[i];
+
+		if (L->st == L_READY && rnp_put_bye(&L->c.out) == 0) {
+			int64_t until = coord_now_ns() + 1000000000LL;
+
+			while (L->c.out.len && conn_flush(&L->c) == 0 &&
+			       coord_now_ns() < until) {
+				struct pollfd p = { L->c.fd, POLLOUT, 0 };
+
+				poll(&p, 1, 100);
+			}
+		}
+		conn_close(&L->c);
+	}
+	c->live = false;
+	return 0;
+}
+
+static void op_close(void *priv)
+{
+	struct coord *c = priv;
+
+	for (size_t i = 0; i < c->n; i++) {
+		conn_free(&c->links[i].c);
+		free(c->links[i].steps);
+	}
+	free(c->x);
+	free(c->d);
+	free(c->f);
+	free(c->step_time);
+	free(c);
+}
+
+static const struct rths_hs_backend_ops coord_ops = {
+	.name = "sites",
+	.start = op_start,
+	.post = op_post,
+	.wait = op_wait,
+	.hold = op_hold,
+	.stop = op_stop,
+	.close = op_close,
+};
+
+int coord_backend_open(struct rths_hs_backend *b,
+		       const struct coord_config *cc,
+		       const struct coord_options *o, struct journal *j,
+		       uint64_t steps, struct rths_error *err)
+{
+	size_t q = cc->x->sub.n_if, rows = steps + 1;
+	struct coord *c = calloc(1, sizeof(*c) +
+				 cc->n_sites * sizeof(struct link));
+	bool oom = !c;
+
+	if (c) {
+		c->cc = cc;
+		c->o = *o;
+		c->j = j;
+		c->q = q;
+		c->n = cc->n_sites;
+		c->steps = steps;
+		c->dt = cc->x->integrator.dt;
+		c->x = calloc(rows * q, sizeof(double));
+		c->d = calloc(rows * q, sizeof(double));
+		c->f = calloc(rows * q, sizeof(double));
+		c->step_time = calloc(rows, sizeof(double));
+		oom = !c->x || !c->d || !c->f || !c->step_time;
+		for (size_t i = 0; i < c->n; i++) {
+			c->links[i].cfg = &cc->sites[i];
+			conn_init(&c->links[i].c);
+			c->links[i].steps = calloc(rows, sizeof(struct site_step));
+			oom |= !c->links[i].steps;
+		}
+	}
+	if (oom) {
+		if (c) {
+			b->priv = c;
+			op_close(c);
+		}
+		return rths_error_set(err, -ENOMEM, NULL, 0, NULL,
+				      "out of memory for %" PRIu64 " steps",
+				      steps);
+	}
+	b->ops = &coord_ops;
+	b->priv = c;
+	b->channels = (uint32_t)q;
+	b->rate = cc->x->device.rate;
+	b->step_ticks = cc->x->device.step_ticks;
+	return 0;
+}
+
+const struct site_stats *coord_site_stats(const struct rths_hs_backend *b,
+					  size_t site)
+{
+	const struct coord *c = b->priv;
+
+	return &c->links[site].stats;
+}
+
+const struct site_step *coord_site_step(const struct rths_hs_backend *b,
+					size_t site, uint64_t n)
+{
+	const struct coord *c = b->priv;
+
+	if (n < 1 || n > c->completed || (c->j && n <= c->j->n_steps))
+		return NULL;
+	return &c->links[site].steps[n];
+}
+
+double coord_step_time(const struct rths_hs_backend *b, uint64_t n)
+{
+	const struct coord *c = b->priv;
+
+	return n <= c->completed ? c->step_time[n] : 0;
+}
+
+uint64_t coord_steps_done(const struct rths_hs_backend *b)
+{
+	const struct coord *c = b->priv;
+
+	return c->completed;
+}
+
+uint64_t coord_steps_journaled(const struct rths_hs_backend *b)
+{
+	const struct coord *c = b->priv;
+
+	return c->j ? c->j->n_steps : 0;
+}
+
+double coord_take_rtt(struct rths_hs_backend *b, size_t site)
+{
+	struct coord *c = b->priv;
+	struct link *L = &c->links[site];
+	double m = L->rtt_n ? L->rtt_acc / (double)L->rtt_n : -1;
+
+	L->rtt_acc = 0;
+	L->rtt_n = 0;
+	return m;
+}

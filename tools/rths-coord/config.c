@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The experiment file: rths-run's plus "sites" (Documentation/
+ * rths-coord.rst).  librths's parser refuses unknown keys, so "sites" is
+ * checked here, taken out, and the rest goes to rths_hs_experiment_parse()
+ * unchanged (jansson writes reals with 17 digits: they come back exact).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "coord.h"
+
+struct ctx {
+	const char *file;
+	char *msg;
+	size_t len;
+	char dir[COORD_PATH_LEN];
+};
+
+static int fail(struct ctx *cx, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ctx *cx, const char *path, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(cx->msg, cx->len, "%s: %s: %s", cx->file, path, what);
+	return -EINVAL;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			char *p = realloc(buf, cap = 2 * cap + 8192);
+
+			if (!p) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = p;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r > 0);
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static uint64_t fnv1a64(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int get_string(struct ctx *cx, json_t *o, const char *key,
+		      const char *path, char *out, size_t size)
+{
+	json_t *v = json_object_get(o, key);
+	char p[96];
+
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!v)
+		return 1;
+	if (!json_is_string(v))
+		return fail(cx, p, "expected a string");
+	if (json_string_length(v) == 0 || json_string_length(v) >= size)
+		return fail(cx, p, "expected 1 to %zu characters", size - 1);
+	memcpy(out, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+/* A file name; relative ones are taken from the experiment's directory. */
+static int get_file(struct ctx *cx, json_t *o, const char *key,
+		    const char *path, char *out)
+{
+	char tmp[COORD_PATH_LEN];
+	int r = get_string(cx, o, key, path, tmp, sizeof(tmp) - 256);
+
+	if (r)
+		return r;
+	if (tmp[0] == '/')
+		snprintf(out, COORD_PATH_LEN, "%s", tmp);
+	else if ((size_t)snprintf(out, COORD_PATH_LEN, "%s/%s", cx->dir, tmp) >=
+		 COORD_PATH_LEN)
+		return fail(cx, path, "%s: the path is too long", key);
+	return 0;
+}
+
+static int get_seconds(struct ctx *cx, json_t *o, const char *key,
+		       const char *path, double lo, double hi, double *out)
+{
+	json_t *v = json_object_get(o, key);
+	char p[96];
+
+	if (!v)
+		return 0;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!json_is_number(v) || !(json_number_value(v) >= lo) ||
+	    !(json_number_value(v) <= hi))
+		return fail(cx, p, "expected seconds from %g to %g", lo, hi);
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int check_keys(struct ctx *cx, json_t *o, const char *path,
+		      const char *const *keys)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		size_t i;
+
+		for (i = 0; keys[i] && strcmp(keys[i], k); i++)
+			;
+		if (!keys[i])
+			return fail(cx, path, "unknown field '%s'", k);
+	}
+	return 0;
+}
+
+static bool valid_name(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static int parse_tls(struct ctx *cx, json_t *t, const char *path,
+		     struct site_tls *tls)
+{
+	static const char *const keys[] = {
+		"psk_file", "psk_identity", "ca", "cert", "key",
+		"server_name", NULL,
+	};
+	int r;
+
+	if (!json_is_object(t))
+		return fail(cx, path, "expected an object");
+	if ((r = check_keys(cx, t, path, keys)))
+		return r;
+	tls->on = true;
+	if ((r = get_file(cx, t, "psk_file", path, tls->psk_file)) < 0 ||
+	    (r = get_string(cx, t, "psk_identity", path, tls->psk_identity,
+			    sizeof(tls->psk_identity))) < 0 ||
+	    (r = get_file(cx, t, "ca", path, tls->ca)) < 0 ||
+	    (r = get_file(cx, t, "cert", path, tls->cert)) < 0 ||
+	    (r = get_file(cx, t, "key", path, tls->key)) < 0 ||
+	    (r = get_string(cx, t, "server_name", path, tls->server_name,
+			    sizeof(tls->server_name))) < 0)
+		return r;
+	if (tls->psk_file[0]) {
+		if (tls->ca[0] || tls->cert[0] || tls->key[0])
+			return fail(cx, path, "psk_file excludes ca, cert and key");
+		if (!tls->psk_identity[0])
+			return fail(cx, path, "psk_identity: missing (required with psk_file)");
+		return 0;
+	}
+	if (tls->psk_identity[0])
+		return fail(cx, path, "psk_identity: only with psk_file");
+	if (!tls->ca[0])
+		return fail(cx, path, "expected psk_file and psk_identity, or ca (with cert and key)");
+	if (!tls->cert[0] != !tls->key[0])
+		return fail(cx, path, "cert and key go together");
+	return 0;
+}
+
+static bool is_loopback(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)a;
+
+		return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)a;
+
+		return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
+		       (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) &&
+			in6->sin6_addr.s6_addr[12] == 127);
+	}
+	return false;
+}
+
+static int resolve(struct ctx *cx, const char *path, struct site_config *s)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res;
+	char port[16], p[64];
+	int r;
+
+	snprintf(p, sizeof(p), "%s.address", path);
+	snprintf(port, sizeof(port), "%d", s->port);
+	r = getaddrinfo(s->address, port, &hints, &res);
+	if (r)
+		return fail(cx, p, "'%s': %s", s->address, gai_strerror(r));
+	memcpy(&s->addr, res->ai_addr, res->ai_addrlen);
+	s->addr_len = res->ai_addrlen;
+	freeaddrinfo(res);
+	if (!s->tls.on && !is_loopback(&s->addr))
+		return fail(cx, p, "'%s' is not a loopback address: plain TCP only on loopback, give this site tls credentials",
+			    s->address);
+	return 0;
+}
+
+static int parse_site(struct ctx *cx, json_t *o, size_t idx,
+		      struct site_config *s)
+{
+	static const char *const keys[] = {
+		"name", "address", "port", "substructure", "dofs",
+		"step_timeout", "connect_timeout", "give_up", "tls", NULL,
+	};
+	char path[32], p[64];
+	json_t *v, *d;
+	size_t i;
+	int r;
+
+	snprintf(path, sizeof(path), "sites[%zu]", idx);
+	if (!json_is_object(o))
+		return fail(cx, path, "expected an object");
+	if ((r = check_keys(cx, o, path, keys)))
+		return r;
+	r = get_string(cx, o, "name", path, s->name, sizeof(s->name));
+	if (r > 0)
+		return fail(cx, path, "name: missing (required)");
+	if (r < 0)
+		return r;
+	snprintf(p, sizeof(p), "%s.name", path);
+	if (!valid_name(s->name))
+		return fail(cx, p, "'%s': expected letters, digits, '_' and '-'",
+			    s->name);
+	strcpy(s->address, "127.0.0.1");
+	if ((r = get_string(cx, o, "address", path, s->address,
+			    sizeof(s->address))) < 0)
+		return r;
+	snprintf(p, sizeof(p), "%s.port", path);
+	v = json_object_get(o, "port");
+	if (!v)
+		return fail(cx, p, "missing (required)");
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 65535)
+		return fail(cx, p, "expected an integer from 1 to 65535");
+	s->port = (int)json_integer_value(v);
+	snprintf(s->substructure, sizeof(s->substructure), "%s", s->name);
+	r = get_string(cx, o, "substructure", path, s->substructure,
+		       sizeof(s->substructure));
+	if (r < 0)
+		return r;
+	snprintf(p, sizeof(p), "%s.substructure", path);
+	for (const char *c = s->substructure; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			return fail(cx, p, "expected printable ASCII");
+	snprintf(p, sizeof(p), "%s.dofs", path);
+	d = json_object_get(o, "dofs");
+	if (!d)
+		return fail(cx, p, "missing (required)");
+	if (!json_is_array(d) || json_array_size(d) < 1 ||
+	    json_array_size(d) > RTHS_HS_MAX_CHANNELS)
+		return fail(cx, p, "expected a list of 1 to %d interface coordinates",
+			    RTHS_HS_MAX_CHANNELS);
+	s->ndof = (uint32_t)json_array_size(d);
+	json_array_foreach(d, i, v) {
+		snprintf(p, sizeof(p), "%s.dofs[%zu]", path, i);
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= RTHS_HS_MAX_CHANNELS)
+			return fail(cx, p, "expected an interface coordinate from 0 to %d",
+				    RTHS_HS_MAX_CHANNELS - 1);
+		s->dofs[i] = (uint32_t)json_integer_value(v);
+	}
+	s->step_timeout = 1;
+	s->connect_timeout = 5;
+	s->give_up = 60;
+	if ((r = get_seconds(cx, o, "step_timeout", path, 0.001, 3600,
+			     &s->step_timeout)) ||
+	    (r = get_seconds(cx, o, "connect_timeout", path, 0.001, 3600,
+			     &s->connect_timeout)) ||
+	    (r = get_seconds(cx, o, "give_up", path, 0, 86400 * 7,
+			     &s->give_up)))
+		return r;
+	if ((v = json_object_get(o, "tls"))) {
+		snprintf(p, sizeof(p), "%s.tls", path);
+		if ((r = parse_tls(cx, v, p, &s->tls)))
+			return r;
+	}
+	return resolve(cx, path, s);
+}
+
+static int parse_sites(struct ctx *cx, json_t *sites, struct coord_config *cc)
+{
+	json_t *o;
+	size_t i;
+	int r;
+
+	if (!json_is_array(sites) || json_array_size(sites) < 1 ||
+	    json_array_size(sites) > COORD_MAX_SITES)
+		return fail(cx, "sites", "expected a list of 1 to %d sites",
+			    COORD_MAX_SITES);
+	cc->n_sites = json_array_size(sites);
+	json_array_foreach(sites, i, o) {
+		if ((r = parse_site(cx, o, i, &cc->sites[i])))
+			return r;
+		for (size_t k = 0; k < i; k++) {
+			char p[32];
+
+			snprintf(p, sizeof(p), "sites[%zu].name", i);
+			if (!strcmp(cc->sites[k].name, cc->sites[i].name))
+				return fail(cx, p, "'%s' names sites[%zu] already",
+					    cc->sites[i].name, k);
+		}
+	}
+	return 0;
+}
+
+/* Every interface coordinate belongs to exactly one site. */
+static int check_dofs(struct ctx *cx, struct coord_config *cc, size_t n_if)
+{
+	int owner[RTHS_HS_MAX_CHANNELS];
+
+	for (size_t i = 0; i < RTHS_HS_MAX_CHANNELS; i++)
+		owner[i] = -1;
+	for (size_t s = 0; s < cc->n_sites; s++) {
+		for (uint32_t j = 0; j < cc->sites[s].ndof; j++) {
+			uint32_t c = cc->sites[s].dofs[j];
+			char p[48];
+
+			snprintf(p, sizeof(p), "sites[%zu].dofs[%u]", s, j);
+			if (c >= n_if)
+				return fail(cx, p, "interface coordinate %u, but the substructure has %zu (0 to %zu)",
+					    c, n_if, n_if - 1);
+			if (owner[c] >= 0)
+				return fail(cx, p, "interface coordinate %u belongs to site %s already",
+					    c, cc->sites[owner[c]].name);
+			owner[c] = (int)s;
+		}
+	}
+	for (size_t i = 0; i < n_if; i++)
+		if (owner[i] < 0)
+			return fail(cx, "sites", "no site owns interface coordinate %zu",
+				    i);
+	return 0;
+}
+
+/* What a coordinator cannot do: its sites do setups and compensation. */
+static int check_experiment(struct ctx *cx, const struct rths_hs_experiment *x)
+{
+	if (!x->has_specimen)
+		return fail(cx, "substructure", "missing (required): it says which DOFs the sites carry");
+	if (x->setup.kind != RTHS_HS_SETUP_DIRECT)
+		return fail(cx, "setup.type", "expected \"direct\" or \"one_actuator\": each site does its own setup");
+	if (x->comp.kind != RTHS_HS_COMP_NONE)
+		return fail(cx, "compensation.method", "expected \"none\": a device site compensates itself");
+	return 0;
+}
+
+int coord_config_load(const char *path, struct coord_config *cc, char *msg,
+		      size_t len)
+{
+	struct ctx cx = { .file = path, .msg = msg, .len = len };
+	struct rths_error err;
+	json_error_t jerr;
+	char *text, *rest = NULL, *dcopy;
+	json_t *root, *sites;
+	size_t n = 0;
+	int r;
+
+	memset(cc, 0, sizeof(*cc));
+	text = read_all(path, &n);
+	if (!text) {
+		snprintf(msg, len, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	cc->hash = fnv1a64(text, n);
+	dcopy = strdup(path);
+	snprintf(cx.dir, sizeof(cx.dir), "%s", dcopy ? dirname(dcopy) : ".");
+	free(dcopy);
+	root = json_loadb(text, n, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root) {
+		snprintf(msg, len, "%s:%d:%d: %s [json-syntax]", path, jerr.line,
+			 jerr.column, jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return fail(&cx, "(top)", "expected an object");
+	}
+	sites = json_object_get(root, "sites");
+	if (!sites) {
+		json_decref(root);
+		return fail(&cx, "sites", "missing (required): the substructures' sites");
+	}
+	r = parse_sites(&cx, sites, cc);
+	if (r == 0) {
+		json_object_del(root, "sites");
+		rest = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		if (!rest)
+			r = fail(&cx, "(top)", "out of memory");
+	}
+	json_decref(root);
+	if (r)
+		return r;
+	r = rths_hs_experiment_parse(rest, path, cx.dir, &cc->x, &err);
+	free(rest);
+	if (r < 0) {
+		rths_error_str(&err, msg, len);
+		return r;
+	}
+	r = check_experiment(&cx, cc->x);
+	if (r == 0)
+		r = check_dofs(&cx, cc, cc->x->sub.n_if);
+	if (r) {
+		rths_hs_experiment_free(cc->x);
+		cc->x = NULL;
+	}
+	return r;
+}
+
+void coord_config_free(struct coord_config *cc)
+{
+	rths_hs_experiment_free(cc->x);
+	cc->x = NULL;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rths-coord: the global integration of a distributed hybrid test.  The
+ * engine's model runs here (rths_hs_sim_run()); the substructures are N
+ * rths-site processes reached over the native protocol.  The sites are
+ * one composite backend: channel i is interface coordinate i, each site
+ * owns some channels.  Parts: config.c (the experiment file's "sites"),
+ * links.c (sessions, one poll loop), backend.c (the backend ops, replay,
+ * re-issue), journal.c, report.c, plot.c, progress.c.
+ */
+#ifndef RTHS_COORD_H
+#define RTHS_COORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <rths/hs.h>
+#include <rths/hs_experiment.h>
+#include <rths/hs_output.h>
+
+#include "../net/wire.h"
+
+#define COORD_MAX_SITES RTHS_HS_MAX_CHANNELS
+#define COORD_NAME_LEN 32
+#define COORD_PATH_LEN 4096
+
+struct site_tls {
+	bool on;
+	char psk_file[COORD_PATH_LEN];
+	char psk_identity[128];
+	char ca[COORD_PATH_LEN], cert[COORD_PATH_LEN], key[COORD_PATH_LEN];
+	char server_name[256];
+};
+
+/* A site as the experiment file describes it. */
+struct site_config {
+	char name[COORD_NAME_LEN];
+	char address[256];
+	int port;
+	char substructure[RNP_NAME_LEN];
+	uint32_t ndof;
+	uint32_t dofs[RTHS_HS_MAX_CHANNELS];	/* site DOF j: coordinate dofs[j] */
+	double step_timeout, connect_timeout, give_up;	/* s */
+	struct site_tls tls;
+	struct sockaddr_storage addr;
+	socklen_t addr_len;
+};
+
+struct coord_config {
+	struct rths_hs_experiment *x;
+	uint64_t hash;		/* FNV-1a 64 of the file's bytes */
+	size_t n_sites;
+	struct site_config sites[COORD_MAX_SITES];
+};
+
+/* config.c: loads the file; on error, msg names the file and JSON path. */
+int coord_config_load(const char *path, struct coord_config *cc, char *msg,
+		      size_t len);
+void coord_config_free(struct coord_config *cc);
+
+/* log.c */
+extern int coord_verbose;
+void coord_log(const char *site, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void coord_debug(const char *site, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int64_t coord_now_ns(void);
+
+/*
+ * conn.c: one session's transport, non-blocking, framed.  TLS slots in
+ * here; the protocol logic (backend.c) sees whole frames.
+ */
+struct conn {
+	int fd;			/* -1: closed */
+	bool connecting;	/* TCP connect in progress */
+	struct rnp_buf out;
+	unsigned char hdr[RNP_HDR_SIZE];
+	size_t hdr_have;
+	struct rnp_hdr h;	/* valid once hdr_have == RNP_HDR_SIZE */
+	unsigned char *pl;
+	size_t pl_cap, pl_have;
+};
+
+void conn_init(struct conn *c);
+/* Starts a non-blocking connect: 0, or -errno. */
+int conn_connect(struct conn *c, const struct site_config *s);
+/* After POLLOUT while connecting: 0 connected, -errno failed. */
+int conn_finish_connect(struct conn *c);
+/* Writes what is queued in c->out: 0 (maybe some left), -errno. */
+int conn_flush(struct conn *c);
+/* 1: a whole frame is in c->h / c->pl (call conn_next() after it), 0:
+ * not yet, -EPIPE: the site closed, -RNP_ERR_* a bad frame (why says it),
+ * other -errno. */
+int conn_read_frame(struct conn *c, char *why, size_t len);
+void conn_next(struct conn *c);
+short conn_events(const struct conn *c);
+void conn_close(struct conn *c);
+void conn_free(struct conn *c);
+
+/* Per-site counters for the summary. */
+struct site_stats {
+	uint64_t steps, reissues, reconnects, replays, replayed_steps;
+	uint64_t cached, replay_mismatches, connects;
+};
+
+/* One completed step of one site. */
+struct site_step {
+	double rtt;		/* s, STEP sent (last time) to RESULT */
+	double compute;		/* s, the site's compute time */
+	uint32_t flags;		/* RNP_RES_* */
+	uint32_t reissues;	/* of this step */
+};
+
+/* The journal (journal.c). */
+struct journal {
+	FILE *f;
+	uint64_t test_id;
+	size_t q;
+	/* read back for --resume: steps 1..n_steps */
+	uint64_t n_steps;
+	double *x, *d, *f_meas;		/* n_steps x q, row k-1 is step k */
+	bool ended;
+	long good_end;		/* bytes up to the last whole line */
+};
+
+int journal_read(const char *path, const struct coord_config *cc,
+		 struct journal *j, char *msg, size_t len);
+/* New journal (truncates), or append to the one read (after dropping a
+ * torn last line). */
+int journal_open(const char *path, const struct coord_config *cc,
+		 struct journal *j, bool append, char *msg, size_t len);
+int journal_step(struct journal *j, uint64_t n, double t, const double *x,
+		 const double *d, const double *f);
+void journal_end(struct journal *j);
+void journal_close(struct journal *j);
+
+/* The composite backend over the sites (backend.c). */
+struct coord_options {
+	bool serial, reset;
+	uint64_t test_id;
+	const volatile sig_atomic_t *stop;
+};
+
+struct coord;
+
+int coord_backend_open(struct rths_hs_backend *b,
+		       const struct coord_config *cc,
+		       const struct coord_options *o, struct journal *j,
+		       uint64_t steps, struct rths_error *err);
+/* After the run (before close): per-site statistics and step records. */
+const struct site_stats *coord_site_stats(const struct rths_hs_backend *b,
+					  size_t site);
+/* Step n's record of a site (n from 1), NULL past what ran. */
+const struct site_step *coord_site_step(const struct rths_hs_backend *b,
+					size_t site, uint64_t n);
+/* Wall time of step n (post to the last RESULT), s; 0 if replayed from
+ * the journal. */
+double coord_step_time(const struct rths_hs_backend *b, uint64_t n);
+uint64_t coord_steps_done(const struct rths_hs_backend *b);
+uint64_t coord_steps_journaled(const struct rths_hs_backend *b);
+/* The progress line's per-site mean round trip since the last call. */
+double coord_take_rtt(struct rths_hs_backend *b, size_t site);
+
+/* progress.c */
+struct progress {
+	bool on, tty;
+	double dt;
+	int64_t last_ns, start_ns;
+	uint64_t last_step;
+	struct rths_hs_backend *b;
+	const struct coord_config *cc;
+};
+
+void progress_init(struct progress *p, bool on, double dt,
+		   struct rths_hs_backend *b, const struct coord_config *cc);
+void progress_update(void *ctx, uint64_t step, uint64_t steps);
+void progress_done(struct progress *p);
+
+/* report.c: what the summary shows. */
+struct report {
+	const struct coord_config *cc;
+	const struct rths_hs_history *h, *ref;
+	const struct rths_hs_run_result *res;
+	struct rths_hs_backend *b;
+	uint64_t test_id;
+	bool serial, resumed;
+};
+
+void report_text(FILE *f, const struct report *r);
+int report_json(const char *path, const struct report *r);
+int report_steps_csv(const char *path, const struct report *r);
+int report_exact(const char *path, const struct rths_hs_history *h);
+
+/* plot.c: DIR/plots.gp and, if @run, the PNGs (-RTHS_E_UNSUPPORTED
+ * without gnuplot). */
+int plot(const char *dir, const struct report *r, bool run,
+	 struct rths_error *err);
+
+#endif
