@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Distributed tests (tests/dist): the fault-injecting TCP proxy
 # (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
-# test on loopback; "make dist-check" runs them (Documentation/testing.rst).
+# test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
+# three rths-site in network namespaces, as root); "make dist-check" runs
+# them (Documentation/testing.rst).
 
 DIST_PROXY_SRC := tests/dist/faultproxy.c
 define dist_proxy_rule
@@ -19,14 +21,21 @@ $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c $(HARNESS) | $(DEPS_STAMP)
 
 .PHONY: dist-check
 dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
-		$(DIST_PROXY_TEST)
+		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
 		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 300 \
 			$(DIST_PROXY_TEST) > $(O)/results/faultproxy-$$v.tap \
 			2>&1 || rc=1; \
 		cat $(O)/results/faultproxy-$$v.tap; \
-	done; exit $$rc
+	done; \
+	RTHS_COORD=$(O)/plain/tools/rths-coord \
+	RTHS_SITE=$(O)/plain/tools/rths-site \
+	FAULTPROXY=$(O)/plain/tests/dist/faultproxy timeout 900 \
+		tests/dist/faults.sh $(O)/results $(O)/dist-faults \
+		> $(O)/results/dist-faults.tap 2>$(O)/dist-faults.log || rc=1; \
+	cat $(O)/results/dist-faults.tap; exit $$rc
 CHECK_PARTS += dist-check
 
 # bench-dist's client of one substructure (native, OpenFresco A and C).

@@ -54,7 +54,10 @@ tap() {			# RESULT NAME [DIAGNOSTIC...]
 		echo "not ok $ntest $name"
 	fi
 	local d
-	for d in "$@"; do echo "# $d"; done
+	for d in "$@"; do
+		[ -n "$d" ] && sed 's/^/# /' <<< "$d"
+	done
+	return 0
 }
 
 rm -rf "$work"
@@ -127,7 +130,9 @@ bed_up() {
 	netns_up $NSITES "$work/$name" || return 1
 	for ((i = 1; i <= NSITES; i++)); do
 		site_start "$i" || return 1
-		netns_link "$i" $SITE_PORT -f native -s "$i" "$@" || return 1
+		# 2 ms round trips: the faults land mid-test
+		netns_link "$i" $SITE_PORT -f native -s "$i" \
+			-e "delay both 1" "$@" || return 1
 	done
 }
 
@@ -159,14 +164,17 @@ coord_spawn() {		# OUT [ARGS...]: in the background, as "coord"
 		--test-id $TEST_ID --reset -o "$out" "$@" "$exp"
 }
 
-# Wait until link I has carried at least N RESULTs (down records).
+# Wait until link I has carried at least N records down (the WELCOME,
+# then a RESULT a step); AT is then the step the link is at.
+AT=0
 wait_records() {
 	local i=$1 n=$2 k got
 	for ((k = 0; k < 600; k++)); do
 		got=$(netns_fault "$i" stats 2>/dev/null |
 			sed -n 's/.*down records \([0-9]*\).*/\1/p')
+		AT=$((${got:-1} - 1))
 		[ -n "$got" ] && [ "$got" -ge "$n" ] && return 0
-		sleep 0.05
+		sleep 0.02
 	done
 	return 1
 }
@@ -213,17 +221,13 @@ once_each() {		# NAME I EXPECT_CACHED(any|some)
 
 # ------------------------------------------------------------ reference
 ref=$work/reference/out
-bed_up reference
+bed_up reference || exit 1
 coord_run "$ref" > "$work/reference/coord.log" 2>&1
 st=$?
 sites_stop
-nsteps=$(grep -c '^' "$ref/history-exact.txt" 2>/dev/null || echo 0)
-# history-exact.txt may carry a header line: count the steps the
-# coordinator says it ran instead, if it says so
-if [ -f "$ref/summary.json" ]; then
-	n=$(sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$ref/summary.json" | head -1)
-	[ -n "$n" ] && nsteps=$n
-fi
+nsteps=$(sed -n 's/.*"steps_done": *\([0-9]*\).*/\1/p' \
+	"$ref/summary.json" 2>/dev/null)
+nsteps=${nsteps:-0}
 if [ $st -eq 0 ] && [ "$nsteps" -gt 100 ]; then
 	tap ok "reference: undisturbed run of $nsteps steps, 3 sites"
 else
@@ -244,13 +248,14 @@ if wait_records 2 "$half"; then
 	sleep 0.5
 	site_start 2
 fi
+killed_at=$AT
 wait "$(netns_pid coord)"
 st=$?
 sites_stop
 r=fail
 [ $st -eq 0 ] && grep -qi replay "$NETNS_DIR/coord.log" && r=ok
 tap $r \
-	"kill: pier2 killed at step $half and restarted; the coordinator replayed it" \
+	"kill: pier2 killed near step $killed_at of $nsteps and restarted; the coordinator replayed it" \
 	"$(grep -i replay "$NETNS_DIR/coord.log" | head -2)"
 same_history kill "$work/kill/out"
 once_each kill 2 any
@@ -262,13 +267,14 @@ coord_spawn "$work/stall/out" -v
 if wait_records 3 "$half"; then
 	netns_fault 3 stall down $STALL >/dev/null
 fi
+stalled_at=$AT
 wait "$(netns_pid coord)"
 st=$?
 sites_stop
 r=fail
 [ $st -eq 0 ] && grep -qiE 're-?issu' "$NETNS_DIR/coord.log" && r=ok
 tap $r \
-	"stall: link 3 stalled 4 step timeouts at step $half; the step was re-issued" \
+	"stall: link 3 stalled for 4 step timeouts near step $stalled_at of $nsteps; the step was re-issued" \
 	"$(grep -iE 're-?issu' "$NETNS_DIR/coord.log" | head -2)"
 same_history stall "$work/stall/out"
 once_each stall 3 some
@@ -280,12 +286,15 @@ coord_spawn "$work/coord/out"
 if wait_records 1 "$half"; then
 	netns_stop coord KILL
 fi
+journaled=$(grep -c '^step ' "$work/coord/out/journal.txt")
 coord_run "$work/coord/out" --resume "$work/coord/out/journal.txt" \
 	> "$work/coord/coord-resume.log" 2>&1
 st=$?
 sites_stop
-tap "$([ $st -eq 0 ] && echo ok || echo fail)" \
-	"coord: the coordinator killed at step $half resumed from its journal" \
+r=fail
+[ $st -eq 0 ] && [ "$journaled" -gt 0 ] && [ "$journaled" -lt "$nsteps" ] &&
+	r=ok
+tap $r "coord: the coordinator killed after $journaled of $nsteps steps journaled resumed from its journal" \
 	"$(tail -2 "$work/coord/coord-resume.log")"
 same_history coord "$work/coord/out"
 netns_down
