@@ -45,3 +45,12 @@ $(DIST_STEP_CLIENT): bench/dist/step_client.c $(NET_SRCS) \
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -Itools/net $(CFLAGS_plain) -o $@ $< \
 		$(NET_SRCS) -lm
+
+# The distributed demo (README): the four-pier bridge of examples/bridge/
+# with each pier at its own site in its own network namespace (as root).
+.PHONY: demo-distributed
+demo-distributed: deps $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy
+	scripts/demo-distributed.sh $(O)/demo-distributed \
+		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy

@@ -804,14 +804,18 @@ static int run(void)
 			polled[np++] = c;
 			for (int k = 0; k < NDIR; k++) {
 				struct dir *d = &c->d[k];
+				int64_t next;
 				short ev = 0;
 
 				if (!d->eof && !(c->connecting && k == UP) &&
 				    d->len - d->sent < HIGH_WATER)
 					ev |= POLLIN;
-				/* the sink of direction 1-k is fd[k] */
+				/* the sink of direction 1-k is fd[k]; only
+				 * released bytes wait for it (held ones wait
+				 * for the timeout) */
 				if (c->connecting ? k == DOWN :
-				    c->d[1 - k].sent < c->d[1 - k].len)
+				    releasable(c, 1 - k, now, &next) >
+				    c->d[1 - k].sent)
 					ev |= POLLOUT;
 				/* nothing to wait for (a closed half would
 				 * keep poll awake): errors show on write */

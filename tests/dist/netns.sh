@@ -37,7 +37,8 @@
 # faults on the coordinator's side.  With TLS the proxies carry the
 # records unchanged (-f tls).
 # Names carry the shell's pid, so that runs at the same time do not meet.
-# Root is needed (ip netns); callers skip when they are not root.
+# Root is needed (ip netns); callers skip when they are not root.  Safe
+# under "set -e".
 
 FAULTPROXY=${FAULTPROXY:-build/plain/tests/dist/faultproxy}
 NETNS_PREFIX=rd$$
@@ -118,13 +119,13 @@ netns_pid() {		# NAME -> its pid, if running
 netns_stop() {
 	local name=$1 sig=${2:-TERM} pid keep=() e i
 	pid=$(netns_pid "$name") || return 0
-	kill -"$sig" "$pid" 2>/dev/null
+	kill -"$sig" "$pid" 2>/dev/null || true
 	for ((i = 0; i < 50; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
 	for e in "${NETNS_PIDS[@]}"; do
 		[ "${e%%:*}" = "$name" ] || keep+=("$e")
 	done
@@ -168,23 +169,24 @@ netns_fault() {
 netns_down() {
 	local e i
 	for e in "${NETNS_PIDS[@]}"; do
-		kill -TERM "${e#*:}" 2>/dev/null
+		kill -TERM "${e#*:}" 2>/dev/null || true
 	done
 	for e in "${NETNS_PIDS[@]}"; do
 		for ((i = 0; i < 30; i++)); do
 			kill -0 "${e#*:}" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill -KILL "${e#*:}" 2>/dev/null
-		wait "${e#*:}" 2>/dev/null
+		kill -KILL "${e#*:}" 2>/dev/null || true
+		wait "${e#*:}" 2>/dev/null || true
 	done
 	NETNS_PIDS=()
 	# Anything else still inside (a child of a killed wrapper) goes too.
 	for ((i = 0; i <= NETNS_N; i++)); do
 		local ns
 		[ "$i" -eq 0 ] && ns=$(netns_name coord) || ns=$(netns_name "$i")
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-		ip netns del "$ns" 2>/dev/null
+		ip netns pids "$ns" 2>/dev/null |
+			xargs -r kill -KILL 2>/dev/null || true
+		ip netns del "$ns" 2>/dev/null || true
 	done
 	NETNS_N=0
 }
