@@ -5,6 +5,9 @@
 # three rths-site in network namespaces, as root); "make dist-check" runs
 # them (Documentation/testing.rst).
 
+# ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
+DEB_PKGS += iproute2 jq
+
 DIST_PROXY_SRC := tests/dist/faultproxy.c
 define dist_proxy_rule
 $(O)/$(1)/tests/dist/faultproxy: $(DIST_PROXY_SRC) | $(DEPS_STAMP)
@@ -54,3 +57,14 @@ demo-distributed: deps $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
 	scripts/demo-distributed.sh $(O)/demo-distributed \
 		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
 		$(O)/plain/tests/dist/faultproxy
+
+# The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
+# against link round trip and site count, serial against parallel, and
+# OpenFresco's messages per step against the native round trip.
+BENCHES += bench-dist
+.PHONY: bench-dist
+bench-dist: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT)
+	bench/dist/bench-dist.sh $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy \
+		$(DIST_STEP_CLIENT) $(O)/bench-dist
