@@ -3,7 +3,7 @@
 # (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
 # test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
 # three rths-site in network namespaces, as root); "make dist-check" runs
-# them (Documentation/testing.rst).
+# them (Documentation/distributed-testing.rst).
 
 # ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
 DEB_PKGS += iproute2 jq
