@@ -21,3 +21,15 @@ $(COORD_ASAN): $(COORD_SRCS) $(wildcard tools/rths-coord/*.h) \
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
 		$(CPPFLAGS_COMMON) $(COORD_SRCS) $(O)/asan/librths.a \
 		$(LIBRTHS_LIBS)
+
+.PHONY: coord-check
+coord-check: $(O)/plain/tools/rths-coord $(COORD_ASAN) \
+		$(O)/plain/tools/rths-site
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		timeout 600 tests/coord/test_coord.sh $(O)/$$v/tools/rths-coord \
+			$(O)/plain/tools/rths-site examples/distributed \
+			> $(O)/results/coord-$$v.tap 2>&1 || rc=1; \
+		cat $(O)/results/coord-$$v.tap; \
+	done; exit $$rc
+CHECK_PARTS += coord-check

@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # tools/net: the rths native protocol (Documentation/rths-protocol.rst)
-# shared by rths-site and rths-coord, and its codec test, run plain and
-# under ASan/UBSan.
+# and TLS over GnuTLS (tls.h), shared by rths-site and rths-coord, and
+# the codec's test, run plain and under ASan/UBSan.  A tool that links
+# NET_OBJS_plain links NET_LIBS too.
+
+DEB_PKGS += libgnutls28-dev
+NET_LIBS := -lgnutls
 
 NET_SRCS := $(sort $(wildcard tools/net/*.c))
 NET_OBJS_plain = $(patsubst %.c,$(O)/plain/%.o,$(NET_SRCS))
 NET_OBJS_asan = $(patsubst %.c,$(O)/asan/%.o,$(NET_SRCS))
 TOOL_OBJS_rths-site = $(NET_OBJS_plain)
+TOOL_LIBS_rths-site = $(NET_LIBS)
 
 define net_test_rule
 $(O)/$(1)/tests/net/test_wire: tests/net/test_wire.c $(NET_SRCS) \
@@ -14,7 +19,7 @@ $(O)/$(1)/tests/net/test_wire: tests/net/test_wire.c $(NET_SRCS) \
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) -Wno-missing-prototypes $$(HARNESS_FLAGS) \
 		$$(CPPFLAGS_COMMON) -Itools/net $$(CFLAGS_$(1)) \
-		$$(LDFLAGS_$(1)) -o $$@ $$< $(NET_SRCS)
+		$$(LDFLAGS_$(1)) -o $$@ $$< $(NET_SRCS) $(NET_LIBS)
 endef
 $(foreach v,plain asan,$(eval $(call net_test_rule,$(v))))
 

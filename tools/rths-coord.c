@@ -124,14 +124,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case 'd':
-			errno = 0;
-			o->step_ticks = (uint32_t)strtoul(optarg, &end, 10);
-			if (errno || *end || o->step_ticks < 1 ||
-			    o->step_ticks > RTHS_STEP_TICKS_MAX) {
-				fprintf(stderr, "rths-coord: --step-ticks: expected 1 to %d\n",
-					RTHS_STEP_TICKS_MAX);
+			if (step_ticks_arg("rths-coord", optarg, &o->step_ticks))
 				return -1;
-			}
 			break;
 		case 't':
 			if (seconds_arg("duration", &o->duration))
@@ -160,10 +154,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 static int fail(const struct rths_error *err)
 {
-	char buf[1024];
-
-	fprintf(stderr, "rths-coord: %s\n", rths_error_str(err, buf, sizeof(buf)));
-	return 1;
+	return tool_error("rths-coord", err);
 }
 
 /* The step is fixed by the file or -d: a distributed test has no

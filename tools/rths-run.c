@@ -93,14 +93,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'd':
-			errno = 0;
-			o->step_ticks = (uint32_t)strtoul(optarg, &end, 10);
-			if (errno || *end || o->step_ticks < 1 ||
-			    o->step_ticks > RTHS_STEP_TICKS_MAX) {
-				fprintf(stderr, "rths-run: --step-ticks: expected 1 to %d\n",
-					RTHS_STEP_TICKS_MAX);
+			if (step_ticks_arg("rths-run", optarg, &o->step_ticks))
 				return -1;
-			}
 			break;
 		case 't':
 			o->duration = strtod(optarg, &end);
@@ -124,10 +118,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 static int fail(const struct rths_error *err)
 {
-	char buf[1024];
-
-	fprintf(stderr, "rths-run: %s\n", rths_error_str(err, buf, sizeof(buf)));
-	return 1;
+	return tool_error("rths-run", err);
 }
 
 /* The library returns warnings; showing them is the tool's job. */

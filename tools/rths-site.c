@@ -45,6 +45,12 @@ static void usage(FILE *f)
 	      "  -H, --heartbeat MS   native: the heartbeat period WELCOME\n"
 	      "                       announces; a session silent for 3\n"
 	      "                       periods is ended (default 1000)\n"
+	      "      --psk FILE       TLS pre-shared keys (identity:hexkey lines,\n"
+	      "                       psktool's format) for native clients\n"
+	      "      --ca FILE        TLS: the CA (PEM) client certificates must\n"
+	      "                       chain to\n"
+	      "      --cert FILE      TLS: the site's certificate (PEM)\n"
+	      "      --key FILE       TLS: the site's private key (PEM)\n"
 	      "      --no-quickack    do not re-arm TCP_QUICKACK after reads\n"
 	      "                       (for measuring the delayed-ACK cost only)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
@@ -71,12 +77,13 @@ static int listen_on(struct substructure *sub)
 			 sub->name, addr);
 		return -1;
 	}
-	if (!is_loopback(&sa.sin_addr) && sub->proto == PROTO_NATIVE) {
-		site_log(LOG_ERR, "%s: address %s is not loopback: the native protocol runs over plain TCP on loopback only",
+	if (!is_loopback(&sa.sin_addr) && sub->proto == PROTO_NATIVE &&
+	    !sub->tls) {
+		site_log(LOG_ERR, "%s: address %s is not loopback: the native protocol runs over plain TCP on loopback only (give --psk or --ca/--cert/--key for TLS)",
 			 sub->name, addr);
 		return -1;
 	}
-	if (!is_loopback(&sa.sin_addr))
+	if (!is_loopback(&sa.sin_addr) && !sub->tls)
 		site_log(LOG_WARN, "%s: address %s is not loopback: plain TCP is unauthenticated, any host that reaches the port can command this substructure",
 			 sub->name, addr);
 	sa.sin_port = htons(sub->port);
@@ -94,12 +101,14 @@ static int listen_on(struct substructure *sub)
 	sub->listen_fd = fd;
 	sub->bound_port = ntohs(sa.sin_port);
 	if (sub->proto == PROTO_NATIVE)
-		site_log(LOG_INFO, "%s: listening on %s:%d (native, plain TCP, %d DOF)",
-			 sub->name, addr, sub->bound_port, sub->n);
-	else
-		site_log(LOG_INFO, "%s: listening on %s:%d (OpenFresco %s, %d DOF, tag %d)",
+		site_log(LOG_INFO, "%s: listening on %s:%d (native, %s, %d DOF)",
 			 sub->name, addr, sub->bound_port,
-			 site_proto_name(sub->proto), sub->n, sub->tag);
+			 sub->tls ? "TLS" : "plain TCP", sub->n);
+	else
+		site_log(LOG_INFO, "%s: listening on %s:%d (OpenFresco %s%s, %d DOF, tag %d)",
+			 sub->name, addr, sub->bound_port,
+			 site_proto_name(sub->proto),
+			 sub->tls ? " over TLS (-ssl)" : "", sub->n, sub->tag);
 	return 0;
 }
 
@@ -155,6 +164,10 @@ static void session_free(struct session *s)
 {
 	if (s->sub->proto == PROTO_NATIVE)
 		native_session_end(s);
+	if (s->tls) {
+		tls_close(s->tls);
+		tls_conn_free(s->tls);
+	}
 	close(s->fd);
 	free(s->in);
 	free(s->out);
@@ -207,22 +220,100 @@ static void accept_on(struct site *site, struct substructure *sub)
 	s->last_rx_ms = site_now_ms();
 	s->deadline_ms = s->last_rx_ms + site->timeout_ms;
 	sessions[nsessions++] = s;
-	session_log(s, LOG_INFO, "session opened");
+	session_log(s, LOG_INFO, "session opened%s",
+		    sub->tls ? " (TLS handshake)" : "");
+	if (sub->tls) {
+		char err[256];
+
+		if (tls_conn_new(&s->tls, site->creds, fd, NULL, err,
+				 sizeof(err))) {
+			session_fail(s, "%s", err);
+			return;
+		}
+		s->handshake = 1;
+	}
 	if (sub->proto == PROTO_NATIVE ? native_session_start(s) :
 	    of_session_start(s))
 		s->done = 1;
 }
 
+/* send() and recv(), through TLS when the session has it. */
+static ssize_t session_write(struct session *s, const void *p, size_t len)
+{
+	if (s->tls)
+		return tls_send(s->tls, p, len);
+	return send(s->fd, p, len, MSG_NOSIGNAL);
+}
+
+static ssize_t session_read(struct session *s, void *p, size_t len)
+{
+	if (s->tls)
+		return tls_recv(s->tls, p, len);
+	return recv(s->fd, p, len, 0);
+}
+
+static const char *io_error(const struct session *s)
+{
+	return s->tls && errno == EPROTO ? tls_error(s->tls) : strerror(errno);
+}
+
+/* Is the peer one of those the substructure allows? */
+static int authorized(const struct substructure *sub, const char *who)
+{
+	if (!sub->nallow)
+		return 1;
+	for (int i = 0; i < sub->nallow; i++)
+		if (!strcmp(sub->allow[i], who))
+			return 1;
+	return 0;
+}
+
+/*
+ * Drive the TLS handshake.  A failed or unauthorized peer is logged in
+ * one line naming it and never reaches a protocol: nothing changes.
+ */
+static void handshake(struct session *s)
+{
+	const char *who, *offered;
+	size_t len;
+	int r = tls_handshake(s->tls);
+
+	if (r == -EAGAIN)
+		return;
+	if (r) {
+		offered = tls_offered_identity(s->tls);
+		session_fail(s, "TLS handshake failed%s%s%s: %s",
+			     offered[0] ? " (PSK identity \"" : "", offered,
+			     offered[0] ? "\")" : "", tls_error(s->tls));
+		return;
+	}
+	s->handshake = 0;
+	who = tls_peer(s->tls);
+	len = strlen(s->peer);
+	snprintf(s->peer + len, sizeof(s->peer) - len, " %s \"%.127s\"",
+		 tls_peer_kind(s->tls), who);
+	if (!authorized(s->sub, who)) {
+		if (s->sub->proto == PROTO_NATIVE)
+			native_session_refuse_auth(s);
+		else
+			session_fail(s, "not authorized: \"%s\" is not in the substructure's allow list",
+				     who);
+		return;
+	}
+	session_log(s, LOG_INFO, "TLS: authenticated (%s)",
+		    tls_peer_dn(s->tls)[0] ? tls_peer_dn(s->tls) : "PSK");
+}
+
 static void flush_out(struct session *s)
 {
 	while (!s->done && s->out_off < s->out_len) {
-		ssize_t w = send(s->fd, s->out + s->out_off,
-				 s->out_len - s->out_off, MSG_NOSIGNAL);
+		ssize_t w = session_write(s, s->out + s->out_off,
+					  s->out_len - s->out_off);
 
 		if (w < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
-			session_fail(s, "send: %s", strerror(errno));
+			session_fail(s, "send: %s", io_error(s));
 			return;
 		}
 		s->out_off += (size_t)w;
@@ -242,12 +333,13 @@ static void read_in(struct session *s)
 	/* A bounded number of messages per wake-up keeps sessions fair. */
 	for (int msgs = 0; msgs < 64 && !s->done && !s->closing &&
 	     s->out_len == s->out_off;) {
-		ssize_t r = recv(s->fd, s->in + s->have, s->need - s->have, 0);
+		ssize_t r = session_read(s, s->in + s->have,
+					 s->need - s->have);
 
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
-			session_fail(s, "receive: %s", strerror(errno));
+			session_fail(s, "receive: %s", io_error(s));
 			return;
 		}
 		/* The kernel drops quick-ACK mode by itself: re-arm it, or a
@@ -287,10 +379,22 @@ static void read_in(struct session *s)
 	}
 }
 
+static int tls_readable(const struct session *s)
+{
+	return s->tls && !s->handshake && !s->done && !s->closing &&
+		s->out_len == s->out_off && tls_pending(s->tls);
+}
+
 static void update_deadline(struct session *s, int64_t now, int timeout)
 {
 	int busy = s->have || s->out_len > s->out_off;
 
+	if (s->handshake) {
+		if (now >= s->deadline_ms)
+			session_fail(s, "timeout: TLS handshake not done after %d ms",
+				     timeout);
+		return;
+	}
 	if (s->sub->proto == PROTO_NATIVE) {
 		native_session_deadline(s, now);
 		return;
@@ -314,6 +418,63 @@ static void update_deadline(struct session *s, int64_t now, int timeout)
 
 /* --------------------------------------------------------------- main */
 
+/* Site-wide TLS credentials from the options; 0 or -1 (logged). */
+static int load_creds(struct site *site, const char *psk, const char *ca,
+		      const char *cert, const char *key)
+{
+	char err[512];
+	int r;
+
+	if (!psk && !ca && !cert && !key)
+		return 0;
+	r = tls_creds_new(&site->creds, TLS_SERVER, err, sizeof(err));
+	if (!r && psk)
+		r = tls_creds_psk_file(site->creds, psk, NULL, err,
+				       sizeof(err));
+	if (!r && (ca || cert || key))
+		r = tls_creds_x509(site->creds, ca, cert, key, err,
+				   sizeof(err));
+	if (r)
+		site_log(LOG_ERR, "TLS credentials: %s", err);
+	return r ? -1 : 0;
+}
+
+/*
+ * Each substructure's transport.  Native: TLS when the site has
+ * credentials (unless the file says "tls": false), and TLS must
+ * authenticate the client.  OpenFresco: plain unless "tls": true, which
+ * is -ssl mode and needs the site's certificate and the clients' CA.
+ */
+static int resolve_tls(struct site *site, const int have_ca)
+{
+	for (int i = 0; i < site->nsubs; i++) {
+		struct substructure *sub = &site->subs[i];
+		const char *why = NULL;
+
+		if (sub->tls < 0)
+			sub->tls = sub->proto == PROTO_NATIVE && site->creds;
+		if (!sub->tls) {
+			if (sub->nallow)
+				why = "has an allow list but no TLS";
+		} else if (!site->creds) {
+			why = "wants TLS: give --psk, or --ca, --cert and --key";
+		} else if (sub->proto == PROTO_NATIVE) {
+			if (!tls_creds_have_psk(site->creds) && !have_ca)
+				why = "wants TLS that authenticates its clients: give --psk or --ca";
+		} else if (!have_ca || !tls_creds_have_x509(site->creds)) {
+			why = "wants OpenFresco's -ssl mode: give --ca, --cert and --key";
+		}
+		if (why) {
+			site_log(LOG_ERR, "%s: %s", sub->name, why);
+			return -1;
+		}
+		if (sub->tls && !sub->nallow)
+			site_log(LOG_WARN, "%s: no allow list: every peer that authenticates may command it",
+				 sub->name);
+	}
+	return 0;
+}
+
 static int run(struct site *site, const sigset_t *unblocked)
 {
 	struct pollfd pfd[SITE_MAX_SESSIONS + SITE_MAX_SUBS];
@@ -331,9 +492,14 @@ static int run(struct site *site, const sigset_t *unblocked)
 			struct session *s = sessions[i];
 			short ev = s->out_len > s->out_off ? POLLOUT : POLLIN;
 
+			if (s->handshake || (s->tls && tls_want_write(s->tls)))
+				ev = tls_want_write(s->tls) ? POLLOUT : POLLIN;
 			pfd[k++] = (struct pollfd){ s->fd, ev, 0 };
 			if (s->deadline_ms && (next < 0 || s->deadline_ms < next))
 				next = s->deadline_ms;
+			/* Records GnuTLS has decrypted wake no poll(). */
+			if (tls_readable(s))
+				next = now;
 		}
 		if (next >= 0) {
 			int64_t wait = next > now ? next - now : 0;
@@ -355,11 +521,21 @@ static int run(struct site *site, const sigset_t *unblocked)
 			struct session *s = sessions[i];
 			short re = pfd[nl + i].revents;
 
+			if (s->handshake) {
+				if (re)
+					handshake(s);
+				if (s->handshake || s->done) {
+					update_deadline(s, now,
+							site->timeout_ms);
+					continue;
+				}
+			}
 			/* An error or hang-up with a reply pending shows in
 			 * send(); without this it would wake poll forever. */
 			if (re && s->out_len > s->out_off)
 				flush_out(s);
-			if (re & (POLLIN | POLLHUP | POLLERR))
+			if ((re & (POLLIN | POLLHUP | POLLERR)) ||
+			    tls_readable(s))
 				read_in(s);
 			update_deadline(s, now, site->timeout_ms);
 		}
@@ -393,6 +569,10 @@ int main(int argc, char **argv)
 		{ "address", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "heartbeat", required_argument, NULL, 'H' },
+		{ "psk", required_argument, NULL, 'P' },
+		{ "ca", required_argument, NULL, 'C' },
+		{ "cert", required_argument, NULL, 'E' },
+		{ "key", required_argument, NULL, 'K' },
 		{ "no-quickack", no_argument, NULL, 'Q' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -400,7 +580,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct site site;
-	const char *address = NULL;
+	const char *address = NULL, *psk = NULL, *ca = NULL, *cert = NULL;
+	const char *key = NULL;
 	int timeout = 10000, heartbeat = 1000, quickack = 1, c, rc;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, unblocked;
@@ -433,6 +614,18 @@ int main(int argc, char **argv)
 			break;
 		case 'Q':
 			quickack = 0;
+			break;
+		case 'P':
+			psk = optarg;
+			break;
+		case 'C':
+			ca = optarg;
+			break;
+		case 'E':
+			cert = optarg;
+			break;
+		case 'K':
+			key = optarg;
 			break;
 		case 'q':
 			site_log_level = LOG_WARN;
@@ -474,7 +667,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	rc = 0;
+	rc = load_creds(&site, psk, ca, cert, key) ||
+		resolve_tls(&site, ca != NULL) ? 1 : 0;
 	for (int i = 0; i < site.nsubs && !rc; i++) {
 		struct substructure *sub = &site.subs[i];
 
@@ -490,6 +684,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < site.nsubs; i++)
 		if (site.subs[i].listen_fd >= 0)
 			close(site.subs[i].listen_fd);
+	tls_creds_free(site.creds);
 	site_config_free(&site);
 	return rc;
 }

@@ -9,27 +9,21 @@
  * of the steps after it; the test compares them bit for bit with the
  * same springs computed here.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <rths/hs_model.h>
 
 #include "kselftest_harness.h"
+#include "site_proc.h"
 #include "wire.h"
 
-#define IO_MS 5000
 #define NSTEPS 40
 
 /* "frame": 2 DOF, matrices not symmetric so that a transposition shows. */
@@ -121,172 +115,7 @@ static double disp_of(uint64_t k, int dof)
 		0.001 * dof;
 }
 
-/* ------------------------------------------------------------- site */
-
-struct site {
-	pid_t pid;
-	int log;
-	int port[2];
-	char file[64];
-	char buf[16384];
-	size_t len;
-	char start_log[4096];	/* the lines before the ports */
-};
-
-static char *log_line(struct site *s, int ms, char *line, size_t size)
-{
-	for (;;) {
-		char *nl = memchr(s->buf, '\n', s->len);
-		struct pollfd p = { s->log, POLLIN, 0 };
-		ssize_t r;
-
-		if (nl) {
-			size_t l = nl - s->buf;
-
-			snprintf(line, size, "%.*s", (int)l, s->buf);
-			memmove(s->buf, nl + 1, s->len - l - 1);
-			s->len -= l + 1;
-			return line;
-		}
-		if (poll(&p, 1, ms) <= 0)
-			return NULL;
-		r = read(s->log, s->buf + s->len, sizeof(s->buf) - 1 - s->len);
-		if (r <= 0)
-			return NULL;
-		s->len += r;
-	}
-}
-
-/* The next error or warning line, skipping info lines. */
-static char *alert_line(struct site *s, int ms, char *line, size_t size)
-{
-	while (log_line(s, ms, line, size))
-		if (strstr(line, ": error: ") || strstr(line, ": warning: "))
-			return line;
-	return NULL;
-}
-
-static int site_start(struct site *s, const char *const *extra)
-{
-	const char *bin = getenv("RTHS_SITE");
-	int pfd[2], got = 0;
-	char line[1024];
-	FILE *f;
-
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(s->file, sizeof(s->file), "/tmp/rths-native-test.%d.json",
-		 (int)getpid());
-	f = fopen(s->file, "w");
-	if (!f)
-		return -1;
-	fputs(SITE_JSON, f);
-	fclose(f);
-	if (pipe(pfd))
-		return -1;
-	s->pid = fork();
-	if (s->pid == 0) {
-		const char *argv[16] = { bin };
-		int k = 1;
-
-		while (extra && *extra)
-			argv[k++] = *extra++;
-		argv[k++] = s->file;
-		argv[k] = NULL;
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execv(bin, (char **)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	s->log = pfd[0];
-	s->len = 0;
-	s->start_log[0] = 0;
-	while (got < 2 && log_line(s, IO_MS, line, sizeof(line))) {
-		char *p = strstr(line, "listening on ");
-		size_t l = strlen(s->start_log);
-
-		snprintf(s->start_log + l, sizeof(s->start_log) - l, "%s\n",
-			 line);
-		if (p && (p = strchr(p, ':')))
-			s->port[got++] = atoi(p + 1);
-	}
-	return got == 2 ? 0 : -1;
-}
-
-/* Stops the site; its last lines go to 'tail' (the step counters). */
-static int site_stop(struct site *s, char *tail, size_t size)
-{
-	char line[1024];
-	int st = -1;
-
-	kill(s->pid, SIGTERM);
-	if (tail)
-		tail[0] = 0;
-	while (log_line(s, IO_MS, line, sizeof(line)))
-		if (tail && strstr(line, "steps executed") &&
-		    strlen(tail) + strlen(line) + 2 < size) {
-			strcat(tail, line);
-			strcat(tail, "\n");
-		}
-	waitpid(s->pid, &st, 0);
-	close(s->log);
-	unlink(s->file);
-	return st;
-}
-
 /* ------------------------------------------------------ coordinator */
-
-static int dial(int port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int put(int fd, const void *b, size_t len)
-{
-	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
-}
-
-static int get(int fd, void *b, size_t len)
-{
-	size_t have = 0;
-
-	while (have < len) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, IO_MS) <= 0)
-			return -1;
-		r = recv(fd, (char *)b + have, len - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
-	return 0;
-}
-
-/* 1 when the peer closed the connection within IO_MS. */
-static int closed(int fd)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-	char c;
-	ssize_t r;
-
-	if (poll(&p, 1, IO_MS) <= 0)
-		return 0;
-	r = recv(fd, &c, 1, 0);
-	return r == 0 || (r < 0 && errno == ECONNRESET);
-}
 
 static int put_buf(int fd, struct rnp_buf *b)
 {
@@ -341,7 +170,7 @@ struct coord {
 	struct rnp_errmsg err;
 };
 
-static int coord_open(struct coord *c, struct site *s, int which,
+static int coord_open(struct coord *c, struct site_proc *s, int which,
 		      uint64_t test, uint32_t flags)
 {
 	c->which = which;
@@ -454,13 +283,13 @@ static int counters(const char *tail, const char *name, uint64_t *e,
 
 TEST(handshake_and_steps)
 {
-	struct site s;
+	struct site_proc s;
 	struct coord c, f;
 	struct ref rs, rf;
 	char tail[2048];
 	uint64_t e, ca, rp;
 
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 7, 0));
 	EXPECT_EQ(1, c.w.version);
 	EXPECT_EQ(RNP_KIND_NUMERICAL, c.w.kind);
@@ -482,7 +311,8 @@ TEST(handshake_and_steps)
 	run_steps(_metadata, &f, &rf, 31, 35, RNP_STEP_ACC);
 	bye(_metadata, &c);
 	bye(_metadata, &f);
-	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", tail,
+				    sizeof(tail)));
 	TH_LOG("%s", tail);
 	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
 	EXPECT_EQ(NSTEPS, e);
@@ -496,7 +326,7 @@ TEST(handshake_and_steps)
  * hysteretic spring's next step equals the undisturbed reference. */
 TEST(reissue_is_cached)
 {
-	struct site s;
+	struct site_proc s;
 	struct coord c;
 	struct ref r;
 	struct rnp_result res;
@@ -504,7 +334,7 @@ TEST(reissue_is_cached)
 	char tail[2048];
 	uint64_t e, ca, rp;
 
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 42, 0));
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c, &r, 1, 11, 0);
@@ -540,7 +370,8 @@ TEST(reissue_is_cached)
 	EXPECT_EQ(NSTEPS, c.w.last_seq);
 	run_steps(_metadata, &c, &r, NSTEPS + 1, NSTEPS + 5, 0);
 	close(c.fd);
-	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", tail,
+				    sizeof(tail)));
 	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
 	EXPECT_EQ(NSTEPS + 5, e);
 	EXPECT_EQ(2, ca);
@@ -550,20 +381,20 @@ TEST(reissue_is_cached)
 /* A replay (after a site restart) rebuilds the state bit for bit. */
 TEST(replay_rebuilds_the_state)
 {
-	struct site s;
+	struct site_proc s;
 	struct coord c;
 	struct ref r;
 	char tail[2048];
 	uint64_t e, ca, rp;
 
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 5, 0));
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c, &r, 1, 20, 0);
 	close(c.fd);
-	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", NULL, 0));
 	/* The restarted site knows no test: replay 1..20, then go on. */
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 5, 0));
 	EXPECT_EQ(0, c.w.test_id);
 	EXPECT_EQ(0, c.w.last_seq);
@@ -571,7 +402,8 @@ TEST(replay_rebuilds_the_state)
 	run_steps(_metadata, &c, &r, 1, 20, RNP_STEP_REPLAY);
 	run_steps(_metadata, &c, &r, 21, NSTEPS, 0);
 	close(c.fd);
-	EXPECT_EQ(0, site_stop(&s, tail, sizeof(tail)));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", tail,
+				    sizeof(tail)));
 	ASSERT_EQ(0, counters(tail, "spring", &e, &ca, &rp));
 	EXPECT_EQ(NSTEPS - 20, e);
 	EXPECT_EQ(0, ca);
@@ -581,12 +413,12 @@ TEST(replay_rebuilds_the_state)
 /* A new session of the same test takes over; the old one is closed. */
 TEST(takeover_by_the_same_test)
 {
-	struct site s;
+	struct site_proc s;
 	struct coord c1, c2;
 	struct ref r;
 	char line[1024];
 
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c1, &s, SPRING, 9, 0));
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c1, &r, 1, 10, 0);
@@ -595,23 +427,23 @@ TEST(takeover_by_the_same_test)
 	EXPECT_EQ(10, c2.w.last_seq);
 	EXPECT_EQ(1, closed(c1.fd));
 	close(c1.fd);
-	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	ASSERT_NE(NULL, site_alert_line(&s, IO_MS, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "taken over"));
 	run_steps(_metadata, &c2, &r, 11, 20, 0);
 	bye(_metadata, &c2);
-	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", NULL, 0));
 }
 
 /* Another test is refused while one runs, unless it sets RESET; BYE
  * frees the substructure. */
 TEST(busy_reset_and_bye)
 {
-	struct site s;
+	struct site_proc s;
 	struct coord c1, c2, c3;
 	struct ref r;
 	char line[1024];
 
-	ASSERT_EQ(0, site_start(&s, NULL));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c1, &s, SPRING, 100, 0));
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c1, &r, 1, 8, 0);
@@ -620,7 +452,7 @@ TEST(busy_reset_and_bye)
 	EXPECT_NE(NULL, strstr(c2.err.text, "100"));
 	EXPECT_EQ(1, closed(c2.fd));
 	close(c2.fd);
-	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	ASSERT_NE(NULL, site_alert_line(&s, IO_MS, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "ERROR busy"));
 	/* The first test did not notice. */
 	run_steps(_metadata, &c1, &r, 9, 12, 0);
@@ -640,7 +472,7 @@ TEST(busy_reset_and_bye)
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c3, &r, 1, 6, 0);
 	close(c3.fd);
-	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", NULL, 0));
 }
 
 /* PING is answered PONG with both fields echoed; a session silent for
@@ -650,13 +482,13 @@ TEST(ping_and_heartbeat_timeout)
 	static const char *const args[] = { "--heartbeat", "100", NULL };
 	struct rnp_ping ping = { 0x0123456789abcdefull, 987654321 }, pong;
 	struct rnp_buf b = { 0 };
-	struct site s;
+	struct site_proc s;
 	struct coord c;
 	struct ref r;
 	char line[1024];
 	uint32_t len;
 
-	ASSERT_EQ(0, site_start(&s, args));
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, args));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 77, 0));
 	EXPECT_EQ(100, c.w.heartbeat_ms);
 	ref_init(&r, SPRING);
@@ -670,7 +502,7 @@ TEST(ping_and_heartbeat_timeout)
 	EXPECT_EQ(ping.time_ns, pong.time_ns);
 	EXPECT_EQ(1, closed(c.fd));
 	close(c.fd);
-	ASSERT_NE(NULL, alert_line(&s, IO_MS, line, sizeof(line)));
+	ASSERT_NE(NULL, site_alert_line(&s, IO_MS, line, sizeof(line)));
 	TH_LOG("%s", line);
 	EXPECT_NE(NULL, strstr(line, "heartbeat"));
 	EXPECT_NE(NULL, strstr(line, "kept at step 5"));
@@ -678,7 +510,7 @@ TEST(ping_and_heartbeat_timeout)
 	EXPECT_EQ(5, c.w.last_seq);
 	run_steps(_metadata, &c, &r, 6, 10, 0);
 	close(c.fd);
-	EXPECT_EQ(0, site_stop(&s, NULL, 0));
+	EXPECT_EQ(0, site_proc_stop(&s, "steps executed", NULL, 0));
 }
 
 /* ------------------------------------------------------- bad peers */
@@ -689,7 +521,7 @@ TEST(ping_and_heartbeat_timeout)
  * and the good session steps on as if nothing happened.
  */
 FIXTURE(bad) {
-	struct site s;
+	struct site_proc s;
 	struct coord good;
 	struct ref r;
 	uint64_t seq;
@@ -699,7 +531,7 @@ FIXTURE_SETUP(bad)
 {
 	static const char *const args[] = { "-t", "400", NULL };
 
-	ASSERT_EQ(0, site_start(&self->s, args));
+	ASSERT_EQ(0, site_proc_start(&self->s, SITE_JSON, 2, args));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&self->good, &self->s, SPRING, 1,
 					  0));
 	ref_init(&self->r, SPRING);
@@ -710,7 +542,7 @@ FIXTURE_SETUP(bad)
 FIXTURE_TEARDOWN(bad)
 {
 	close(self->good.fd);
-	EXPECT_EQ(0, site_stop(&self->s, NULL, 0));
+	EXPECT_EQ(0, site_proc_stop(&self->s, "steps executed", NULL, 0));
 }
 
 static void expect_one_line(struct __test_metadata *_metadata,
@@ -718,14 +550,14 @@ static void expect_one_line(struct __test_metadata *_metadata,
 {
 	char line[1024];
 
-	ASSERT_NE(NULL, alert_line(&self->s, IO_MS, line, sizeof(line)));
+	ASSERT_NE(NULL, site_alert_line(&self->s, IO_MS, line, sizeof(line)));
 	TH_LOG("%s", line);
 	EXPECT_NE(NULL, strstr(line, what));
 	EXPECT_NE(NULL, strstr(line, "session ended"));
 	EXPECT_NE(NULL, strstr(line, "127.0.0.1:"));
 	run_steps(_metadata, &self->good, &self->r, self->seq + 1,
 		  self->seq + 5, 0);
-	EXPECT_EQ(NULL, alert_line(&self->s, 100, line, sizeof(line)));
+	EXPECT_EQ(NULL, site_alert_line(&self->s, 100, line, sizeof(line)));
 }
 
 /* Sends raw bytes, then expects an ERROR 'code' and the close. */
@@ -897,7 +729,7 @@ TEST_F(bad, silent_peer)
 	/* The good session is served while it sits there... */
 	run_steps(_metadata, &self->good, &self->r, 6, 8, 0);
 	self->seq = 8;
-	EXPECT_EQ(NULL, alert_line(&self->s, 10, line, sizeof(line)));
+	EXPECT_EQ(NULL, site_alert_line(&self->s, 10, line, sizeof(line)));
 	/* ...and it is ended by the handshake timeout. */
 	EXPECT_EQ(1, closed(fd));
 	close(fd);
@@ -907,10 +739,10 @@ TEST_F(bad, silent_peer)
 TEST(plain_tcp_is_loopback_only)
 {
 	static const char *const args[] = { "-a", "0.0.0.0", NULL };
-	struct site s;
+	struct site_proc s;
 	int st;
 
-	ASSERT_NE(0, site_start(&s, args));
+	ASSERT_NE(0, site_proc_start(&s, SITE_JSON, 2, args));
 	TH_LOG("%s", s.start_log);
 	EXPECT_NE(NULL, strstr(s.start_log, "native protocol runs over plain TCP on loopback only"));
 	waitpid(s.pid, &st, 0);

@@ -24,9 +24,9 @@
 #include <rths/hs_model.h>
 
 #include "kselftest_harness.h"
+#include "site_proc.h"
 
 #define NS 256
-#define IO_MS 5000
 
 /* The site: A has 2 DOF, B 2 DOF, C 3 DOF; matrices are not symmetric so
  * that a transposed reply shows. */
@@ -147,62 +147,14 @@ static void json_sub(FILE *f, const char *name, const char *proto, int tag,
 	fputc('}', f);
 }
 
-struct site {
-	pid_t pid;
-	int log;		/* the site's stderr */
-	int port[3];		/* A, B, C */
-	char file[64];
-	char buf[8192];
-	size_t len;
-};
-
-/* One line of the site's log, or NULL after ms without one. */
-static char *log_line(struct site *s, int ms, char *line, size_t size)
+/* The site: A, B and C on three ports. */
+static int site_start(struct site_proc *s, const char *const *extra)
 {
-	for (;;) {
-		char *nl = memchr(s->buf, '\n', s->len);
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+	int r;
 
-		if (nl) {
-			size_t l = nl - s->buf;
-
-			snprintf(line, size, "%.*s", (int)l, s->buf);
-			memmove(s->buf, nl + 1, s->len - l - 1);
-			s->len -= l + 1;
-			return line;
-		}
-		struct pollfd p = { s->log, POLLIN, 0 };
-
-		if (poll(&p, 1, ms) <= 0)
-			return NULL;
-		ssize_t r = read(s->log, s->buf + s->len,
-				 sizeof(s->buf) - 1 - s->len);
-		if (r <= 0)
-			return NULL;
-		s->len += r;
-	}
-}
-
-/* The next error or warning line, skipping the info lines around it. */
-static char *alert_line(struct site *s, int ms, char *line, size_t size)
-{
-	while (log_line(s, ms, line, size))
-		if (strstr(line, ": error: ") || strstr(line, ": warning: "))
-			return line;
-	return NULL;
-}
-
-static int site_start(struct site *s, const char *const *extra)
-{
-	const char *bin = getenv("RTHS_SITE");
-	int pfd[2], got = 0;
-	char line[1024];
-	FILE *f;
-
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(s->file, sizeof(s->file), "/tmp/rths-site-test.%d.json",
-		 (int)getpid());
-	f = fopen(s->file, "w");
 	if (!f)
 		return -1;
 	fputs("{\"substructures\":[", f);
@@ -216,100 +168,14 @@ static int site_start(struct site *s, const char *const *extra)
 		 &MC[0][0], EL_C);
 	fputs("]}\n", f);
 	fclose(f);
-	if (pipe(pfd))
-		return -1;
-	s->pid = fork();
-	if (s->pid == 0) {
-		const char *argv[16] = { bin };
-		int k = 1;
-
-		while (extra && *extra)
-			argv[k++] = *extra++;
-		argv[k++] = s->file;
-		argv[k] = NULL;
-		/* A failed assertion ends the test, and the site with it. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execv(bin, (char **)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	s->log = pfd[0];
-	s->len = 0;
-	while (got < 3 && log_line(s, IO_MS, line, sizeof(line))) {
-		char *p = strstr(line, ": info: ") ?
-			strstr(line, "listening on ") : NULL;
-
-		if (p && (p = strchr(p, ':')))
-			s->port[got++] = atoi(p + 1);
-	}
-	return got == 3 ? 0 : -1;
+	r = site_proc_start(s, json, 3, extra);
+	free(json);
+	return r;
 }
 
-static int site_stop(struct site *s)
+static int site_stop(struct site_proc *s)
 {
-	int st = -1;
-
-	kill(s->pid, SIGTERM);
-	waitpid(s->pid, &st, 0);
-	close(s->log);
-	unlink(s->file);
-	return st;
-}
-
-/* A client as OpenFresco's TCP_Socket: blocking, Nagle left on. */
-static int dial(int port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int put(int fd, const void *b, size_t len)
-{
-	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
-}
-
-/* Exactly len bytes; -1 on EOF, error or IO_MS without progress. */
-static int get(int fd, void *b, size_t len)
-{
-	size_t have = 0;
-
-	while (have < len) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, IO_MS) <= 0)
-			return -1;
-		r = recv(fd, (char *)b + have, len - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
-	return 0;
-}
-
-/* 1 when the peer closed the connection within IO_MS. */
-static int closed(int fd)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-	char c;
-
-	ssize_t r;
-
-	if (poll(&p, 1, IO_MS) <= 0)
-		return 0;
-	/* Unread bytes at the site's close turn its FIN into a reset. */
-	r = recv(fd, &c, 1, 0);
-	return r == 0 || (r < 0 && errno == ECONNRESET);
+	return site_proc_stop(s, NULL, NULL, 0);
 }
 
 /* The site's sum order: K u, then C v, then M a (absent terms skipped). */
@@ -361,7 +227,7 @@ static int a_connect(int port, int ds_user, int *ds)
 
 TEST(protocol_a_shadow_site)
 {
-	struct site s;
+	struct site_proc s;
 	double u[2] = { 0.01, -0.02 }, v[2] = { 0.3, 0.1 }, a[2] = { -2, 5 };
 	double t = 0.005, f[2], *m, *r;
 	int ds, fd;
@@ -429,7 +295,7 @@ TEST(protocol_a_shadow_site)
 
 TEST(protocol_b_generic_tcp)
 {
-	struct site s;
+	struct site_proc s;
 	int32_t hdr[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
 	double m[NS] = { 0 }, r[NS], u[2] = { 0.02, 0.03 },
 	       v[2] = { -0.1, 0.4 }, a[2] = { 1, -1 }, f[2];
@@ -596,7 +462,7 @@ static int c_session(struct __test_metadata *_metadata, int port)
 
 TEST(protocol_c_generic_client)
 {
-	struct site s;
+	struct site_proc s;
 
 	ASSERT_EQ(0, site_start(&s, NULL));
 	/* Lazy: the element connects at its first update, well after the
@@ -610,7 +476,7 @@ TEST(protocol_c_generic_client)
 /* Several sessions at once: A, B and C clients interleaved. */
 TEST(sessions_at_once)
 {
-	struct site s;
+	struct site_proc s;
 	int ds1, ds2, fa, fb;
 	double m[NS] = { 3, 1, 2, 0, 0, 0, 0, 0.5 }, r[NS];
 
@@ -639,7 +505,7 @@ TEST(sessions_at_once)
  * and the client, being the big-endian side, swaps. */
 TEST(protocol_a_other_endian_handshake)
 {
-	struct site s;
+	struct site_proc s;
 	int32_t swapped = 0x01000000, peer;
 	double v[NS] = { 1, 7, 2.8 }, r[NS];
 	int fd;
@@ -661,20 +527,20 @@ TEST(protocol_a_other_endian_handshake)
 /* The site logs exactly one error line for the bad peer, containing 'what',
  * and a good element client is served afterwards. */
 static void expect_one_line(struct __test_metadata *_metadata,
-			    struct site *s, const char *what)
+			    struct site_proc *s, const char *what)
 {
 	char line[1024];
 
-	ASSERT_NE(NULL, alert_line(s, IO_MS, line, sizeof(line)));
+	ASSERT_NE(NULL, site_alert_line(s, IO_MS, line, sizeof(line)));
 	TH_LOG("%s", line);
 	EXPECT_NE(NULL, strstr(line, what));
 	EXPECT_NE(NULL, strstr(line, "session ended"));
 	ASSERT_EQ(0, c_session(_metadata, s->port[2]));
-	EXPECT_EQ(NULL, alert_line(s, 100, line, sizeof(line)));
+	EXPECT_EQ(NULL, site_alert_line(s, 100, line, sizeof(line)));
 }
 
 FIXTURE(bad) {
-	struct site s;
+	struct site_proc s;
 };
 
 FIXTURE_SETUP(bad)
@@ -795,7 +661,7 @@ TEST_F(bad, silent_peer)
 
 	/* Others are served while it sits there... */
 	ASSERT_EQ(0, c_session(_metadata, self->s.port[2]));
-	EXPECT_EQ(NULL, alert_line(&self->s, 10, line, sizeof(line)));
+	EXPECT_EQ(NULL, site_alert_line(&self->s, 10, line, sizeof(line)));
 	/* ...and it is ended by the timeout. */
 	EXPECT_EQ(1, closed(fd));
 	close(fd);
@@ -816,7 +682,7 @@ static double now_s(void)
 static double a_round_trip(struct __test_metadata *_metadata,
 			   const char *const *args, int steps)
 {
-	struct site s;
+	struct site_proc s;
 	double m[NS] = { 0 }, r[NS], t0;
 	int ds, fd;
 
@@ -858,33 +724,9 @@ TEST(round_trip_quickack)
 
 /* --------------------------------------------------------- site file */
 
-/* rths-site on a site file holding 'json': its exit status, stderr in
- * err. */
 static int run_on(const char *json, char *err, size_t size)
 {
-	const char *bin = getenv("RTHS_SITE");
-	char file[64], cmd[256];
-	FILE *f, *p;
-	size_t n;
-	int st;
-
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(file, sizeof(file), "/tmp/rths-site-bad.%d.json", (int)getpid());
-	f = fopen(file, "w");
-	if (!f)
-		return -1;
-	fputs(json, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, file);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(err, 1, size - 1, p);
-	err[n] = 0;
-	st = pclose(p);
-	unlink(file);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return site_proc_run(json, NULL, err, size);
 }
 
 TEST(site_file_errors_name_the_path)

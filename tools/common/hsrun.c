@@ -3,9 +3,34 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "hsrun.h"
+
+int tool_error(const char *tool, const struct rths_error *err)
+{
+	char buf[1024];
+
+	fprintf(stderr, "%s: %s\n", tool, rths_error_str(err, buf, sizeof(buf)));
+	return 1;
+}
+
+int step_ticks_arg(const char *tool, const char *arg, uint32_t *d)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || arg[0] == '-' || v < 1 || v > RTHS_STEP_TICKS_MAX) {
+		fprintf(stderr, "%s: --step-ticks: expected 1 to %d\n", tool,
+			RTHS_STEP_TICKS_MAX);
+		return -1;
+	}
+	*d = (uint32_t)v;
+	return 0;
+}
 
 int mkdir_p(const char *dir)
 {

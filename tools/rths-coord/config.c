@@ -249,7 +249,7 @@ static int parse_site(struct ctx *cx, json_t *o, size_t idx,
 		"name", "address", "port", "substructure", "dofs",
 		"step_timeout", "connect_timeout", "give_up", "tls", NULL,
 	};
-	char path[32], p[64];
+	char path[48], p[80];
 	json_t *v, *d;
 	size_t i;
 	int r;
@@ -339,7 +339,7 @@ static int parse_sites(struct ctx *cx, json_t *sites, struct coord_config *cc)
 		if ((r = parse_site(cx, o, i, &cc->sites[i])))
 			return r;
 		for (size_t k = 0; k < i; k++) {
-			char p[32];
+			char p[48];
 
 			snprintf(p, sizeof(p), "sites[%zu].name", i);
 			if (!strcmp(cc->sites[k].name, cc->sites[i].name))

@@ -200,6 +200,38 @@ static int load_elements(struct ctx *cx, json_t *js, const char *path,
 	return 0;
 }
 
+/* The peers that may command the substructure over TLS. */
+static int load_allow(struct ctx *cx, json_t *js, const char *path,
+		      struct substructure *sub)
+{
+	json_t *list = json_object_get(js, "allow");
+	char p[128];
+
+	if (!list)
+		return 0;
+	snprintf(p, sizeof(p), "%s.allow", path);
+	if (!json_is_array(list) || !json_array_size(list))
+		return fail(cx, p, "expected a non-empty list of identities");
+	if (sub->tls == 0)
+		return fail(cx, p, "needs TLS (\"tls\": false names no peers)");
+	sub->allow = calloc(json_array_size(list), sizeof(char *));
+	if (!sub->allow)
+		return fail(cx, p, "out of memory");
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *v = json_array_get(list, i);
+
+		snprintf(p, sizeof(p), "%s.allow[%zu]", path, i);
+		if (!json_is_string(v) || !json_string_length(v) ||
+		    json_string_length(v) > 127)
+			return fail(cx, p,
+				    "expected an identity of 1 to 127 characters");
+		sub->allow[sub->nallow] = strdup(json_string_value(v));
+		if (!sub->allow[sub->nallow++])
+			return fail(cx, p, "out of memory");
+	}
+	return 0;
+}
+
 #define PROTO_EXPECTED \
 	"expected \"site\", \"controller\", \"element\" or \"native\""
 
@@ -208,7 +240,7 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 {
 	static const char *const keys[] = { "name", "protocol", "tag",
 		"address", "port", "dof", "stiffness", "damping", "mass",
-		"elements" };
+		"elements", "tls", "allow" };
 	char path[64], p[128];
 	const char *key;
 	json_t *v;
@@ -250,7 +282,18 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 			return fail(cx, p, "expected an IPv4 address");
 		sub->address = strdup(json_string_value(v));
 	}
-	r = get_int(cx, js, "tag", path, 0, 1 << 30, idx + 1, &sub->tag);
+	sub->tls = -1;
+	v = json_object_get(js, "tls");
+	if (v) {
+		snprintf(p, sizeof(p), "%s.tls", path);
+		if (!json_is_boolean(v))
+			return fail(cx, p, "expected true or false");
+		sub->tls = json_is_true(v);
+	}
+	r = load_allow(cx, js, path, sub);
+	if (!r)
+		r = get_int(cx, js, "tag", path, 0, 1 << 30, idx + 1,
+			    &sub->tag);
 	if (!r)
 		r = get_int(cx, js, "port", path, 0, 65535, -1, &sub->port);
 	if (!r)
@@ -339,6 +382,9 @@ void site_config_free(struct site *site)
 		free(s->c);
 		free(s->m);
 		free(s->el);
+		for (int k = 0; k < s->nallow; k++)
+			free(s->allow[k]);
+		free(s->allow);
 		native_sub_free(s);
 	}
 	free(site->subs);

@@ -14,7 +14,7 @@ static const char *const level_names[] = { "error", "warning", "info",
 static void vlog(int level, const char *prefix, const char *fmt,
 		 va_list ap)
 {
-	char line[1024];
+	char line[1280];
 
 	if (level > site_log_level)
 		return;
@@ -35,7 +35,7 @@ void site_log(int level, const char *fmt, ...)
 
 void session_log(const struct session *s, int level, const char *fmt, ...)
 {
-	char prefix[160];
+	char prefix[320];
 	va_list ap;
 
 	snprintf(prefix, sizeof(prefix), "%s #%u %s: ", s->sub->name, s->id,
@@ -47,7 +47,7 @@ void session_log(const struct session *s, int level, const char *fmt, ...)
 
 void session_fail(struct session *s, const char *fmt, ...)
 {
-	char prefix[160], msg[768];
+	char prefix[320], msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);

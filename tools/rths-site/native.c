@@ -112,6 +112,14 @@ static int refuse(struct session *s, int code, const char *fmt, ...)
 	return 0;
 }
 
+/* A TLS peer that is not on the allow list: told, logged, nothing else. */
+void native_session_refuse_auth(struct session *s)
+{
+	refuse(s, RNP_ERR_AUTH,
+	       "not authorized: \"%s\" is not in the allow list of %s",
+	       tls_peer(s->tls), s->sub->name);
+}
+
 int native_session_start(struct session *s)
 {
 	return session_expect(s, N_HEADER, RNP_HDR_SIZE);

@@ -12,6 +12,7 @@
 
 #include <rths/hs_model.h>
 
+#include "../net/tls.h"
 #include "../net/wire.h"
 
 /* OpenFresco's fixed message length before setup (FrescoGlobals.h). */
@@ -77,6 +78,13 @@ struct substructure {
 	struct rths_hs_element *el;	/* initial state, copied per session */
 	int listen_fd;
 	int bound_port;
+	/* TLS: -1 unset in the file (native: on when the site has
+	 * credentials; OpenFresco: off), 0 plain TCP, 1 TLS.  allow lists
+	 * the peers (PSK identities, certificate CNs) that may command it;
+	 * none: every authenticated peer. */
+	int tls;
+	char **allow;
+	int nallow;
 	struct native_sub nat;	/* PROTO_NATIVE only */
 };
 
@@ -86,6 +94,7 @@ struct site {
 	int timeout_ms;
 	int heartbeat_ms;	/* native: WELCOME's period */
 	int quickack;
+	struct tls_creds *creds;	/* NULL: no TLS */
 };
 
 /* config.c: parse the JSON site file; on error, msg names file and path. */
@@ -125,7 +134,9 @@ struct session {
 	unsigned id;
 	struct substructure *sub;
 	const struct site *site;
-	char peer[64];
+	char peer[200];		/* address, then the TLS identity */
+	struct tls_conn *tls;	/* NULL: plain TCP */
+	int handshake;		/* the TLS handshake goes on */
 	int state;
 	/* Input: the next message is 'need' bytes; 'have' are in. */
 	unsigned char *in;
@@ -179,6 +190,7 @@ int native_session_input(struct session *s);
 void native_session_end(struct session *s);
 void native_session_deadline(struct session *s, int64_t now);
 void native_session_closed(struct session *s);
+void native_session_refuse_auth(struct session *s);
 const char *native_state_name(const struct session *s);
 
 int64_t site_now_ms(void);

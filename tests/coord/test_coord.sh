@@ -1,0 +1,254 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# rths-coord on loopback: a coordinator and three rths-site processes
+# serving the numerical hysteretic piers of examples/distributed.  Every
+# disturbed run must give the undisturbed run's history bit for bit
+# (history-exact.txt, C99 hex floats), and no site may execute a step
+# twice (its exit line counts executed, cached and replayed steps).
+#
+# Usage: test_coord.sh RTHS_COORD RTHS_SITE EXAMPLES_DIR
+# No wall-clock thresholds: faults are timed by the journal's progress
+# and by stopping a process (SIGSTOP), never by how fast a step is.
+set -u
+
+COORD=$1
+SITE=$2
+EX=$3
+T=$(mktemp -d /tmp/rths-coord-test.XXXXXX)
+N=0
+FAILS=0
+STEPS=4096		# 40 s of record at 10/1024 s a step
+
+cleanup() {
+	for f in "$T"/*.pid; do
+		[ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+ok() {
+	N=$((N + 1))
+	echo "ok $N - $1"
+}
+
+notok() {
+	N=$((N + 1))
+	FAILS=$((FAILS + 1))
+	echo "not ok $N - $1"
+}
+
+# check DESCRIPTION COMMAND...: one TAP line.
+check() {
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+
+# wait_for FILE PATTERN: up to 60 s for a line to appear.
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 6000 ] && return 1
+		sleep 0.01
+	done
+}
+
+# wait_steps JOURNAL N: until the journal holds step N.
+wait_steps() {
+	wait_for "$1" "^step $2 "
+}
+
+# start_site I PORT: pier I on PORT (0: any free one); sets its port.
+start_site() {
+	sed "s/\"port\": 910$1/\"port\": $2/" "$EX/site-pier$1.json" \
+		> "$T/site$1.json"
+	: > "$T/site$1.log"
+	"$SITE" "$T/site$1.json" 2>> "$T/site$1.log" &
+	echo $! > "$T/site$1.pid"
+	wait_for "$T/site$1.log" "listening on" || return 1
+	eval "PORT$1=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' \
+		"$T/site$1.log" | tail -n 1)"
+}
+
+# stop_site I: SIGTERM, wait; its last counts line is in site I's log.
+stop_site() {
+	kill -TERM "$(cat "$T/site$1.pid")" 2>/dev/null
+	wait "$(cat "$T/site$1.pid")" 2>/dev/null
+	rm -f "$T/site$1.pid"
+}
+
+start_sites() {
+	start_site 1 0 && start_site 2 0 && start_site 3 0 || {
+		echo "Bail out! rths-site did not start: $(cat "$T"/site*.log)"
+		exit 1
+	}
+	sed -e "s/\"port\": 9101/\"port\": $PORT1/" \
+	    -e "s/\"port\": 9102/\"port\": $PORT2/" \
+	    -e "s/\"port\": 9103/\"port\": $PORT3/" \
+	    -e "s/\"duration\": 10/\"duration\": 40/" \
+		"$EX/bridge.json" > "$T/bridge.json"
+}
+
+stop_sites() {
+	stop_site 1
+	stop_site 2
+	stop_site 3
+}
+
+# counts I: "executed cached replayed" of site I's last exit line.
+counts() {
+	sed -n 's/.*steps executed \([0-9]*\), cached \([0-9]*\), replayed \([0-9]*\).*/\1 \2 \3/p' \
+		"$T/site$1.log" | tail -n 1
+}
+
+# json_site DIR SITE FIELD: a per-site counter of summary.json.
+json_site() {
+	python3 -c 'import json,sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+print([x for x in s["sites"] if x["name"] == sys.argv[2]][0][sys.argv[3]])' \
+		"$1" "$2" "$3"
+}
+
+same_history() {
+	cmp -s "$T/a/history-exact.txt" "$1/history-exact.txt"
+}
+
+# run OPTIONS...: the coordinator on the test's bridge, its log in
+# $T/coord-TEST_ID.log.
+run() {
+	"$COORD" -q --no-plots --test-id "$TEST_ID" "$@" "$T/bridge.json" \
+		2>> "$T/coord-$TEST_ID.log"
+}
+
+# run_bg OPTIONS...: the same in the background, its pid in CPID (the
+# coordinator's own, not a subshell's: the tests signal it).
+run_bg() {
+	"$COORD" -q --no-plots --test-id "$TEST_ID" "$@" "$T/bridge.json" \
+		2>> "$T/coord-$TEST_ID.log" &
+	CPID=$!
+}
+
+echo "TAP version 13"
+echo "1..22"
+
+# ------------------------------------------------------------ undisturbed
+start_sites
+TEST_ID=0x1001
+run -o "$T/a" --no-reference
+check "an undisturbed run completes" [ $? -eq 0 ]
+check "it ran every step" [ "$(grep -c '^step ' "$T/a/journal.txt")" -eq $STEPS ]
+check "its journal ends" [ "$(tail -n 1 "$T/a/journal.txt")" = end ]
+stop_sites
+check "each site executed every step once, none cached or replayed" \
+	[ "$(counts 1)" = "$STEPS 0 0" -a "$(counts 2)" = "$STEPS 0 0" \
+	  -a "$(counts 3)" = "$STEPS 0 0" ]
+
+# The sign convention: the piers' forces enter as restoring forces, so
+# the response matches the all-numerical structure with the piers inside.
+start_sites
+TEST_ID=0x1002
+run -o "$T/ref"
+check "the sites' response equals the all-numerical reference (to 1e-6 %)" \
+	python3 -c 'import json,sys
+s = json.load(open(sys.argv[1]))
+sys.exit(not all(d["ref_rms_pct"] < 1e-6 and d["peak_m"] > 0.01 for d in s["dofs"]))' \
+	"$T/ref/summary.json"
+check "the piers yielded (the loops are hysteretic)" \
+	python3 -c 'import sys
+rows = [l.split() for l in open(sys.argv[1]) if not l.startswith("#")]
+# f_meas of pier 1 against its stiffness 6e6: below it once yielded
+f = [abs(float.fromhex(r[-3])) for r in rows]
+x = [abs(float.fromhex(r[-6])) for r in rows]
+sys.exit(not any(xi > 0.025 and fi < 0.95 * 6e6 * xi for xi, fi in zip(x, f)))' \
+	"$T/ref/history-exact.txt"
+
+# ---------------------------------------------------------------- serial
+TEST_ID=0x1003
+run -o "$T/b" --serial --no-reference
+check "a serial run completes" [ $? -eq 0 ]
+check "serial and parallel give the same history, bit for bit" \
+	same_history "$T/b"
+stop_sites
+
+# -------------------------------------------- a site killed and restarted
+start_sites
+TEST_ID=0x1004
+run_bg -o "$T/c" --no-reference
+wait_steps "$T/c/journal.txt" 500
+kill -STOP "$(cat "$T/site2.pid")"
+kill -KILL "$(cat "$T/site2.pid")"
+wait "$(cat "$T/site2.pid")" 2>/dev/null
+start_site 2 "$PORT2"
+wait $CPID
+check "a run with a site killed mid-test completes" [ $? -eq 0 ]
+check "it gives the undisturbed history, bit for bit" same_history "$T/c"
+check "the coordinator replayed the restarted site" \
+	[ "$(json_site "$T/c" pier2 replays)" -ge 1 ]
+stop_sites
+set -- $(counts 2)
+check "the restarted site replayed the history and executed the rest once" \
+	[ "$3" -ge 500 -a $(($1 + $3)) -eq $STEPS ]
+
+# ------------------------------------ the coordinator killed and resumed
+start_sites
+TEST_ID=0x1005
+run_bg -o "$T/d" --no-reference
+wait_steps "$T/d/journal.txt" 500
+kill -STOP "$(cat "$T/site1.pid")"
+sleep 0.3
+kill -KILL $CPID
+wait $CPID 2>/dev/null
+kill -CONT "$(cat "$T/site1.pid")"
+run -o "$T/d2" --resume "$T/d/journal.txt" --no-reference
+check "the resumed run completes" [ $? -eq 0 ]
+check "it gives the undisturbed history, bit for bit" same_history "$T/d2"
+check "the sites one step ahead answered it from their cache" \
+	[ $(($(json_site "$T/d2" pier1 cached) + $(json_site "$T/d2" pier2 cached) + \
+	     $(json_site "$T/d2" pier3 cached))) -ge 2 ]
+stop_sites
+check "no site executed a step twice across the two coordinators" \
+	[ "$(counts 1 | cut -d' ' -f1,3)" = "$STEPS 0" -a \
+	  "$(counts 2 | cut -d' ' -f1,3)" = "$STEPS 0" -a \
+	  "$(counts 3 | cut -d' ' -f1,3)" = "$STEPS 0" ]
+
+# ----------------------------------- a site that stops answering a while
+start_sites
+TEST_ID=0x1006
+run_bg -o "$T/e" --no-reference --step-timeout 0.2
+wait_steps "$T/e/journal.txt" 500
+kill -STOP "$(cat "$T/site3.pid")"
+wait_for "$T/coord-$TEST_ID.log" "pier3: no RESULT for step .* re-issuing it"
+R=$?
+kill -CONT "$(cat "$T/site3.pid")"
+wait $CPID
+check "a stalled site makes the step time out and re-issue" [ $R -eq 0 ]
+check "the run completes with the undisturbed history, bit for bit" \
+	same_history "$T/e"
+check "the summary counts the re-issue" \
+	[ "$(json_site "$T/e" pier3 reissues)" -ge 1 ]
+stop_sites
+set -- $(counts 3)
+check "the stalled site executed every step once and answered the re-issue from its cache" \
+	[ "$1" -eq $STEPS -a "$2" -ge 1 -a "$3" -eq 0 ]
+
+# -------------------------------------------------------------- bad files
+sed 's/"dofs": \[1\]/"dofs": [0]/' "$T/bridge.json" > "$T/bad-dofs.json"
+"$COORD" -q "$T/bad-dofs.json" 2> "$T/bad.log"
+check "a coordinate given to two sites is refused, naming the JSON path" \
+	[ $? -eq 1 -a -n "$(grep 'bad-dofs.json: sites\[1\].dofs\[0\]: interface coordinate 0 belongs to site pier1 already' "$T/bad.log")" ]
+sed 's/"address": "127.0.0.1", "port"/"address": "192.0.2.1", "port"/' \
+	"$T/bridge.json" > "$T/bad-addr.json"
+"$COORD" -q "$T/bad-addr.json" 2> "$T/bad.log"
+check "plain TCP to a non-loopback address is refused" \
+	[ $? -eq 1 -a -n "$(grep 'sites\[0\].address: .192.0.2.1. is not a loopback address' "$T/bad.log")" ]
+
+if [ $FAILS -ne 0 ]; then
+	for f in "$T"/coord-*.log; do
+		echo "# $f:"
+		sed 's/^/# /' "$f"
+	done
+fi
+exit $((FAILS != 0))
