@@ -47,7 +47,7 @@ $(DIST_STEP_CLIENT): bench/dist/step_client.c $(NET_SRCS) \
 		$(wildcard tools/net/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -Itools/net $(CFLAGS_plain) -o $@ $< \
-		$(NET_SRCS) -lm
+		$(NET_SRCS) $(NET_LIBS) -lm
 
 # The distributed demo (README): the four-pier bridge of examples/bridge/
 # with each pier at its own site in its own network namespace (as root).
