@@ -3,13 +3,15 @@
 # test (Documentation/rths-coord.rst), and its loopback tests: a
 # coordinator and three rths-site processes, plain and ASan/UBSan builds.
 
-DEB_PKGS += libjansson-dev gnuplot-nox
+# openssl: the test makes its certificates with it.
+DEB_PKGS += libjansson-dev libgnutls28-dev gnuplot-nox openssl
 TOOLS += rths-coord
 MAN_PAGES += Documentation/man/rths-coord.1
 
 COORD_COMMON := tools/common/gnuplot.c tools/common/hsrun.c
 TOOL_OBJS_rths-coord = $(NET_OBJS_plain) \
 	$(patsubst %.c,$(O)/plain/%.o,$(COORD_COMMON))
+TOOL_LIBS_rths-coord = $(NET_LIBS)
 
 COORD_SRCS := tools/rths-coord.c $(sort $(wildcard tools/rths-coord/*.c)) \
 	$(COORD_COMMON) $(sort $(wildcard tools/net/*.c))
@@ -20,7 +22,7 @@ $(COORD_ASAN): $(COORD_SRCS) $(wildcard tools/rths-coord/*.h) \
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
 		$(CPPFLAGS_COMMON) $(COORD_SRCS) $(O)/asan/librths.a \
-		$(LIBRTHS_LIBS)
+		$(NET_LIBS) $(LIBRTHS_LIBS)
 
 .PHONY: coord-check
 coord-check: $(O)/plain/tools/rths-coord $(COORD_ASAN) \

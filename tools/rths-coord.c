@@ -381,6 +381,7 @@ int main(int argc, char **argv)
 	rep.test_id = j.test_id;
 	rep.serial = o.serial;
 	rep.resumed = o.resume != NULL;
+	rep.interrupted = interrupted || res.interrupted;
 	if (write_outputs(&cc, &o, dir, &rep))
 		status = 1;
 	if (interrupted) {

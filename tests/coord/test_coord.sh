@@ -66,7 +66,7 @@ start_site() {
 	sed "s/\"port\": 910$1/\"port\": $2/" "$EX/site-pier$1.json" \
 		> "$T/site$1.json"
 	: > "$T/site$1.log"
-	"$SITE" "$T/site$1.json" 2>> "$T/site$1.log" &
+	"$SITE" ${SITE_ARGS:-} "$T/site$1.json" 2>> "$T/site$1.log" &
 	echo $! > "$T/site$1.pid"
 	wait_for "$T/site$1.log" "listening on" || return 1
 	eval "PORT$1=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' \
@@ -90,6 +90,32 @@ start_sites() {
 	    -e "s/\"port\": 9103/\"port\": $PORT3/" \
 	    -e "s/\"duration\": 10/\"duration\": 40/" \
 		"$EX/bridge.json" > "$T/bridge.json"
+}
+
+# with_tls SED_EXPR: the test's bridge with a "tls" object in each site.
+with_tls() {
+	sed "s/\"dofs\": \[\([0-9]\)\] }/\"dofs\": [\1], \"tls\": $1 }/" \
+		"$T/bridge.json" > "$T/bridge-tls.json"
+}
+
+# A key file (psktool's format) and a CA with a site and a client
+# certificate, made for this test only.
+make_credentials() {
+	key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+	echo "coord:$key" > "$T/keys.psk"
+	key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+	echo "coord:$key" > "$T/wrong.psk"
+	k="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+	openssl req -x509 $k -keyout "$T/ca.key" -out "$T/ca.pem" -days 2 \
+		-subj /CN=rths-test-ca 2>/dev/null || return 1
+	echo "subjectAltName=DNS:localhost,IP:127.0.0.1" > "$T/ext"
+	for n in site coord; do
+		openssl req $k -keyout "$T/$n.key" -out "$T/$n.csr" \
+			-subj /CN=$n 2>/dev/null &&
+		openssl x509 -req -in "$T/$n.csr" -CA "$T/ca.pem" \
+			-CAkey "$T/ca.key" -CAcreateserial -out "$T/$n.pem" \
+			-days 2 -extfile "$T/ext" 2>/dev/null || return 1
+	done
 }
 
 stop_sites() {
@@ -132,7 +158,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..22"
+echo "1..30"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -233,6 +259,40 @@ stop_sites
 set -- $(counts 3)
 check "the stalled site executed every step once and answered the re-issue from its cache" \
 	[ "$1" -eq $STEPS -a "$2" -ge 1 -a "$3" -eq 0 ]
+
+# -------------------------------------------------------------------- TLS
+make_credentials
+check "test credentials made (openssl)" [ $? -eq 0 ]
+SITE_ARGS="--psk $T/keys.psk"
+start_sites
+with_tls '{ "psk_file": "keys.psk", "psk_identity": "coord" }'
+TEST_ID=0x1007
+"$COORD" -q --no-plots --no-reference --test-id $TEST_ID -o "$T/f" \
+	"$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+check "a run over TLS with pre-shared keys completes" [ $? -eq 0 ]
+check "it gives the plain run's history, bit for bit" same_history "$T/f"
+with_tls '{ "psk_file": "wrong.psk", "psk_identity": "coord" }'
+TEST_ID=0x1008
+"$COORD" -q --no-plots --no-reference --test-id $TEST_ID --give-up 0.5 \
+	-o "$T/g" "$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+R=$?
+check "a wrong key fails the run (status 3) naming the TLS handshake" \
+	[ $R -eq 3 -a -n "$(grep 'pier1: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" ]
+stop_sites
+check "and the sites executed nothing for it" \
+	[ "$(counts 1 | cut -d' ' -f1)" = $STEPS -a "$(counts 2 | cut -d' ' -f1)" = $STEPS ]
+SITE_ARGS="--ca $T/ca.pem --cert $T/site.pem --key $T/site.key"
+start_sites
+with_tls '{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key" }'
+TEST_ID=0x1009
+"$COORD" -q --no-plots --no-reference --test-id $TEST_ID -o "$T/h" \
+	"$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+check "a run over TLS with certificates completes" [ $? -eq 0 ]
+check "it gives the plain run's history, bit for bit" same_history "$T/h"
+stop_sites
+check "the sites authenticated the coordinator's certificate" \
+	grep -q 'x509 "coord": TLS: authenticated' "$T/site1.log"
+SITE_ARGS=
 
 # -------------------------------------------------------------- bad files
 sed 's/"dofs": \[1\]/"dofs": [0]/' "$T/bridge.json" > "$T/bad-dofs.json"

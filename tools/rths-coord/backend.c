@@ -37,6 +37,7 @@ struct link {
 	int64_t deadline;	/* CONNECTING/HELLO: connect; WAIT: step */
 	int64_t retry_at, backoff, trouble_since, last_tx;
 	bool hello_done;	/* one WELCOME seen: no RESET again */
+	char last_fail[320];	/* logged once while it repeats */
 	uint32_t heartbeat_ms;
 	uint64_t inflight;	/* seq of the STEP sent */
 	uint32_t inflight_flags;
@@ -109,7 +110,12 @@ static void link_fail(struct coord *c, struct link *L, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	coord_log(L->cfg->name, "%s; reconnecting", msg);
+	if (strcmp(msg, L->last_fail)) {
+		coord_log(L->cfg->name, "%s; reconnecting", msg);
+		snprintf(L->last_fail, sizeof(L->last_fail), "%s", msg);
+	} else {
+		coord_debug(L->cfg->name, "%s again; reconnecting", msg);
+	}
 	conn_close(&L->c);
 	L->st = L_DOWN;
 	if (!L->trouble_since)
@@ -225,6 +231,7 @@ static void on_welcome(struct coord *c, struct link *L)
 		return;
 	}
 	L->hello_done = true;
+	L->last_fail[0] = '\0';
 	L->heartbeat_ms = w.heartbeat_ms;
 	L->backoff = 0;
 	L->stats.connects++;
@@ -468,6 +475,25 @@ static int64_t tick(struct coord *c, struct link *L, int64_t now)
 	return now + 1000000000LL;
 }
 
+/* The TCP connect, then the TLS handshake, moved on; HELLO once done. */
+static void connected(struct coord *c, struct link *L)
+{
+	char why[256];
+	int r = 0;
+
+	if (L->c.connecting)
+		r = conn_finish_connect(&L->c, why, sizeof(why));
+	if (r == 0 && L->c.handshaking)
+		r = conn_handshake(&L->c, why, sizeof(why));
+	if (r == -EAGAIN)
+		return;
+	if (r < 0)
+		link_fail(c, L, "connect to %s port %d: %s", L->cfg->address,
+			  L->cfg->port, why);
+	else
+		send_hello(c, L);
+}
+
 /*
  * The event loop: runs until @done says so, a site fails for good, or
  * the stop flag is set.
@@ -514,18 +540,11 @@ static int pump(struct coord *c, bool (*done)(const struct coord *),
 		}
 		for (int i = 0; i < np && !c->fatal; i++) {
 			struct link *L = who[i];
-			int r;
 
 			if (!pfd[i].revents || L->c.fd != pfd[i].fd)
 				continue;
-			if (L->c.connecting) {
-				r = conn_finish_connect(&L->c);
-				if (r < 0)
-					link_fail(c, L, "connect to %s port %d: %s",
-						  L->cfg->address, L->cfg->port,
-						  strerror(-r));
-				else
-					send_hello(c, L);
+			if (L->c.connecting || L->c.handshaking) {
+				connected(c, L);
 				continue;
 			}
 			if ((pfd[i].revents & POLLOUT) && conn_flush(&L->c) < 0) {
@@ -671,8 +690,14 @@ static int op_hold(void *priv, struct rths_error *err)
 static int op_stop(void *priv, struct rths_error *err)
 {
 	struct coord *c = priv;
+	struct rths_error e;
 
-	(void)err;
+	/* A resumed test whose journal held every step: its sites still
+	 * wait for the BYE. */
+	if (!c->live && go_live(c, &e) < 0) {
+		coord_log(NULL, "no BYE to the sites: %s", e.msg);
+		return rths_error_set(err, e.code, NULL, 0, NULL, "%s", e.msg);
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *L = &c->links[i];
 
@@ -741,8 +766,12 @@ int coord_backend_open(struct rths_hs_backend *b,
 		c->step_time = calloc(rows, sizeof(double));
 		oom = !c->x || !c->d || !c->f || !c->step_time;
 		for (size_t i = 0; i < c->n; i++) {
-			c->links[i].cfg = &cc->sites[i];
-			conn_init(&c->links[i].c);
+			const struct site_config *sc = &cc->sites[i];
+
+			c->links[i].cfg = sc;
+			conn_init(&c->links[i].c, cc->creds[i],
+				  sc->tls.server_name[0] ? sc->tls.server_name :
+				  sc->address);
 			c->links[i].steps = calloc(rows, sizeof(struct site_step));
 			oom |= !c->links[i].steps;
 		}

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "coord.h"
+#include "../net/tls.h"
 
 struct ctx {
 	const char *file;
@@ -379,6 +380,34 @@ static int check_dofs(struct ctx *cx, struct coord_config *cc, size_t n_if)
 	return 0;
 }
 
+/* Each site's TLS credentials, loaded now so that a bad file is told
+ * before the test starts. */
+static int load_creds(struct ctx *cx, struct coord_config *cc)
+{
+	for (size_t i = 0; i < cc->n_sites; i++) {
+		const struct site_tls *t = &cc->sites[i].tls;
+		char p[48], why[320];
+		int r;
+
+		if (!t->on)
+			continue;
+		snprintf(p, sizeof(p), "sites[%zu].tls", i);
+		r = tls_creds_new(&cc->creds[i], TLS_CLIENT, why, sizeof(why));
+		if (!r && t->psk_file[0])
+			r = tls_creds_psk_file(cc->creds[i], t->psk_file,
+					       t->psk_identity, why,
+					       sizeof(why));
+		if (!r && t->ca[0])
+			r = tls_creds_x509(cc->creds[i], t->ca,
+					   t->cert[0] ? t->cert : NULL,
+					   t->key[0] ? t->key : NULL, why,
+					   sizeof(why));
+		if (r)
+			return fail(cx, p, "%s", why);
+	}
+	return 0;
+}
+
 /* What a coordinator cannot do: its sites do setups and compensation. */
 static int check_experiment(struct ctx *cx, const struct rths_hs_experiment *x)
 {
@@ -447,10 +476,10 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	r = check_experiment(&cx, cc->x);
 	if (r == 0)
 		r = check_dofs(&cx, cc, cc->x->sub.n_if);
-	if (r) {
-		rths_hs_experiment_free(cc->x);
-		cc->x = NULL;
-	}
+	if (r == 0)
+		r = load_creds(&cx, cc);
+	if (r)
+		coord_config_free(cc);
 	return r;
 }
 
@@ -458,4 +487,8 @@ void coord_config_free(struct coord_config *cc)
 {
 	rths_hs_experiment_free(cc->x);
 	cc->x = NULL;
+	for (size_t i = 0; i < cc->n_sites; i++) {
+		tls_creds_free(cc->creds[i]);
+		cc->creds[i] = NULL;
+	}
 }

@@ -9,17 +9,22 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "coord.h"
+#include "../net/tls.h"
 
-void conn_init(struct conn *c)
+void conn_init(struct conn *c, struct tls_creds *creds,
+	       const char *server_name)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->creds = creds;
+	c->server_name = server_name;
 }
 
 int conn_connect(struct conn *c, const struct site_config *s)
@@ -43,23 +48,43 @@ int conn_connect(struct conn *c, const struct site_config *s)
 	return 0;
 }
 
-int conn_finish_connect(struct conn *c)
+int conn_finish_connect(struct conn *c, char *why, size_t len)
 {
 	int e = 0;
 	socklen_t l = sizeof(e);
 
 	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
 		e = errno;
-	if (e)
+	if (e) {
+		snprintf(why, len, "%s", strerror(e));
 		return -e;
+	}
 	c->connecting = false;
+	if (!c->creds)
+		return 0;
+	e = tls_conn_new(&c->tls, c->creds, c->fd, c->server_name, why, len);
+	if (e < 0)
+		return e;
+	c->handshaking = true;
 	return 0;
+}
+
+int conn_handshake(struct conn *c, char *why, size_t len)
+{
+	int r = tls_handshake(c->tls);
+
+	if (r == 0)
+		c->handshaking = false;
+	else if (r != -EAGAIN)
+		snprintf(why, len, "%s", tls_error(c->tls));
+	return r;
 }
 
 int conn_flush(struct conn *c)
 {
 	while (c->out.len) {
-		ssize_t n = send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL);
+		ssize_t n = c->tls ? tls_send(c->tls, c->out.p, c->out.len) :
+			    send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -75,7 +100,8 @@ int conn_flush(struct conn *c)
 static ssize_t read_some(struct conn *c, unsigned char *dst, size_t want)
 {
 	for (;;) {
-		ssize_t n = recv(c->fd, dst, want, 0);
+		ssize_t n = c->tls ? tls_recv(c->tls, dst, want) :
+			    recv(c->fd, dst, want, 0);
 
 		if (n > 0)
 			return n;
@@ -132,11 +158,19 @@ short conn_events(const struct conn *c)
 {
 	if (c->connecting)
 		return POLLOUT;
+	if (c->tls && (c->handshaking || c->out.len))
+		return POLLIN | (tls_want_write(c->tls) ? POLLOUT : 0);
 	return POLLIN | (c->out.len ? POLLOUT : 0);
 }
 
 void conn_close(struct conn *c)
 {
+	if (c->tls) {
+		tls_close(c->tls);
+		tls_conn_free(c->tls);
+		c->tls = NULL;
+	}
+	c->handshaking = false;
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;

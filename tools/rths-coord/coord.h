@@ -54,9 +54,12 @@ struct coord_config {
 	uint64_t hash;		/* FNV-1a 64 of the file's bytes */
 	size_t n_sites;
 	struct site_config sites[COORD_MAX_SITES];
+	struct tls_creds *creds[COORD_MAX_SITES];
 };
 
-/* config.c: loads the file; on error, msg names the file and JSON path. */
+/* config.c: loads the file; on error, msg names the file and JSON path.
+ * The sites' TLS credentials are loaded too (cc->creds[i], NULL for
+ * plain TCP). */
 int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 		      size_t len);
 void coord_config_free(struct coord_config *cc);
@@ -73,9 +76,16 @@ int64_t coord_now_ns(void);
  * conn.c: one session's transport, non-blocking, framed.  TLS slots in
  * here; the protocol logic (backend.c) sees whole frames.
  */
+struct tls_creds;
+struct tls_conn;
+
 struct conn {
 	int fd;			/* -1: closed */
 	bool connecting;	/* TCP connect in progress */
+	bool handshaking;	/* TLS handshake in progress */
+	struct tls_creds *creds;	/* NULL: plain TCP */
+	const char *server_name;	/* checked against the certificate */
+	struct tls_conn *tls;
 	struct rnp_buf out;
 	unsigned char hdr[RNP_HDR_SIZE];
 	size_t hdr_have;
@@ -84,11 +94,15 @@ struct conn {
 	size_t pl_cap, pl_have;
 };
 
-void conn_init(struct conn *c);
+void conn_init(struct conn *c, struct tls_creds *creds,
+	       const char *server_name);
 /* Starts a non-blocking connect: 0, or -errno. */
 int conn_connect(struct conn *c, const struct site_config *s);
-/* After POLLOUT while connecting: 0 connected, -errno failed. */
-int conn_finish_connect(struct conn *c);
+/* After POLLOUT while connecting: 0 connected (then, with TLS, the
+ * handshake starts), -errno failed (why says it). */
+int conn_finish_connect(struct conn *c, char *why, size_t len);
+/* The TLS handshake: 0 done, -EAGAIN not yet, -errno failed (why). */
+int conn_handshake(struct conn *c, char *why, size_t len);
 /* Writes what is queued in c->out: 0 (maybe some left), -errno. */
 int conn_flush(struct conn *c);
 /* 1: a whole frame is in c->h / c->pl (call conn_next() after it), 0:
@@ -187,6 +201,7 @@ struct report {
 	struct rths_hs_backend *b;
 	uint64_t test_id;
 	bool serial, resumed;
+	bool interrupted;	/* SIGINT/SIGTERM, also while waiting */
 };
 
 void report_text(FILE *f, const struct report *r);

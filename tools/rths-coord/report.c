@@ -136,7 +136,7 @@ void report_text(FILE *f, const struct report *r)
 		(unsigned long long)res->steps_done,
 		(unsigned long long)res->steps_planned, res->steps_done * dt,
 		res->steps_planned * dt,
-		res->interrupted ? ", interrupted" : res->error ? ", failed" : "");
+		r->interrupted ? ", interrupted" : res->error ? ", failed" : "");
 	if (S.step.n)
 		fprintf(f, "  step time     min %.3f  mean %.3f  p99 %.3f  max %.3f ms over %llu live steps: %.1f steps/s\n",
 			S.step.min * 1e3, S.step.mean * 1e3, S.step.p99 * 1e3,
@@ -186,9 +186,11 @@ int report_json(const char *path, const struct report *r)
 {
 	json_t *root, *sites, *dofs;
 	struct summary S;
+	char id[24];
 	int ret;
 
 	compute(r, &S);
+	snprintf(id, sizeof(id), "0x%016llx", (unsigned long long)r->test_id);
 	sites = json_array();
 	for (size_t s = 0; s < r->cc->n_sites; s++) {
 		const struct site_summary *p = &S.site[s];
@@ -216,26 +218,20 @@ int report_json(const char *path, const struct report *r)
 		}
 		json_array_append_new(dofs, d);
 	}
-	root = json_pack("{s:s,s:s,s:b,s:b,s:I,s:I,s:I,s:b,s:b,s:f,s:o,s:o,s:o}",
+	root = json_pack("{s:s,s:s,s:b,s:b,s:I,s:I,s:I,s:b,s:b,s:f,s:f,s:o,s:o,s:o}",
 			 "name", r->cc->x->name,
-			 "test_id", "", "serial", r->serial, "resumed", r->resumed,
+			 "test_id", id, "serial", r->serial, "resumed", r->resumed,
 			 "steps_planned", (json_int_t)r->res->steps_planned,
 			 "steps_done", (json_int_t)r->res->steps_done,
 			 "steps_journaled", (json_int_t)coord_steps_journaled(r->b),
-			 "interrupted", r->res->interrupted,
+			 "interrupted", r->interrupted,
 			 "failed", r->res->error != 0,
 			 "wall_s", S.wall,
+			 "steps_per_s", S.step.mean > 0 ? 1 / S.step.mean : 0.0,
 			 "step_time", dist_json(&S.step),
 			 "sites", sites, "dofs", dofs);
 	if (!root)
 		return -ENOMEM;
-	{
-		char id[24];
-
-		snprintf(id, sizeof(id), "0x%016llx",
-			 (unsigned long long)r->test_id);
-		json_object_set_new(root, "test_id", json_string(id));
-	}
 	ret = json_dump_file(root, path, JSON_INDENT(2)) ? -EIO : 0;
 	json_decref(root);
 	return ret;
