@@ -158,7 +158,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..30"
+echo "1..33"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -228,6 +228,12 @@ sleep 0.3
 kill -KILL $CPID
 wait $CPID 2>/dev/null
 kill -CONT "$(cat "$T/site1.pid")"
+# as if the kill had come in the middle of a line
+printf 'step 99999 0x1.4p-6 x 0x1' >> "$T/d/journal.txt"
+sed 's/"pga_g": 0.7/"pga_g": 0.71/' "$T/bridge.json" > "$T/changed.json"
+"$COORD" -q --resume "$T/d/journal.txt" "$T/changed.json" 2> "$T/bad.log"
+check "a journal is not resumed with another experiment file" \
+	[ $? -eq 1 -a -n "$(grep 'journal.txt:3: the experiment file changed' "$T/bad.log")" ]
 run -o "$T/d2" --resume "$T/d/journal.txt" --no-reference
 check "the resumed run completes" [ $? -eq 0 ]
 check "it gives the undisturbed history, bit for bit" same_history "$T/d2"
@@ -304,6 +310,16 @@ sed 's/"address": "127.0.0.1", "port"/"address": "192.0.2.1", "port"/' \
 "$COORD" -q "$T/bad-addr.json" 2> "$T/bad.log"
 check "plain TCP to a non-loopback address is refused" \
 	[ $? -eq 1 -a -n "$(grep 'sites\[0\].address: .192.0.2.1. is not a loopback address' "$T/bad.log")" ]
+sed 's/"dofs": \[2\] }/"dofs": [2], "timeout": 3 }/' "$T/bridge.json" \
+	> "$T/bad-key.json"
+"$COORD" -q "$T/bad-key.json" 2> "$T/bad.log"
+check "an unknown field in a site is refused, naming it" \
+	[ $? -eq 1 -a -n "$(grep "bad-key.json: sites\[2\]: unknown field 'timeout'" "$T/bad.log")" ]
+sed 's/"integrator": { "method": "cr" },/&\n  "compensation": { "method": "polynomial", "delay": 0.01 },/' \
+	"$T/bridge.json" > "$T/bad-comp.json"
+"$COORD" -q "$T/bad-comp.json" 2> "$T/bad.log"
+check "compensation in the coordinator is refused" \
+	[ $? -eq 1 -a -n "$(grep 'bad-comp.json: compensation.method: expected "none"' "$T/bad.log")" ]
 
 if [ $FAILS -ne 0 ]; then
 	for f in "$T"/coord-*.log; do

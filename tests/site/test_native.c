@@ -479,7 +479,7 @@ TEST(busy_reset_and_bye)
  * three heartbeat periods is ended and the substructure keeps its test. */
 TEST(ping_and_heartbeat_timeout)
 {
-	static const char *const args[] = { "--heartbeat", "100", NULL };
+	static const char *const args[] = { "--heartbeat", "300", NULL };
 	struct rnp_ping ping = { 0x0123456789abcdefull, 987654321 }, pong;
 	struct rnp_buf b = { 0 };
 	struct site_proc s;
@@ -490,7 +490,7 @@ TEST(ping_and_heartbeat_timeout)
 
 	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, args));
 	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 77, 0));
-	EXPECT_EQ(100, c.w.heartbeat_ms);
+	EXPECT_EQ(300, c.w.heartbeat_ms);
 	ref_init(&r, SPRING);
 	run_steps(_metadata, &c, &r, 1, 5, 0);
 	ASSERT_EQ(0, rnp_put_ping(&b, RNP_PING, &ping));
@@ -596,12 +596,22 @@ static size_t hello_bytes(unsigned char *out, uint16_t vmin, uint16_t vmax,
 	return len;
 }
 
-TEST_F(bad, wrong_version)
+/* A HELLO the site must refuse with 'code'. */
+static void hello_refused(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(bad) *self, uint16_t vmin,
+			  uint16_t vmax, const char *name, uint32_t ndof,
+			  int code, const char *what)
 {
 	unsigned char m[256];
-	size_t len = hello_bytes(m, 2, 3, "spring", 0);
+	size_t len = hello_bytes(m, vmin, vmax, name, ndof);
 
-	raw_refused(_metadata, self, m, len, RNP_ERR_VERSION, "ERROR version");
+	raw_refused(_metadata, self, m, len, code, what);
+}
+
+TEST_F(bad, wrong_version)
+{
+	hello_refused(_metadata, self, 2, 3, "spring", 0, RNP_ERR_VERSION,
+		      "ERROR version");
 }
 
 TEST_F(bad, wrong_frame_version)
@@ -623,18 +633,14 @@ TEST_F(bad, garbage_bytes)
 
 TEST_F(bad, unknown_substructure)
 {
-	unsigned char m[256];
-	size_t len = hello_bytes(m, 1, 1, "pier-9", 0);
-
-	raw_refused(_metadata, self, m, len, RNP_ERR_UNKNOWN, "ERROR unknown");
+	hello_refused(_metadata, self, 1, 1, "pier-9", 0, RNP_ERR_UNKNOWN,
+		      "ERROR unknown");
 }
 
 TEST_F(bad, wrong_dof)
 {
-	unsigned char m[256];
-	size_t len = hello_bytes(m, 1, 1, "spring", 3);
-
-	raw_refused(_metadata, self, m, len, RNP_ERR_DOF, "ERROR dof");
+	hello_refused(_metadata, self, 1, 1, "spring", 3, RNP_ERR_DOF,
+		      "ERROR dof");
 }
 
 TEST_F(bad, step_before_hello)

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -230,6 +231,11 @@ static void on_welcome(struct coord *c, struct link *L)
 			  site_last, c->completed);
 		return;
 	}
+	if (w.kind == RNP_KIND_DEVICE && w.rate && !L->hello_done &&
+	    fabs((double)w.step_ticks / w.rate - c->dt) > 1e-9 * c->dt)
+		coord_log(L->cfg->name, "warning: the device steps %u ticks at %u Hz = %g s, the integration %g s",
+			  w.step_ticks, w.rate, (double)w.step_ticks / w.rate,
+			  c->dt);
 	L->hello_done = true;
 	L->last_fail[0] = '\0';
 	L->heartbeat_ms = w.heartbeat_ms;
@@ -316,6 +322,8 @@ static void on_result(struct coord *c, struct link *L)
 	L->steps[n].rtt = (double)(now - L->sent_at) / NS;
 	L->steps[n].compute = (double)m.compute_ns / NS;
 	L->steps[n].flags = m.flags;
+	L->steps[n].fb_flags = m.fb_flags;
+	L->steps[n].late_ticks = m.late_ticks;
 	L->rtt_acc += L->steps[n].rtt;
 	L->rtt_n++;
 	/* --serial: the next site's turn */
@@ -654,6 +662,14 @@ static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 		r = pump(c, all_answered, err);
 		if (r < 0)
 			return r;
+		/* A device site's lateness shows in the history's flags. */
+		for (size_t i = 0; i < c->n; i++) {
+			const struct site_step *s = &c->links[i].steps[step];
+
+			fb->flags |= s->fb_flags;
+			if (s->late_ticks > fb->late_ticks)
+				fb->late_ticks = s->late_ticks;
+		}
 		c->step_time[step] = (double)(coord_now_ns() - c->step_start) / NS;
 		if (c->j && c->j->f &&
 		    journal_step(c->j, step, (double)step * c->dt,

@@ -125,6 +125,8 @@ struct site_step {
 	double rtt;		/* s, STEP sent (last time) to RESULT */
 	double compute;		/* s, the site's compute time */
 	uint32_t flags;		/* RNP_RES_* */
+	uint32_t fb_flags;	/* a device's RTHS_FB_F_* */
+	uint32_t late_ticks;
 	uint32_t reissues;	/* of this step */
 };
 

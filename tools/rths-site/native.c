@@ -215,8 +215,9 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
 	if (ns->owner && ns->owner != s) {
 		session_log(ns->owner, LOG_WARN,
-			    "session ended: taken over by session #%u (%s) of the same test",
-			    s->id, s->peer);
+			    "session ended: taken over by session #%u (%s)%s",
+			    s->id, s->peer, h.flags & RNP_HELLO_RESET ?
+			    " with RESET" : " of the same test");
 		ns->owner->done = 1;
 	}
 	ns->owner = s;
