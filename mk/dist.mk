@@ -50,13 +50,15 @@ $(DIST_STEP_CLIENT): bench/dist/step_client.c $(NET_SRCS) \
 		$(NET_SRCS) $(NET_LIBS) -lm
 
 # The distributed demo (README): the four-pier bridge of examples/bridge/
-# with each pier at its own site in its own network namespace (as root).
+# with each pier at its own site in its own network namespace (as root);
+# the device piers are sim cards on this kernel or in QEMU guests, hence
+# the modules and the guests' kernels, as for "make demo".
 .PHONY: demo-distributed
-demo-distributed: deps $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
-		$(O)/plain/tests/dist/faultproxy
-	scripts/demo-distributed.sh $(O)/demo-distributed \
+demo-distributed: deps module vm-kernels $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy
+	@$(VM_ENV) scripts/demo-distributed.sh $(O)/demo-distributed \
 		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
-		$(O)/plain/tests/dist/faultproxy
+		$(O)/plain/tests/dist/faultproxy $(O)/kmod-stock $(O)/kmod-rt
 
 # The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
 # against link round trip and site count, serial against parallel, and
