@@ -17,10 +17,11 @@ endef
 $(foreach v,plain asan,$(eval $(call dist_proxy_rule,$(v))))
 
 DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
-$(DIST_PROXY_TEST): tests/dist/test_faultproxy.c $(HARNESS) | $(DEPS_STAMP)
+$(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
+		tests/site/site_proc.h $(HARNESS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
-		$(CFLAGS_plain) -o $@ $<
+		-Itests/site $(CFLAGS_plain) -o $@ $< tests/site/site_proc.c
 
 .PHONY: dist-check
 dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \

@@ -40,40 +40,30 @@ DT_TICKS=8		# 8/1024 s a step
 rm -rf "$work"
 mkdir -p "$work"
 
-# A chain of n floors, each held by its own site's spring (1 DOF each).
+# An n x n matrix in JSON: entry (i, j) is awk's expression of i, j, n.
+matrix() {		# N EXPR
+	awk -v n="$1" "BEGIN {
+		printf \"[\"
+		for (i = 0; i < n; i++) {
+			printf \"%s[\", i ? \",\" : \"\"
+			for (j = 0; j < n; j++)
+				printf \"%s%.10g\", j ? \",\" : \"\", $2
+			printf \"]\"
+		}
+		printf \"]\"
+	}"
+}
+
+# A chain of n floors, each held by its own site's spring (1 DOF each):
+# the model holds the 1 MN/m links between floors.
 experiment() {		# N STEPS FILE
-	local n=$1 steps=$2 i j
+	local n=$1 steps=$2 i
 	{
 		echo '{ "name": "chain'"$n"'", "model": { "type": "matrices",'
-		printf '  "mass": ['
-		for ((i = 0; i < n; i++)); do
-			printf '%s1000' "$([ $i -gt 0 ] && echo ,)"
-		done
-		echo '],'
-		printf '  "stiffness": ['
-		for ((i = 0; i < n; i++)); do
-			printf '%s[' "$([ $i -gt 0 ] && echo ,)"
-			for ((j = 0; j < n; j++)); do
-				local k=0
-				[ $i -eq $j ] && k=$([ $i -eq $((n - 1)) ] &&
-					echo 5e5 || echo 1e6)
-				[ $((i - j)) -eq 1 ] || [ $((j - i)) -eq 1 ] &&
-					k=-5e5
-				printf '%s%s' "$([ $j -gt 0 ] && echo ,)" "$k"
-			done
-			printf ']'
-		done
-		echo '] },'
-		printf '  "substructure": { "command_map": ['
-		for ((i = 0; i < n; i++)); do
-			printf '%s[' "$([ $i -gt 0 ] && echo ,)"
-			for ((j = 0; j < n; j++)); do
-				printf '%s%d' "$([ $j -gt 0 ] && echo ,)" \
-					$((i == j))
-			done
-			printf ']'
-		done
-		echo '] },'
+		echo '  "mass": '"$(matrix "$n" '(i == j) * 1000')"','
+		echo '  "stiffness": '"$(matrix "$n" \
+			'(i == j) * (i < n - 1 ? 1e6 : 5e5) - (i - j == 1 || j - i == 1) * 5e5')"' },'
+		echo '  "substructure": { "command_map": '"$(matrix "$n" 'i == j')"' },'
 		echo '  "specimen": { "stiffness": 1e6 },'
 		echo '  "device": { "rate": 1024, "step_ticks": '$DT_TICKS' },'
 		echo '  "ground_motion": { "synthetic": { "seed": 3, "duration": 20 } },'

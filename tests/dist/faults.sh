@@ -140,7 +140,6 @@ bed_up() {
 	local name=$1 i frames=native
 	shift
 	[ $TLS = 1 ] && frames=tls
-	[ $TLS = probe ] && frames=raw
 	netns_up $NSITES "$work/$name" || return 1
 	for ((i = 1; i <= NSITES; i++)); do
 		site_start "$i" || return 1
@@ -201,6 +200,28 @@ wait_records() {
 		sleep 0.02
 	done
 	return 1
+}
+
+# The run of test NAME with a fault mid-test: the coordinator in the
+# background (-v), and once link I has carried half the steps, the command
+# FAULT...; ST is then the coordinator's exit status, AT the step the
+# fault came at, and the sites are stopped.
+run_with_fault() {	# NAME I FAULT...
+	local name=$1 i=$2
+	shift 2
+	coord_spawn "$work/$name/out" -v
+	if wait_records "$i" "$half"; then
+		"$@" > /dev/null
+	fi
+	wait "$(netns_pid coord)"
+	st=$?
+	sites_stop
+}
+
+kill_and_restart() {	# I
+	netns_stop "$(site_name "$1")" KILL
+	sleep 0.5
+	site_start "$1"
 }
 
 # Stop every site (SIGTERM: each logs its counts) and collect
@@ -266,20 +287,11 @@ half=$((nsteps / 2))
 
 # ------------------------------------------------------------ kill
 bed_up kill
-coord_spawn "$work/kill/out" -v
-if wait_records 2 "$half"; then
-	netns_stop "$(site_name 2)" KILL
-	sleep 0.5
-	site_start 2
-fi
-killed_at=$AT
-wait "$(netns_pid coord)"
-st=$?
-sites_stop
+run_with_fault kill 2 kill_and_restart 2
 r=fail
 [ $st -eq 0 ] && grep -qi replay "$NETNS_DIR/coord.log" && r=ok
 tap $r \
-	"kill: pier2 killed near step $killed_at of $nsteps and restarted; the coordinator replayed it" \
+	"kill: pier2 killed near step $AT of $nsteps and restarted; the coordinator replayed it" \
 	"$(grep -i replay "$NETNS_DIR/coord.log" | head -2)"
 same_history kill "$work/kill/out"
 once_each kill 2 any
@@ -287,18 +299,11 @@ netns_down
 
 # ------------------------------------------------------------ stall
 bed_up stall
-coord_spawn "$work/stall/out" -v
-if wait_records 3 "$half"; then
-	netns_fault 3 stall down $STALL >/dev/null
-fi
-stalled_at=$AT
-wait "$(netns_pid coord)"
-st=$?
-sites_stop
+run_with_fault stall 3 netns_fault 3 stall down $STALL
 r=fail
 [ $st -eq 0 ] && grep -qiE 're-?issu' "$NETNS_DIR/coord.log" && r=ok
 tap $r \
-	"stall: link 3 stalled for 4 step timeouts near step $stalled_at of $nsteps; the step was re-issued" \
+	"stall: link 3 stalled for 4 step timeouts near step $AT of $nsteps; the step was re-issued" \
 	"$(grep -iE 're-?issu' "$NETNS_DIR/coord.log" | head -2)"
 same_history stall "$work/stall/out"
 once_each stall 3 some
@@ -345,32 +350,9 @@ netns_down
 # ------------------------------------------------------------ tls
 # Over TLS the proxies cut TLS records: the next record down link 2 after
 # half the test, a RESULT, is lost; the connection breaks at once.
-# First a probe through plain relays: does this rths-coord speak TLS?
-TLS=probe
-bed_up tls-probe
-coord_run "$work/tls-probe/out" --give-up 2 -t 0.05 > /dev/null 2>&1
-sites_stop
-netns_down
-if grep -q "unexpected TLS packet" "$work"/tls-probe/site1.[0-9]*.log; then
-	# the sites saw plain frames where TLS was configured
-	for t in "a record lost" "the history" "pier2 executed every step once" \
-		 "the sites served TLS only"; do
-		ntest=$((ntest + 1))
-		echo "ok $ntest tls: $t # SKIP rths-coord does not speak TLS yet"
-	done
-	echo "# $((ntest - nfail)) of $ntest passed"
-	[ $nfail -eq 0 ]
-	exit
-fi
 TLS=1
 bed_up tls
-coord_spawn "$work/tls/out" -v
-if wait_records 2 "$half"; then
-	netns_fault 2 drop down 1 >/dev/null
-fi
-wait "$(netns_pid coord)"
-st=$?
-sites_stop
+run_with_fault tls 2 netns_fault 2 drop down 1
 r=fail
 [ $st -eq 0 ] && grep -q "dropped record" "$NETNS_DIR/link2.log" && r=ok
 tap $r "tls: over TLS, a record lost on link 2 near step $AT; the run completed" \

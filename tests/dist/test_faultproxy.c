@@ -23,8 +23,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-
-#define IO_MS 5000
+#include "site_proc.h"	/* dial, put, get, closed: a blocking client */
 
 struct proxy {
 	pid_t pid;
@@ -127,18 +126,6 @@ static int proxy_stop(struct proxy *p)
 	return st;
 }
 
-static int dial(int port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_port = htons(port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)))
-		return -1;
-	return fd;
-}
-
 /* Accept on the listener within IO_MS, or -1. */
 static int accept_within(int lfd, int ms)
 {
@@ -147,41 +134,6 @@ static int accept_within(int lfd, int ms)
 	if (poll(&pf, 1, ms) != 1)
 		return -1;
 	return accept(lfd, NULL, NULL);
-}
-
-static int put(int fd, const void *b, size_t len)
-{
-	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
-}
-
-/* len bytes within IO_MS: 0; -1 on EOF, reset or timeout. */
-static int get(int fd, void *b, size_t len)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		ssize_t r;
-
-		if (poll(&pf, 1, IO_MS) != 1)
-			return -1;
-		r = recv(fd, (char *)b + n, len - n, 0);
-		if (r <= 0)
-			return -1;
-		n += r;
-	}
-	return 0;
-}
-
-/* The connection ends (EOF or reset) within IO_MS without more data. */
-static int ends(int fd)
-{
-	struct pollfd pf = { .fd = fd, .events = POLLIN };
-	char c;
-
-	if (poll(&pf, 1, IO_MS) != 1)
-		return 0;
-	return recv(fd, &c, 1, 0) <= 0;
 }
 
 /* A native frame: the 16-byte header ("RTHN", version 1, type, length)
@@ -266,9 +218,9 @@ TEST(records_pass_byte_for_byte)
 	ASSERT_EQ(0, put(c, f2, n));
 	ASSERT_EQ(0, get(s, in, n));
 	shutdown(c, SHUT_WR);
-	EXPECT_TRUE(ends(s));
+	EXPECT_TRUE(closed(s));
 	close(s);
-	EXPECT_TRUE(ends(c));
+	EXPECT_TRUE(closed(c));
 	close(c);
 	EXPECT_EQ(0, proxy_stop(&p));
 }
@@ -374,8 +326,8 @@ TEST(drop_breaks_the_connection_after_the_record)
 	}
 	ASSERT_EQ(0, put(s, out[2], n));
 	put(s, out[3], n);
-	EXPECT_TRUE(ends(c));
-	EXPECT_TRUE(ends(s));
+	EXPECT_TRUE(closed(c));
+	EXPECT_TRUE(closed(s));
 	close(c);
 	close(s);
 	EXPECT_EQ(1, log_has(&p, "dropped record 3 (type 4, 56 bytes)"));
@@ -403,7 +355,7 @@ TEST(drop_with_a_break_delay_looks_like_a_stall)
 	ASSERT_EQ(0, pair(&p, &c, &s));
 	t0 = now_ms();
 	ASSERT_EQ(0, put(s, out, n));
-	EXPECT_TRUE(ends(c));
+	EXPECT_TRUE(closed(c));
 	EXPECT_GE(now_ms() - t0, 300);
 	close(c);
 	close(s);
@@ -430,7 +382,7 @@ TEST(tls_records)
 	ASSERT_EQ(0, get(c, in, sizeof(r1)));
 	EXPECT_EQ(0, memcmp(in, r1, sizeof(r1)));
 	ASSERT_EQ(0, put(s, r2, sizeof(r2)));
-	EXPECT_TRUE(ends(c));
+	EXPECT_TRUE(closed(c));
 	close(c);
 	close(s);
 	EXPECT_EQ(1, log_has(&p, "dropped record 2 (content type 23, 7 bytes)"));
@@ -478,14 +430,14 @@ TEST(reset_refuse_and_a_dead_upstream)
 	ASSERT_EQ(0, proxy_start(&p, NULL));
 	ASSERT_EQ(0, pair(&p, &c, &s));
 	ASSERT_EQ(0, control(&p, "reset", reply, sizeof(reply)));
-	EXPECT_TRUE(ends(c));
-	EXPECT_TRUE(ends(s));
+	EXPECT_TRUE(closed(c));
+	EXPECT_TRUE(closed(s));
 	close(c);
 	close(s);
 	ASSERT_EQ(0, control(&p, "refuse on", reply, sizeof(reply)));
 	c = dial(p.port);
 	ASSERT_LE(0, c);
-	EXPECT_TRUE(ends(c));
+	EXPECT_TRUE(closed(c));
 	EXPECT_EQ(-1, accept_within(p.ufd, 200));
 	close(c);
 	ASSERT_EQ(0, control(&p, "refuse off", reply, sizeof(reply)));
@@ -499,7 +451,7 @@ TEST(reset_refuse_and_a_dead_upstream)
 	p.ufd = -1;
 	c = dial(p.port);
 	ASSERT_LE(0, c);
-	EXPECT_TRUE(ends(c));
+	EXPECT_TRUE(closed(c));
 	close(c);
 	ASSERT_EQ(0, control(&p, "stats", reply, sizeof(reply)));
 	EXPECT_EQ(0, strncmp(reply, "ok connections 4 resets 3 ", 26));
