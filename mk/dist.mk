@@ -2,8 +2,9 @@
 # Distributed tests (tests/dist): the fault-injecting TCP proxy
 # (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
 # test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
-# three rths-site in network namespaces, as root); "make dist-check" runs
-# them (Documentation/distributed-testing.rst).
+# three rths-site in network namespaces, as root), with the plain and the
+# ASan/UBSan builds; "make dist-check" runs them
+# (Documentation/distributed-testing.rst).
 
 # ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
 DEB_PKGS += iproute2 jq
@@ -26,7 +27,8 @@ $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 .PHONY: dist-check
 dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
-		$(O)/plain/tools/rths-site
+		$(O)/plain/tools/rths-site $(O)/asan/tools/rths-coord \
+		$(O)/asan/tools/rths-site
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
 		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 300 \
@@ -34,12 +36,15 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 			2>&1 || rc=1; \
 		cat $(O)/results/faultproxy-$$v.tap; \
 	done; \
-	RTHS_COORD=$(O)/plain/tools/rths-coord \
-	RTHS_SITE=$(O)/plain/tools/rths-site \
-	FAULTPROXY=$(O)/plain/tests/dist/faultproxy timeout 900 \
-		tests/dist/faults.sh $(O)/results $(O)/dist-faults \
-		> $(O)/results/dist-faults.tap 2>$(O)/dist-faults.log || rc=1; \
-	cat $(O)/results/dist-faults.tap; exit $$rc
+	for v in plain asan; do \
+		RTHS_COORD=$(O)/$$v/tools/rths-coord \
+		RTHS_SITE=$(O)/$$v/tools/rths-site \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 900 \
+			tests/dist/faults.sh $(O)/results $(O)/dist-faults-$$v \
+			> $(O)/results/dist-faults-$$v.tap \
+			2>$(O)/dist-faults-$$v.log || rc=1; \
+		cat $(O)/results/dist-faults-$$v.tap; \
+	done; exit $$rc
 CHECK_PARTS += dist-check
 
 # bench-dist's client of one substructure (native, OpenFresco A and C).
