@@ -158,7 +158,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..35"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -190,6 +190,41 @@ f = [abs(float.fromhex(r[-3])) for r in rows]
 x = [abs(float.fromhex(r[-6])) for r in rows]
 sys.exit(not any(xi > 0.025 and fi < 0.95 * 6e6 * xi for xi, fi in zip(x, f)))' \
 	"$T/ref/history-exact.txt"
+
+# The same with a story drift (x = u2 - u1, the force back through T^T).
+cat > "$T/story-site.json" <<EOF
+{ "substructures": [ { "name": "story2", "protocol": "native", "port": 0,
+  "dof": 1, "stiffness": [[1.0e6]], "elements": [ { "type": "bilinear",
+  "dofs": [0, -1], "stiffness": 5.0e5, "yield_force": 6.0e3,
+  "post_yield_ratio": 0.05 } ] } ] }
+EOF
+"$SITE" "$T/story-site.json" 2> "$T/story.log" &
+echo $! > "$T/story.pid"
+wait_for "$T/story.log" "listening on"
+SP=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/story.log")
+cat > "$T/story.json" <<EOF
+{ "name": "story",
+  "model": { "type": "shear_building", "stories": [
+    { "mass": 1000, "stiffness": 1.19e6 }, { "mass": 1000, "stiffness": 1.5e6 } ],
+    "damping": { "type": "rayleigh", "ratio": 0.05 } },
+  "substructure": { "experimental_stories": [1] },
+  "specimen": { "stiffness": 1.0e6, "nonlinear": { "type": "bilinear",
+    "stiffness": 5.0e5, "yield_force": 6.0e3, "post_yield_ratio": 0.05 } },
+  "device": { "backend": "offline", "rate": 1024, "step_ticks": 5 },
+  "ground_motion": { "synthetic": { "seed": 3, "duration": 8, "pga_g": 0.5 } },
+  "integrator": { "method": "cr" },
+  "sites": [ { "name": "story2", "port": $SP, "dofs": [0] } ] }
+EOF
+"$COORD" -q --no-plots -o "$T/story" "$T/story.json" 2>> "$T/coord-story.log"
+check "a story-drift substructure runs" [ $? -eq 0 ]
+check "its response equals the all-numerical reference (to 1e-6 %)" \
+	python3 -c 'import json,sys
+s = json.load(open(sys.argv[1]))
+sys.exit(not all(d["ref_rms_pct"] < 1e-6 and d["peak_m"] > 0.005 for d in s["dofs"]))' \
+	"$T/story/summary.json"
+kill -TERM "$(cat "$T/story.pid")"
+wait "$(cat "$T/story.pid")" 2>/dev/null
+rm -f "$T/story.pid"
 
 # ---------------------------------------------------------------- serial
 TEST_ID=0x1003

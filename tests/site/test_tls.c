@@ -438,6 +438,37 @@ TEST_F(tls, psk_session_is_identified)
 	ASSERT_EQ(0, client_steps(&self->good, 4, 20));
 }
 
+/*
+ * 100 PINGs and a STEP in one TLS record: the site reads a bounded number
+ * of frames per wake-up, and the rest that GnuTLS holds decrypted wakes
+ * no poll(): the site must come back for them by itself.
+ */
+TEST_F(tls, frames_in_one_record)
+{
+	struct rnp_ping ping = { 0, 6 }, pong;
+	double u = 2.5, d, f;
+	struct rnp_step st = { .seq = 4, .ndof = 1, .u = &u };
+	struct rnp_result res = { .disp = &d, .force = &f };
+	struct rnp_buf b = { 0 };
+	uint32_t len;
+
+	for (ping.nonce = 0; ping.nonce < 100; ping.nonce++)
+		ASSERT_EQ(0, rnp_put_ping(&b, RNP_PING, &ping));
+	ASSERT_EQ(0, rnp_put_step(&b, &st));
+	ASSERT_EQ(0, client_put(&self->good, &b));
+	rnp_buf_free(&b);
+	for (uint64_t k = 0; k < 100; k++) {
+		ASSERT_EQ(RNP_PONG, client_frame(&self->good, &len));
+		ASSERT_EQ(0, rnp_parse_ping(frame_in, len, &pong, NULL, 0));
+		ASSERT_EQ(k, pong.nonce);
+	}
+	ASSERT_EQ(RNP_RESULT, client_frame(&self->good, &len));
+	ASSERT_EQ(0, rnp_parse_result(frame_in, len, &res, 1, NULL, 0));
+	EXPECT_EQ(4, res.seq);
+	EXPECT_EQ(KS * u, f);
+	ASSERT_EQ(0, client_steps(&self->good, 5, 8));
+}
+
 /* A certificate client of the same test takes over from the PSK one. */
 TEST_F(tls, certificate_session)
 {
