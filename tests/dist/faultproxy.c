@@ -792,7 +792,8 @@ static int run(void)
 
 	while (!stop) {
 		int64_t now = now_ns(), due = next_due(now);
-		int n = 0, np = 0, timeout = -1;
+		int n = 0, np = 0;
+		struct timespec ts, *timeout = NULL;
 
 		pfd[n++] = (struct pollfd){ .fd = P.lfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = P.cfd, .events = POLLIN };
@@ -824,10 +825,16 @@ static int run(void)
 					.events = ev };
 			}
 		}
-		if (due)
-			timeout = due <= now ? 0 :
-				(int)((due - now + 999999) / 1000000);
-		if (poll(pfd, n, timeout) < 0) {
+		/* to the nanosecond: poll's milliseconds would add up to
+		 * one to every delay */
+		if (due) {
+			int64_t left = due > now ? due - now : 0;
+
+			ts.tv_sec = left / 1000000000;
+			ts.tv_nsec = left % 1000000000;
+			timeout = &ts;
+		}
+		if (ppoll(pfd, n, timeout, NULL) < 0) {
 			if (errno == EINTR)
 				continue;
 			logf_("poll: %s", strerror(errno));
