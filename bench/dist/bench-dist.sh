@@ -167,8 +167,8 @@ done
 echo
 echo "bench-dist: one substructure, OpenFresco's messages per step against one native round trip"
 echo "(the proxy ACKs at once, so a Nagle sender is not held back by the link as a real one would be)"
-printf '%7s %-30s %6s %9s %9s %12s\n' rtt_ms protocol steps step_ms \
-	steps/s "vs native"
+printf '%7s %-30s %6s %10s %9s %9s %12s\n' rtt_ms protocol steps \
+	bytes/step step_ms steps/s "vs native"
 for rtt in "${RTTS[@]}"; do
 	steps=${STEPS[$rtt]}
 	netns_up 1 "$work/msg-$rtt"
@@ -192,11 +192,13 @@ for rtt in "${RTTS[@]}"; do
 			-s "$steps" "127.0.0.1:$((9110 + p))")
 		ms=$(awk '{ for (i = 1; i < NF; i++) if ($i == "mean") print $(i + 1) }' \
 			<<< "$line")
+		by=$(awk '{ for (i = 1; i < NF; i++) if ($i == "bytes/step") print $(i + 1) }' \
+			<<< "$line")
 		[ -n "$native" ] || native=$ms
 		awk -v r="$rtt" -v l="$label" -v k="$steps" -v m="$ms" \
-			-v b="$native" 'BEGIN {
-			printf "%7d %-30s %6d %9.3f %9.1f %11.2fx\n",
-				r, l, k, m, 1000 / m, m / b }'
+			-v b="$native" -v y="$by" 'BEGIN {
+			printf "%7d %-30s %6d %10d %9.3f %9.1f %11.2fx\n",
+				r, l, k, y, m, 1000 / m, m / b }'
 	done
 	netns_down
 done

@@ -15,8 +15,8 @@
  * The messages follow OpenFresco's sources as tests/site/test_site.c
  * does.  It prints one line:
  *
- *   protocol native ndof 2 steps 200 messages/step 2 seconds 0.0123
- *   step_ms mean 0.061 min 0.050 max 0.310
+ *   protocol native ndof 2 steps 200 messages/step 2 bytes/step 144
+ *   seconds 0.0123 step_ms mean 0.061 min 0.050 max 0.310
  *
  * and checks that every reply belongs to its step (the native RESULT's
  * sequence number, A's echoed displacement).
@@ -42,6 +42,7 @@
 #define IO_MS 30000
 
 static int io_ms = IO_MS;
+static uint64_t bytes;		/* sent and received, both ways */
 
 static double now_s(void)
 {
@@ -79,6 +80,7 @@ static int dial(const char *addr, int nodelay)
 
 static int put(int fd, const void *b, size_t len)
 {
+	bytes += len;
 	return send(fd, b, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
 }
 
@@ -97,6 +99,7 @@ static int get(int fd, void *b, size_t len)
 			return -1;
 		have += r;
 	}
+	bytes += len;
 	return 0;
 }
 
@@ -114,10 +117,13 @@ static void trial(int i, int n, double *u, double *v, double *a)
 
 struct stats {
 	double sum, min, max;
+	uint64_t bytes0, bytes1;	/* at the first and after the last
+					 * timed step */
 };
 
 static void stat_add(struct stats *s, double dt, int first)
 {
+	s->bytes1 = bytes;
 	s->sum += dt;
 	if (first || dt < s->min)
 		s->min = dt;
@@ -196,6 +202,8 @@ static int run_native(int fd, const char *name, int n, int steps,
 		struct rnp_result r = { .disp = disp, .force = force };
 		double t0 = now_s();
 
+		if (i == 1)
+			st->bytes0 = bytes;
 		trial(i, n, u, v, a);
 		free(p);
 		p = NULL;
@@ -244,6 +252,8 @@ static int run_a(int fd, int n, int steps, struct stats *st)
 	for (int i = 0; i <= steps; i++) {
 		double t0 = now_s(), t = (i + 1) * 0.01;
 
+		if (i == 1)
+			st->bytes0 = bytes;
 		memset(m, 0, sizeof(m));
 		m[0] = 3;
 		trial(i, n, m + 1, m + 1 + n, m + 1 + 2 * n);
@@ -295,6 +305,8 @@ static int run_c(int fd, int n, int steps, struct stats *st)
 	for (int i = 0; i <= steps; i++) {
 		double t0 = now_s();
 
+		if (i == 1)
+			st->bytes0 = bytes;
 		m[0] = 3;
 		trial(i, n, m + 1, m + 1 + n, m + 1 + 2 * n);
 		m[1 + 3 * n] = (i + 1) * 0.01;
@@ -383,8 +395,9 @@ int main(int argc, char **argv)
 			argv[optind], proto);
 		return 1;
 	}
-	printf("protocol %s ndof %d steps %d messages/step %d seconds %.6f step_ms mean %.4f min %.4f max %.4f\n",
-	       proto, n, steps, !strcmp(proto, "native") ? 2 : 4, total,
+	printf("protocol %s ndof %d steps %d messages/step %d bytes/step %llu seconds %.6f step_ms mean %.4f min %.4f max %.4f\n",
+	       proto, n, steps, !strcmp(proto, "native") ? 2 : 4,
+	       (unsigned long long)(st.bytes1 - st.bytes0) / steps, total,
 	       st.sum / steps * 1e3, st.min * 1e3, st.max * 1e3);
 	return 0;
 }
