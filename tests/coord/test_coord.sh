@@ -142,11 +142,11 @@ same_history() {
 	cmp -s "$T/a/history-exact.txt" "$1/history-exact.txt"
 }
 
-# run OPTIONS...: the coordinator on the test's bridge, its log in
-# $T/coord-TEST_ID.log.
+# run OPTIONS...: the coordinator on the test's bridge (or on $EXP), its
+# log in $T/coord-TEST_ID.log.
 run() {
-	"$COORD" -q --no-plots --test-id "$TEST_ID" "$@" "$T/bridge.json" \
-		2>> "$T/coord-$TEST_ID.log"
+	"$COORD" -q --no-plots --test-id "$TEST_ID" "$@" \
+		"${EXP:-$T/bridge.json}" 2>> "$T/coord-$TEST_ID.log"
 }
 
 # run_bg OPTIONS...: the same in the background, its pid in CPID (the
@@ -304,36 +304,42 @@ check "the stalled site executed every step once and answered the re-issue from 
 # -------------------------------------------------------------------- TLS
 make_credentials
 check "test credentials made (openssl)" [ $? -eq 0 ]
-SITE_ARGS="--psk $T/keys.psk"
-start_sites
-with_tls '{ "psk_file": "keys.psk", "psk_identity": "coord" }'
-TEST_ID=0x1007
-"$COORD" -q --no-plots --no-reference --test-id $TEST_ID -o "$T/f" \
-	"$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+EXP=$T/bridge-tls.json
+
+# tls_run SITE_OPTIONS TLS_OBJECT TEST_ID DIR [OPTIONS...]: fresh sites
+# with those options, a run with that "tls" in every site.
+tls_run() {
+	SITE_ARGS=$1
+	start_sites
+	with_tls "$2"
+	TEST_ID=$3
+	d=$4
+	shift 4
+	run -o "$T/$d" --no-reference "$@"
+}
+
+tls_run "--psk $T/keys.psk" \
+	'{ "psk_file": "keys.psk", "psk_identity": "coord" }' 0x1007 f
 check "a run over TLS with pre-shared keys completes" [ $? -eq 0 ]
 check "it gives the plain run's history, bit for bit" same_history "$T/f"
 with_tls '{ "psk_file": "wrong.psk", "psk_identity": "coord" }'
 TEST_ID=0x1008
-"$COORD" -q --no-plots --no-reference --test-id $TEST_ID --give-up 0.5 \
-	-o "$T/g" "$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+run -o "$T/g" --no-reference --give-up 0.5
 R=$?
 check "a wrong key fails the run (status 3) naming the TLS handshake" \
 	[ $R -eq 3 -a -n "$(grep 'pier1: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" ]
 stop_sites
 check "and the sites executed nothing for it" \
 	[ "$(counts 1 | cut -d' ' -f1)" = $STEPS -a "$(counts 2 | cut -d' ' -f1)" = $STEPS ]
-SITE_ARGS="--ca $T/ca.pem --cert $T/site.pem --key $T/site.key"
-start_sites
-with_tls '{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key" }'
-TEST_ID=0x1009
-"$COORD" -q --no-plots --no-reference --test-id $TEST_ID -o "$T/h" \
-	"$T/bridge-tls.json" 2>> "$T/coord-$TEST_ID.log"
+tls_run "--ca $T/ca.pem --cert $T/site.pem --key $T/site.key" \
+	'{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key" }' 0x1009 h
 check "a run over TLS with certificates completes" [ $? -eq 0 ]
 check "it gives the plain run's history, bit for bit" same_history "$T/h"
 stop_sites
 check "the sites authenticated the coordinator's certificate" \
 	grep -q 'x509 "coord": TLS: authenticated' "$T/site1.log"
 SITE_ARGS=
+EXP=
 
 # -------------------------------------------------------------- bad files
 sed 's/"dofs": \[1\]/"dofs": [0]/' "$T/bridge.json" > "$T/bad-dofs.json"
