@@ -201,8 +201,14 @@ int rths_hs_setup_force(const struct rths_hs_setup *s, const double *x,
 			struct rths_error *err)
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3];
-	int r = rths_hs_setup_directions(s, x, E, err);
+	int r;
 
+	/* Direct: dim = n_act, up to 16 x 16 directions, more than E holds. */
+	if (s->kind == RTHS_HS_SETUP_DIRECT) {
+		memcpy(f_if, f_act, s->n_act * sizeof(double));
+		return 0;
+	}
+	r = rths_hs_setup_directions(s, x, E, err);
 	if (r < 0)
 		return r;
 	for (size_t k = 0; k < s->dim; k++) {
@@ -219,8 +225,13 @@ int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3], A[RTHS_HS_MAX_CHANNELS * 3];
 	double b[RTHS_HS_MAX_CHANNELS] = { 0 };
-	int r = rths_hs_setup_directions(s, x, E, err);
+	int r;
 
+	if (s->kind == RTHS_HS_SETUP_DIRECT) {
+		memcpy(f_act, f_if, s->n_act * sizeof(double));
+		return 0;
+	}
+	r = rths_hs_setup_directions(s, x, E, err);
 	if (r < 0)
 		return r;
 	/* E^T f = F: dim equations, n_act unknowns; least norm. */

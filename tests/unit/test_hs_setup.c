@@ -165,6 +165,24 @@ TEST(direct_setup_is_identity)
 	EXPECT_EQ(4, F[1]);
 }
 
+/* Every channel direct (16: a test with 16 sites): forces pass through
+ * both ways, which overflowed a 16 x 3 direction buffer before. */
+TEST(direct_setup_sixteen_channels)
+{
+	struct rths_hs_setup s;
+	double x[16] = { 0 }, f[16], F[16], g[16];
+
+	for (int i = 0; i < 16; i++)
+		f[i] = i - 7.5;
+	ASSERT_EQ(0, rths_hs_setup_direct(&s, 16, NULL));
+	ASSERT_EQ(0, rths_hs_setup_force(&s, x, f, F, NULL));
+	ASSERT_EQ(0, rths_hs_setup_actuator_forces(&s, x, F, g, NULL));
+	for (int i = 0; i < 16; i++) {
+		EXPECT_EQ(f[i], F[i]);
+		EXPECT_EQ(f[i], g[i]);
+	}
+}
+
 /* Patent: a column loaded at its top sends base moment = F L and base
  * shear = -F to the numerical DOFs (rotation, translation) at its base. */
 TEST(patent_column_force_mapping)

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+# Distributed tests (tests/dist): the fault-injecting TCP proxy
+# (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
+# test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
+# three rths-site in network namespaces, as root), with the plain and the
+# ASan/UBSan builds; "make dist-check" runs them
+# (Documentation/distributed-testing.rst).
+
+# ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
+DEB_PKGS += iproute2 jq
+
+DIST_PROXY_SRC := tests/dist/faultproxy.c
+define dist_proxy_rule
+$(O)/$(1)/tests/dist/faultproxy: $(DIST_PROXY_SRC) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS_$(1)) $$(LDFLAGS_$(1)) -o $$@ $$<
+endef
+$(foreach v,plain asan,$(eval $(call dist_proxy_rule,$(v))))
+
+DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
+$(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
+		tests/site/site_proc.h $(HARNESS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
+		-Itests/site $(CFLAGS_plain) -o $@ $< tests/site/site_proc.c
+
+.PHONY: dist-check
+dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
+		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(O)/asan/tools/rths-coord \
+		$(O)/asan/tools/rths-site
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 300 \
+			$(DIST_PROXY_TEST) > $(O)/results/faultproxy-$$v.tap \
+			2>&1 || rc=1; \
+		cat $(O)/results/faultproxy-$$v.tap; \
+	done; \
+	for v in plain asan; do \
+		RTHS_COORD=$(O)/$$v/tools/rths-coord \
+		RTHS_SITE=$(O)/$$v/tools/rths-site \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 900 \
+			tests/dist/faults.sh $(O)/results $(O)/dist-faults-$$v \
+			> $(O)/results/dist-faults-$$v.tap \
+			2>$(O)/dist-faults-$$v.log || rc=1; \
+		cat $(O)/results/dist-faults-$$v.tap; \
+	done; exit $$rc
+CHECK_PARTS += dist-check
+
+# bench-dist's client of one substructure (native, OpenFresco A and C).
+DIST_STEP_CLIENT := $(O)/plain/bench/dist/step_client
+$(DIST_STEP_CLIENT): bench/dist/step_client.c $(NET_SRCS) \
+		$(wildcard tools/net/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Itools/net $(CFLAGS_plain) -o $@ $< \
+		$(NET_SRCS) $(NET_LIBS) -lm
+
+# The distributed demo (README): the four-pier bridge of examples/bridge/
+# with each pier at its own site in its own network namespace (as root);
+# the device piers are sim cards on this kernel or in QEMU guests, hence
+# the modules and the guests' kernels, as for "make demo".
+.PHONY: demo-distributed
+demo-distributed: deps module vm-kernels $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy
+	@$(VM_ENV) scripts/demo-distributed.sh $(O)/demo-distributed \
+		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(O)/kmod-stock $(O)/kmod-rt
+
+# The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
+# against link round trip and site count, serial against parallel, and
+# OpenFresco's messages per step against the native round trip.
+BENCHES += bench-dist
+.PHONY: bench-dist
+bench-dist: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT)
+	bench/dist/bench-dist.sh $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy \
+		$(DIST_STEP_CLIENT) $(O)/bench-dist
