@@ -3,9 +3,10 @@
 # rths top-level build.  Everything that is built lands under $(O) (build/
 # by default); the source tree stays clean.
 #
-#   make            module (stock and -rt), librths, tools
-#   make check      unit tests (plain and ASan/UBSan), then module selftests
-#                   in QEMU on the stock and the -rt Debian kernel
+#   make            modules (6.1 and 6.12, stock and -rt), librths, tools
+#   make check      unit tests (plain and ASan/UBSan), the distributed tests
+#                   in network namespaces, then module selftests in QEMU on
+#                   Debian's 6.1 and 6.12 kernels, stock and -rt
 #   make bench      benchmarks (not part of check)
 #   make demo       the README's demo
 #   make help       every target
@@ -214,11 +215,11 @@ clean:
 # Keep in step with the targets above and in mk/*.mk.
 help:
 	@echo 'Build (everything lands under O=$(O)):'
-	@echo '  all            modules (stock, -rt), librths, tools (the default)'
+	@echo '  all            modules, librths, tools (the default)'
 	@echo '  deps           install the missing Debian packages'
 	@echo '  lib            librths.so.2, librths.a, rths.pc'
 	@echo '  tools          $(TOOLS)'
-	@echo '  module         the kernel modules, both flavours'
+	@echo '  module         the kernel modules: 6.1 and 6.12, stock and -rt'
 	@echo '  selftests      the module selftests (run in the guest)'
 	@echo '  install        librths, headers, tools, man pages (DESTDIR, PREFIX)'
 	@echo '  abi-baseline   regenerate abi/librths.abi from the built library'
@@ -227,14 +228,22 @@ help:
 	@echo '  check          all of: $(CHECK_PARTS)'
 	@echo '  unit-check     unit tests, plain and ASan/UBSan'
 	@echo '  docs-check     Documentation/ and man pages'
-	@echo '  kstyle-check   checkpatch, sparse, W=1'
+	@echo '  kstyle-check   checkpatch, sparse, W=1 (all four kernels)'
+	@echo '  dkms-check     dkms build against all four kernels'
 	@echo '  build-check    dependency graph from a fresh clone'
 	@echo '  abi-check      exported symbols and abidiff against the baseline'
 	@echo '  examples-check examples/c against a staged install'
+	@echo '  net-check      the native protocol codec'
+	@echo '  site-check     rths-site: OpenFresco clients, native, TLS'
+	@echo '  site-device-check  rths-site device substructures (offline)'
+	@echo '  coord-check    rths-coord against local sites'
+	@echo '  dist-check     fault matrix in network namespaces (root)'
 	@echo '  vm-smoke       boot the QEMU guests'
 	@echo '  vm-check       module selftests in the guests'
+	@echo '  vm-site-device sim-card sites in the guests'
 	@echo 'Other:'
 	@echo '  demo           the README demo (in the QEMU guest)'
+	@echo '  demo-distributed  a bridge whose piers are sites in network namespaces'
 	@echo '  bench          $(BENCHES)'
 
 # Userspace only; the modules install with DKMS (dkms.conf,

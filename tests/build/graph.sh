@@ -23,7 +23,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 repo=${1:-$top}
 rev=${2:-HEAD}
-goals="demo all selftests kstyle-check bench-ode check docs-check"
+goals="demo demo-distributed all selftests kstyle-check bench-ode check docs-check"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 events=$work/events
