@@ -142,6 +142,8 @@ static void send_step(struct coord *c, struct link *L, uint64_t seq,
 
 	for (uint32_t k = 0; k < L->cfg->ndof; k++)
 		u[k] = c->x[seq * c->q + L->cfg->dofs[k]];
+	/* before the write: a slow write is part of the round trip */
+	L->sent_at = coord_now_ns();
 	r = rnp_put_step(&L->c.out, &m);
 	if (r == 0)
 		r = send_out(L);
@@ -152,7 +154,6 @@ static void send_step(struct coord *c, struct link *L, uint64_t seq,
 	}
 	L->inflight = seq;
 	L->inflight_flags = flags;
-	L->sent_at = coord_now_ns();
 	L->deadline = L->sent_at + (int64_t)(L->cfg->step_timeout * NS);
 	L->st = L_WAIT;
 }
