@@ -658,4 +658,47 @@ TEST(tls_configuration_errors)
 	pki_remove(&k);
 }
 
+/*
+ * A site with a PSK and a certificate of its own but no CA (it cannot
+ * verify a client certificate) and no allow list: a client that offers
+ * neither PSK nor certificate completes no handshake and commands
+ * nothing; a PSK client still does.
+ */
+TEST(no_ca_admits_only_psk_clients)
+{
+	static const char json[] =
+		"{\"substructures\":[{\"name\":\"lin\",\"protocol\":\"native\","
+		"\"port\":0,\"dof\":1,\"stiffness\":[[3.0]]}]}\n";
+	char psk[128], cert[128], key[128], line[1024];
+	struct rnp_errmsg em;
+	struct site_proc s;
+	struct client c;
+	struct pki k;
+	int r;
+
+	ASSERT_EQ(0, pki_make(&k));
+	const char *args[] = { "-t", "400",
+		"--psk", pki_file(&k, "keys.psk", psk, sizeof(psk)),
+		"--cert", pki_file(&k, "site.crt", cert, sizeof(cert)),
+		"--key", pki_file(&k, "site.key", key, sizeof(key)),
+		NULL };
+
+	ASSERT_EQ(0, site_proc_start(&s, json, 1, args));
+	r = client_open(&c, &k, s.port[0], NULL, NULL, "ca.crt", NULL, NULL);
+	/* TLS 1.3 finishes the client's side before the server checks. */
+	if (!r)
+		EXPECT_NE(RNP_WELCOME, client_hello(&c, 11, &em));
+	client_close(&c);
+	ASSERT_NE(NULL, site_alert_line(&s, IO_MS, line, sizeof(line)));
+	TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, "did not authenticate"));
+	ASSERT_EQ(0, client_open(&c, &k, s.port[0], "keys.psk", "coord1",
+				 NULL, NULL, NULL));
+	EXPECT_EQ(RNP_WELCOME, client_hello(&c, 12, &em));
+	ASSERT_EQ(0, client_steps(&c, 1, 2));
+	client_close(&c);
+	EXPECT_EQ(0, site_proc_stop(&s, NULL, NULL, 0));
+	pki_remove(&k);
+}
+
 TEST_HARNESS_MAIN

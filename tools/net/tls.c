@@ -483,9 +483,18 @@ int tls_handshake(struct tls_conn *t)
 			return -EPROTO;
 		}
 		t->kind = t->dn[0] ? "x509" : "none";
-		if (t->c->role == TLS_SERVER && t->c->have_ca &&
-		    (!t->dn[0] || verify_client(t))) {
-			if (!t->dn[0])
+		/*
+		 * A server never lets an unauthenticated client in: a
+		 * certificate handshake needs a client certificate that the
+		 * site's CA verifies.  Without a CA (a site with a PSK and a
+		 * certificate of its own) only PSK clients get through.
+		 */
+		if (t->c->role == TLS_SERVER &&
+		    (!t->c->have_ca || !t->dn[0] || verify_client(t))) {
+			if (!t->c->have_ca)
+				snprintf(t->err, sizeof(t->err),
+					 "the client did not authenticate: no PSK, and this site has no CA to verify a certificate");
+			else if (!t->dn[0])
 				snprintf(t->err, sizeof(t->err),
 					 "the client presented no certificate");
 			return -EPROTO;
