@@ -367,8 +367,10 @@ static void read_in(struct session *s)
 					     session_state_name(s));
 			return;
 		}
-		s->have += (size_t)r;
 		s->last_rx_ms = site_now_ms();
+		if (!s->have)
+			s->frame_ms = s->last_rx_ms;
+		s->have += (size_t)r;
 		if (s->have < s->need)
 			continue;
 		msgs++;

@@ -678,6 +678,30 @@ TEST_F(bad, short_message_stalls)
 	expect_one_line(_metadata, self, "timeout");
 }
 
+/*
+ * After HELLO, a STEP that trickles in a byte every 150 ms keeps the
+ * heartbeat fed but never completes: the frame timeout (-t 400) ends it.
+ */
+TEST_F(bad, trickled_frame_after_hello)
+{
+	double u[2] = { 0.001, 0.002 };
+	struct rnp_step st = { .seq = 1, .ndof = 2, .u = u };
+	struct rnp_buf b = { 0 };
+	struct coord c;
+	int gone = 0;
+
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &self->s, FRAME, 99, 0));
+	ASSERT_EQ(0, rnp_put_step(&b, &st));
+	for (size_t i = 0; i < b.len && !gone; i++) {
+		gone = put(c.fd, b.p + i, 1) != 0;
+		usleep(150000);
+	}
+	EXPECT_TRUE(gone || closed(c.fd));
+	close(c.fd);
+	rnp_buf_free(&b);
+	expect_one_line(_metadata, self, "of a frame");
+}
+
 /* A HELLO with trailing bytes: its declared length is not a HELLO's. */
 TEST_F(bad, oversized_message)
 {

@@ -135,12 +135,15 @@ void native_session_end(struct session *s)
 /*
  * Before HELLO the handshake timeout runs from the connection; after it,
  * a session that sends nothing for three heartbeat periods is ended (the
- * substructure keeps its test and state for the next one).
+ * substructure keeps its test and state for the next one), and so is one
+ * whose frame stays incomplete, or whose reply stays unread, for the
+ * handshake timeout (-t): a trickle of bytes is no heartbeat.
  */
 void native_session_deadline(struct session *s, int64_t now)
 {
 	const struct site *site = s->site;
 	int64_t limit = 3 * (int64_t)site->heartbeat_ms;
+	int64_t frame_end = INT64_MAX, out_end = INT64_MAX;
 
 	if (!s->hello) {
 		if (now >= s->deadline_ms)
@@ -150,8 +153,33 @@ void native_session_deadline(struct session *s, int64_t now)
 				     "payload");
 		return;
 	}
+	if (s->have)
+		frame_end = s->frame_ms + site->timeout_ms;
+	if (s->out_len > s->out_off) {
+		if (!s->out_ms)
+			s->out_ms = now;
+		out_end = s->out_ms + site->timeout_ms;
+	} else {
+		s->out_ms = 0;
+	}
+	if (now >= frame_end) {
+		session_fail(s, "timeout: %zu of %zu bytes of a %s after %d ms",
+			     s->have, s->need, s->state == N_HEADER ?
+			     "frame header" : "frame payload",
+			     site->timeout_ms);
+		return;
+	}
+	if (now >= out_end) {
+		session_fail(s, "timeout: the peer did not read a reply for %d ms",
+			     site->timeout_ms);
+		return;
+	}
 	s->deadline_ms = s->last_rx_ms + limit;
-	if (now >= s->deadline_ms)
+	if (frame_end < s->deadline_ms)
+		s->deadline_ms = frame_end;
+	if (out_end < s->deadline_ms)
+		s->deadline_ms = out_end;
+	if (now >= s->last_rx_ms + limit)
 		session_fail(s, "heartbeat: nothing received for %" PRId64
 			     " ms (3 periods of %d ms); test %" PRIu64
 			     " kept at step %" PRIu64, now - s->last_rx_ms,

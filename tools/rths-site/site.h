@@ -167,6 +167,8 @@ struct session {
 	double *reply;
 	int steps;
 	int64_t last_rx_ms;	/* when bytes last came in */
+	int64_t frame_ms;	/* when the message being read began */
+	int64_t out_ms;		/* since when a reply waits to be read, 0 */
 	/* Native protocol: HELLO accepted, and the frame being read. */
 	int hello;
 	struct rnp_hdr hdr;
