@@ -185,6 +185,40 @@ static void session_free(struct session *s)
 	free(s);
 }
 
+/* Not proven yet: a TLS handshake under way, or no first message (no
+ * HELLO on a native port). */
+static int pending(const struct session *s)
+{
+	return s->handshake ||
+	       (s->sub->proto == PROTO_NATIVE ? !s->hello : !s->started);
+}
+
+/*
+ * Room for a new connection: past SITE_MAX_PENDING unproven sessions, or
+ * at the session limit, the oldest unproven one goes, so that idle or
+ * unauthenticated connections cannot lock a coordinator out.
+ */
+static void evict_pending(void)
+{
+	int n = 0, oldest = -1;
+
+	for (int i = 0; i < nsessions; i++) {
+		if (!pending(sessions[i]))
+			continue;
+		n++;
+		if (oldest < 0 || sessions[i]->id < sessions[oldest]->id)
+			oldest = i;
+	}
+	if (oldest < 0 ||
+	    (n < SITE_MAX_PENDING && nsessions < SITE_MAX_SESSIONS))
+		return;
+	session_log(sessions[oldest], LOG_WARN,
+		    "session ended: evicted for a new connection (%d connections not yet authenticated or started)",
+		    n);
+	session_free(sessions[oldest]);
+	sessions[oldest] = sessions[--nsessions];
+}
+
 static void accept_on(struct site *site, struct substructure *sub)
 {
 	struct sockaddr_in sa;
@@ -203,6 +237,7 @@ static void accept_on(struct site *site, struct substructure *sub)
 		return;
 	}
 	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+	evict_pending();
 	if (nsessions == SITE_MAX_SESSIONS) {
 		site_log(LOG_WARN, "%s: %s:%d refused: %d sessions already open",
 			 sub->name, ip, ntohs(sa.sin_port), nsessions);

@@ -766,6 +766,39 @@ TEST_F(bad, silent_peer)
 	expect_one_line(_metadata, self, "no complete HELLO");
 }
 
+/*
+ * Idle connections cannot lock a coordinator out: past SITE_MAX_PENDING
+ * (64) connections without HELLO, the oldest is closed for the new one,
+ * and a coordinator that connects after 80 idle ones gets its session.
+ */
+TEST(idle_connections_are_evicted)
+{
+	static const char *const args[] = { "-t", "20000", NULL };
+	struct site_proc s;
+	struct coord c;
+	char tail[16384];
+	struct ref r;
+	int idle[80];
+
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, args));
+	for (int i = 0; i < 80; i++) {
+		idle[i] = dial(s.port[SPRING]);
+		ASSERT_LE(0, idle[i]);
+	}
+	ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, SPRING, 5, 0));
+	ref_init(&r, SPRING);
+	run_steps(_metadata, &c, &r, 1, 3, 0);
+	/* the first ones went, the last ones are still there */
+	EXPECT_EQ(1, closed(idle[0]));
+	EXPECT_EQ(0, closed(idle[79]));
+	for (int i = 0; i < 80; i++)
+		close(idle[i]);
+	close(c.fd);
+	EXPECT_EQ(0, site_proc_stop(&s, "evicted", tail, sizeof(tail)));
+	/* 80 idle + 1: each one past the 64th evicted the oldest */
+	EXPECT_NE(NULL, strstr(tail, "evicted for a new connection"));
+}
+
 TEST(plain_tcp_is_loopback_only)
 {
 	static const char *const args[] = { "-a", "0.0.0.0", NULL };

@@ -24,6 +24,9 @@
 #define SITE_MAX_DATA_SIZE (1 << 20)
 #define SITE_MAX_DOF 1024
 #define SITE_MAX_SESSIONS 256
+/* Connections not yet proven (TLS handshake, no first message or HELLO)
+ * past which the oldest of them is closed for a new one. */
+#define SITE_MAX_PENDING 64
 #define SITE_MAX_SUBS 64
 
 enum site_proto {
