@@ -739,6 +739,10 @@ TEST(site_file_errors_name_the_path)
 	EXPECT_NE(NULL, strstr(err, "json: substructures[0].protocol: expected"));
 	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"p\",\"protocol\":\"site\",\"port\":0,\"dof\":1,\"stiffness\":[[1]],\"stifness\":1}]}", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "json: substructures[0].stifness: unknown field"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"a b\",\"protocol\":\"native\",\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].name: only printable ASCII"));
+	EXPECT_EQ(1, run_on("{\"substructures\":[{\"name\":\"a\",\"protocol\":\"native\",\"tag\":2,\"port\":0,\"dof\":1,\"stiffness\":[[1]]}]}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "json: substructures[0].tag: only OpenFresco's site protocol"));
 	EXPECT_EQ(1, run_on("{\"substructures\":[\n{,}]}", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "json:2:"));
 	TH_LOG("%s", err);

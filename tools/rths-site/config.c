@@ -266,6 +266,12 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 	snprintf(p, sizeof(p), "%s.name", path);
 	if (!json_is_string(v) || !json_string_length(v))
 		return fail(cx, p, "expected a non-empty string");
+	/* It goes in log lines and, for the native protocol, in HELLO. */
+	if (json_string_length(v) > 63)
+		return fail(cx, p, "longer than 63 characters");
+	for (const char *c = json_string_value(v); *c; c++)
+		if (*c < 0x21 || *c > 0x7e)
+			return fail(cx, p, "only printable ASCII without spaces");
 	sub->name = strdup(json_string_value(v));
 	v = json_object_get(js, "protocol");
 	snprintf(p, sizeof(p), "%s.protocol", path);
@@ -293,6 +299,10 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 		sub->tls = json_is_true(v);
 	}
 	r = load_allow(cx, js, path, sub);
+	if (!r && sub->proto == PROTO_NATIVE && json_object_get(js, "tag")) {
+		snprintf(p, sizeof(p), "%s.tag", path);
+		r = fail(cx, p, "only OpenFresco's site protocol has a tag");
+	}
 	if (!r)
 		r = get_int(cx, js, "tag", path, 0, 1 << 30, idx + 1,
 			    &sub->tag);

@@ -9,6 +9,7 @@
  * exit), when it ramps to rest.
  */
 #include <rths/hs_experiment.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,17 +68,21 @@ static int device_execute(struct substructure *sub, struct sub_state *st,
 	if (!st->dev) {
 		if (device_sub_open(&st->dev, sub) ||
 		    device_sub_start(st->dev)) {
-			site_log(LOG_ERR, "%s: the device cannot run: %s",
-				 sub->name, st->dev ? device_sub_error(st->dev) :
+			snprintf(info->why, sizeof(info->why),
+				 "the device cannot run: %s",
+				 st->dev ? device_sub_error(st->dev) :
 				 "out of memory");
+			site_log(LOG_ERR, "%s: %s", sub->name, info->why);
 			device_sub_close(st->dev);
 			st->dev = NULL;
 			return -RNP_ERR_DEVICE;
 		}
 	}
 	if (device_sub_step(st->dev, seq, u, disp, force, &di)) {
+		snprintf(info->why, sizeof(info->why), "%s",
+			 device_sub_error(st->dev));
 		site_log(LOG_ERR, "%s: step %llu: %s", sub->name,
-			 (unsigned long long)seq, device_sub_error(st->dev));
+			 (unsigned long long)seq, info->why);
 		return -RNP_ERR_DEVICE;
 	}
 	info->late_ticks = di.late_ticks;

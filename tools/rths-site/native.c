@@ -322,8 +322,8 @@ static int on_step(struct session *s, const unsigned char *p, size_t len,
 			st.flags & RNP_STEP_ACC ? st.a : NULL,
 			res->disp, res->force, &info);
 	if (r)
-		return refuse(s, -r, "STEP %" PRIu64 " could not be executed",
-			      st.seq);
+		return refuse(s, -r, "STEP %" PRIu64 " could not be executed: %s",
+			      st.seq, info.why[0] ? info.why : "unknown");
 	ns->last_seq = st.seq;
 	if (st.flags & RNP_STEP_REPLAY)
 		ns->replayed++;

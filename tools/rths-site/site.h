@@ -50,6 +50,7 @@ struct sub_step_info {
 	uint32_t flags;		/* RNP_RES_LATE, RNP_RES_HELD */
 	uint32_t late_ticks;
 	uint32_t fb_flags;
+	char why[200];		/* a failed step: why, for ERROR device */
 };
 
 /*
