@@ -101,6 +101,7 @@ int rths_rt_reset_stats(struct rths_device *rd)
 	struct rths_rt *rt = &rd->rt;
 
 	lockdep_assert_held(&rd->lock);
+	/* acquire: pairs with rths_rt_park(), after the thread's last tick */
 	if (!rt->thread || smp_load_acquire(&rt->parked)) {
 		rths_rt_clear_stats(rd);
 		return 0;
@@ -111,7 +112,9 @@ int rths_rt_reset_stats(struct rths_device *rd)
 	if (wait_for_completion_timeout(&rt->reset_done, HZ))
 		return 0;
 	if (atomic_xchg(&rt->stats_reset, 0)) {
-		/* withdrawn: nothing was cleared, unless no tick can come */
+		/* withdrawn: nothing was cleared.  No tick comes once
+		 * parked (acquire: pairs with rths_rt_park()).
+		 */
 		if (!smp_load_acquire(&rt->parked))
 			return -ETIMEDOUT;
 		rths_rt_clear_stats(rd);
@@ -136,6 +139,7 @@ static void rths_rt_park(struct rths_device *rd)
 	    rd->reason != RTHS_REASON_CPU_OFFLINE)
 		rths_loop_set_state(rd, RTHS_STATE_HOLDING,
 				    RTHS_REASON_CPU_OFFLINE);
+	/* release: the counters of the last tick before the flag */
 	smp_store_release(&rt->parked, true);
 	complete(&rt->park_done);
 }
