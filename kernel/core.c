@@ -400,15 +400,21 @@ static int __init rths_init(void)
 {
 	int err;
 
-	err = rths_chardev_init();
+	err = rths_rt_init();
 	if (err)
 		return err;
+	err = rths_chardev_init();
+	if (err)
+		goto rt_exit;
 	err = rths_netlink_init();
-	if (err) {
-		rths_chardev_exit();
-		return err;
-	}
+	if (err)
+		goto chardev_exit;
 	return 0;
+chardev_exit:
+	rths_chardev_exit();
+rt_exit:
+	rths_rt_exit();
+	return err;
 }
 
 static void __exit rths_exit(void)
@@ -417,6 +423,7 @@ static void __exit rths_exit(void)
 	WARN_ON(!list_empty(&rths_devices));
 	rths_netlink_exit();
 	rths_chardev_exit();
+	rths_rt_exit();
 	ida_destroy(&rths_ids);
 }
 

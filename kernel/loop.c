@@ -565,6 +565,15 @@ static bool rths_loop_moving(const struct rths_device *rd)
 	return false;
 }
 
+/* How long a hold ramp may take to reach rest under the hrtimer clock:
+ * twice its length and a second, since it only needs ticks to run.
+ */
+unsigned long rths_loop_ramp_timeout(const struct rths_device *rd)
+{
+	return msecs_to_jiffies(rd->cfg.ramp_ticks * 2000 / rd->cfg.rate +
+				1000);
+}
+
 /*
  * Before a stop: bring the outputs to rest along the hold ramp, so that a
  * moving rig does not stop dead.  Under the manual clock the ramp's ticks
@@ -601,9 +610,7 @@ int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
 		rths_loop_request_hold(rd, RTHS_REASON_USER);
 	else if (READ_ONCE(lp->resting))
 		return 0;
-	/* twice the ramp's length and a second: it only needs ticks to run */
-	timeout = msecs_to_jiffies(rd->cfg.ramp_ticks * 2000 / rd->cfg.rate +
-				   1000);
+	timeout = rths_loop_ramp_timeout(rd);
 	mutex_unlock(&rd->lock);
 	t = wait_event_interruptible_timeout(rd->wq, READ_ONCE(lp->resting) ||
 					     READ_ONCE(rd->state) ==

@@ -50,6 +50,18 @@
  * the state, so a reader racing a change may pair the new state with the
  * old reason.
  *
+ * CPU hotplug (timer.c): an hrtimer run is an instance of a dynamic
+ * cpuhp state from rths_rt_start() to rths_rt_stop(), which add and
+ * remove it under rd->lock; both take cpu_hotplug_lock (read) inside
+ * rd->lock, and rths_rt_start() sets rd->rt.thread under it.  So the
+ * teardown callback (cpu_hotplug_lock held for write) never takes
+ * rd->lock or rths_lock: it asks the loop thread for a hold through
+ * rd->loop.hold_request and rd->rt.cpu_offline, and waits without locks
+ * until the thread has ramped to rest and parked (it writes the state as
+ * always, then ticks no more).  The thread needs no lock to get there, so
+ * a RUN_STOP waiting for cpu_hotplug_lock under rd->lock cannot block it.
+ * A parked thread stays until rths_rt_stop() stops it.
+ *
  * Statistics: readers never touch rd->stats; the tick context publishes
  * a copy at each tick boundary under rd->stats_seq (stats.c).
  */
@@ -186,6 +198,10 @@ struct rths_rt {
 	atomic_t pending;		/* timer periods not yet run */
 	atomic_t stats_reset;		/* STATS_RESET asks the thread */
 	struct completion reset_done;	/* and the thread answers */
+	struct hlist_node cpuhp_node;	/* a run's hotplug instance */
+	atomic_t cpu_offline;		/* the CPU goes down: hold, park */
+	bool parked;			/* ticks no more; release/acquire */
+	struct completion park_done;	/* the thread parked */
 	s64 t0;				/* ns, grid point 0 */
 	u64 period_idx;			/* grid index of the armed expiry */
 	u64 skipped;			/* periods the timer skipped (irq) */
@@ -280,8 +296,11 @@ int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
 int rths_loop_home(struct rths_device *rd);
+unsigned long rths_loop_ramp_timeout(const struct rths_device *rd);
 
 /* timer.c */
+int rths_rt_init(void);
+void rths_rt_exit(void);
 int rths_rt_start(struct rths_device *rd);
 void rths_rt_stop(struct rths_device *rd);
 int rths_rt_reset_stats(struct rths_device *rd);

@@ -5,8 +5,14 @@
  * whose I/O sleeps work and PREEMPT_RT works (the structure of timerlat).
  * Timer-irq latency (expiry to callback) and thread latency (expiry to the
  * thread running) are accounted separately.
+ *
+ * When the thread's CPU goes offline mid-run, the device holds (reason
+ * cpu-offline): the hotplug teardown asks the thread, which ramps to rest
+ * on that CPU while it is still active, then parks until RUN_STOP.
  */
 #include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -14,6 +20,8 @@
 #include <uapi/linux/sched/types.h>
 
 #include "rths.h"
+
+static enum cpuhp_state rths_cpuhp_state;
 
 /* Time of grid point @n: exact for rates that do not divide 1 s. */
 u64 rths_grid_ns(u64 n, u32 rate)
@@ -75,20 +83,27 @@ static void rths_account_latency(struct rths_stats_k *st, u64 irq,
 	st->lat_samples++;
 }
 
+/* The counters no tick can touch any more (we hold rd->lock). */
+static void rths_rt_clear_stats(struct rths_device *rd)
+{
+	rths_stats_clear(rd);
+	rths_stats_publish(rd);
+}
+
 /*
  * Zeroes the statistics; the ack must find them zeroed.  While the loop
  * thread runs it owns the counters, so it clears them at its next tick
- * and says so; otherwise no tick can run (we hold rd->lock) and we clear
- * them here.
+ * and says so; otherwise (no thread, or a parked one) no tick can run
+ * and we clear them here.
  */
 int rths_rt_reset_stats(struct rths_device *rd)
 {
 	struct rths_rt *rt = &rd->rt;
 
 	lockdep_assert_held(&rd->lock);
-	if (!rt->thread) {
-		rths_stats_clear(rd);
-		rths_stats_publish(rd);
+	/* acquire: pairs with rths_rt_park(), after the thread's last tick */
+	if (!rt->thread || smp_load_acquire(&rt->parked)) {
+		rths_rt_clear_stats(rd);
 		return 0;
 	}
 	reinit_completion(&rt->reset_done);
@@ -96,11 +111,37 @@ int rths_rt_reset_stats(struct rths_device *rd)
 	/* a tick comes every 10 ms at the lowest rate: a second is lavish */
 	if (wait_for_completion_timeout(&rt->reset_done, HZ))
 		return 0;
-	if (atomic_xchg(&rt->stats_reset, 0))
-		return -ETIMEDOUT;	/* withdrawn: nothing was cleared */
+	if (atomic_xchg(&rt->stats_reset, 0)) {
+		/* withdrawn: nothing was cleared.  No tick comes once
+		 * parked (acquire: pairs with rths_rt_park()).
+		 */
+		if (!smp_load_acquire(&rt->parked))
+			return -ETIMEDOUT;
+		rths_rt_clear_stats(rd);
+		return 0;
+	}
 	/* the thread took it and completes within this tick */
 	wait_for_completion(&rt->reset_done);
 	return 0;
+}
+
+/*
+ * The CPU is going down and the outputs are at rest: stop the timer and
+ * tick no more.  A hold for another reason is announced again as this
+ * one, so that userspace learns the loop is gone; a fault stays a fault.
+ */
+static void rths_rt_park(struct rths_device *rd)
+{
+	struct rths_rt *rt = &rd->rt;
+
+	hrtimer_cancel(&rt->timer);
+	if (rd->state == RTHS_STATE_HOLDING &&
+	    rd->reason != RTHS_REASON_CPU_OFFLINE)
+		rths_loop_set_state(rd, RTHS_STATE_HOLDING,
+				    RTHS_REASON_CPU_OFFLINE);
+	/* release: the counters of the last tick before the flag */
+	smp_store_release(&rt->parked, true);
+	complete(&rt->park_done);
 }
 
 static int rths_thread_fn(void *data)
@@ -125,7 +166,7 @@ static int rths_thread_fn(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		if (!atomic_read(&rt->pending)) {
+		if (rt->parked || !atomic_read(&rt->pending)) {
 			schedule();
 			continue;
 		}
@@ -162,9 +203,55 @@ static int rths_thread_fn(void *data)
 		rths_stats_publish(rd);
 		if (reset)
 			complete(&rt->reset_done);
+		if (atomic_read(&rt->cpu_offline) && READ_ONCE(rd->loop.resting))
+			rths_rt_park(rd);
 	}
 	hrtimer_cancel(&rt->timer);
 	return 0;
+}
+
+/*
+ * Hotplug teardown, on the CPU going down while it still schedules: a run
+ * whose loop is bound there holds, and the thread ramps to rest here and
+ * parks.  Never takes rd->lock (rths.h, Locking).
+ */
+static int rths_rt_cpu_down(unsigned int cpu, struct hlist_node *node)
+{
+	struct rths_device *rd = hlist_entry(node, struct rths_device,
+					     rt.cpuhp_node);
+	struct rths_rt *rt = &rd->rt;
+
+	/*
+	 * cfg is constant while the run is an instance; rt->thread is set
+	 * under cpus_read_lock() and cleared after the instance is gone.
+	 */
+	if (rd->cfg.cpu != cpu || !rt->thread)
+		return 0;
+	atomic_set(&rd->loop.hold_request, RTHS_REASON_CPU_OFFLINE);
+	atomic_set(&rt->cpu_offline, 1);
+	/* else the thread finishes the ramp where the scheduler moves it */
+	if (!wait_for_completion_timeout(&rt->park_done,
+					 rths_loop_ramp_timeout(rd)))
+		pr_warn("rths: %s: outputs not at rest as cpu%u goes offline\n",
+			rd->name, cpu);
+	return 0;
+}
+
+int rths_rt_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "rths:online",
+				      NULL, rths_rt_cpu_down);
+	if (ret < 0)
+		return ret;
+	rths_cpuhp_state = ret;
+	return 0;
+}
+
+void rths_rt_exit(void)
+{
+	cpuhp_remove_multi_state(rths_cpuhp_state);
 }
 
 int rths_rt_start(struct rths_device *rd)
@@ -178,28 +265,45 @@ int rths_rt_start(struct rths_device *rd)
 	struct task_struct *t;
 	int err;
 
-	if (!cpu_online(rd->cfg.cpu))
-		return -ENXIO;
 	hrtimer_init(&rt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	rt->timer.function = rths_timer_fn;
 	atomic_set(&rt->pending, 0);
 	atomic_set(&rt->stats_reset, 0);
 	init_completion(&rt->reset_done);
+	atomic_set(&rt->cpu_offline, 0);
+	rt->parked = false;
+	init_completion(&rt->park_done);
 	rt->skipped = 0;
 	rt->seen_periods = 0;
 	rt->seen_skipped = 0;
 	t = kthread_create(rths_thread_fn, rd, "rths/%s", rd->name);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	kthread_bind(t, rd->cfg.cpu);
 	err = sched_setattr_nocheck(t, &attr);
-	if (err) {
-		kthread_stop(t);
-		return err;
+	if (err)
+		goto stop;
+	err = cpuhp_state_add_instance_nocalls(rths_cpuhp_state,
+					       &rt->cpuhp_node);
+	if (err)
+		goto stop;
+	/* the teardown callback sees the thread if and only if it started
+	 * on an online CPU
+	 */
+	cpus_read_lock();
+	if (cpu_online(rd->cfg.cpu)) {
+		kthread_bind(t, rd->cfg.cpu);
+		rt->thread = t;
+		wake_up_process(t);
+	} else {
+		err = -ENXIO;
 	}
-	rt->thread = t;
-	wake_up_process(t);
-	return 0;
+	cpus_read_unlock();
+	if (!err)
+		return 0;
+	cpuhp_state_remove_instance_nocalls(rths_cpuhp_state, &rt->cpuhp_node);
+stop:
+	kthread_stop(t);
+	return err;
 }
 
 /* Stops the thread and the timer; the counters then add up exactly. */
@@ -207,6 +311,8 @@ void rths_rt_stop(struct rths_device *rd)
 {
 	struct rths_rt *rt = &rd->rt;
 
+	/* waits for a teardown under way, which needs no lock we hold */
+	cpuhp_state_remove_instance_nocalls(rths_cpuhp_state, &rt->cpuhp_node);
 	kthread_stop(rt->thread);
 	rt->thread = NULL;
 	/* periods that fired but were never run count as missed too */

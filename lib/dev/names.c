@@ -27,6 +27,7 @@ static const char *const reason_names[] = {
 	[RTHS_REASON_LATE] = "late",
 	[RTHS_REASON_CARD] = "card",
 	[RTHS_REASON_REMOVED] = "removed",
+	[RTHS_REASON_CPU_OFFLINE] = "cpu-offline",
 };
 
 static const char *const fault_names[] = {

@@ -49,7 +49,7 @@ WRAP(rths_ring_name, enum rths_ring_id)
 TEST(every_value_named_once)
 {
 	EXPECT_EQ(0, check_table(rths_state_name_i, RTHS_STATE_FAULTED));
-	EXPECT_EQ(0, check_table(rths_reason_name_i, RTHS_REASON_REMOVED));
+	EXPECT_EQ(0, check_table(rths_reason_name_i, RTHS_REASON_CPU_OFFLINE));
 	EXPECT_EQ(0, check_table(rths_fault_name_i, RTHS_FAULT_CARD_IO));
 	EXPECT_EQ(0, check_table(rths_clock_name_i, RTHS_CLOCK_MANUAL));
 	EXPECT_EQ(0, check_table(rths_late_policy_name_i,
@@ -64,6 +64,8 @@ TEST(names_rthsctl_uses)
 {
 	EXPECT_STREQ("running", rths_state_name(RTHS_STATE_RUNNING));
 	EXPECT_STREQ("owner-gone", rths_reason_name(RTHS_REASON_OWNER_GONE));
+	EXPECT_STREQ("cpu-offline",
+		     rths_reason_name(RTHS_REASON_CPU_OFFLINE));
 	EXPECT_STREQ("event-driven",
 		     rths_late_policy_name(RTHS_LATE_EVENT_DRIVEN));
 	EXPECT_STREQ("manual", rths_clock_name(RTHS_CLOCK_MANUAL));

@@ -54,6 +54,7 @@ enum rths_reason {
 	RTHS_REASON_LATE,	/* strict policy: a command was late */
 	RTHS_REASON_CARD,	/* the card reported an I/O error */
 	RTHS_REASON_REMOVED,	/* the device or its card type was removed */
+	RTHS_REASON_CPU_OFFLINE,	/* the loop's CPU went offline mid-run */
 };
 
 /* Tick source. */
