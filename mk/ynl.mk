@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# The netlink family as a YNL spec (Documentation/netlink/specs/rths.yaml,
+# see Documentation/netlink.rst): the kernel's YNL tooling from Debian's
+# linux-source-6.12, a host check of the spec against the uAPI header,
+# and the guest selftests that drive the family with the YNL CLI and with
+# libnl-genl-3 (listed in SELFTESTS, mk/selftests.mk).
+
+DEB_PKGS += linux-source-6.12 python3-yaml python3-jsonschema \
+	libnl-genl-3-dev
+
+YNL_DIR := $(O)/ynl
+YNL_STAMP := $(YNL_DIR)/.stamp
+YNL_SPEC := Documentation/netlink/specs/rths.yaml
+
+$(YNL_STAMP): scripts/extract-ynl.sh | $(DEPS_STAMP)
+	scripts/extract-ynl.sh $(YNL_DIR)
+
+.PHONY: ynl ynl-check
+ynl: $(YNL_STAMP)
+
+ynl-check: $(YNL_STAMP)
+	@mkdir -p $(O)/results
+	@tests/selftests/ynl_uapi_check.py $(YNL_DIR) $(YNL_SPEC) \
+		include/uapi/linux/rths.h $(CC) > $(O)/results/ynl-uapi.tap; \
+		rc=$$?; cat $(O)/results/ynl-uapi.tap; exit $$rc
+CHECK_PARTS += ynl-check
