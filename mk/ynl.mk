@@ -24,3 +24,18 @@ ynl-check: $(YNL_STAMP)
 		include/uapi/linux/rths.h $(CC) > $(O)/results/ynl-uapi.tap; \
 		rc=$$?; cat $(O)/results/ynl-uapi.tap; exit $$rc
 CHECK_PARTS += ynl-check
+
+# The libnl client is not a librths program: its own rule, libnl's
+# headers as system headers (they are not -Wstrict-prototypes clean).
+LIBNL_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags \
+	libnl-genl-3.0))
+LIBNL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
+$(SELFTEST_DIR)/rths_libnl_test: tests/selftests/rths_libnl_test.c \
+		$(HARNESS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(HARNESS_FLAGS) \
+		$(CPPFLAGS_COMMON) $(LIBNL_CFLAGS) $(CFLAGS_plain) -o $@ $< \
+		$(LIBNL_LIBS)
+
+# The guest suite runs the YNL CLI from the extracted tree.
+vm-check: $(YNL_STAMP)
