@@ -5,7 +5,6 @@
  * on the group, creates, shows, dumps and deletes a sim device, and sees
  * the device's events.  libnl programs interoperate with the family.
  */
-#include <stdbool.h>
 #include <string.h>
 
 #include <netlink/genl/ctrl.h>
@@ -92,26 +91,35 @@ static struct nl_msg *request(int family, uint8_t cmd, int flags)
 	return msg;
 }
 
+/* What a request gets back besides its ack or error. */
+enum reply { NO_REPLY, REPLY, DUMP };
+
 /*
- * Sends @msg (and frees it); returns 0 or a libnl error.  A request with
- * a reply goes without NLM_F_ACK: libnl stops reading at a reply that is
- * not multipart, and would leave the ack for the next request.  Replies
- * go to on_dev.
+ * Sends @msg (and frees it); returns 0 or a libnl error.  Replies go to
+ * on_dev.  libnl counts a request answered at its ack, error or DONE
+ * (the next one's sequence number is expected then), and nl_recvmsgs()
+ * returns after a reply that is not multipart: so a request with a reply
+ * reads the reply, then the ack; a dump, which ends with DONE, goes
+ * without NLM_F_ACK.
  */
 static int transact(struct nl_sock *sk, struct nl_msg *msg, struct seen *s,
-		    bool reply)
+		    enum reply reply)
 {
 	int err;
 
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_dev, s);
-	if (!reply)
+	if (reply == NO_REPLY)
 		return nl_send_sync(sk, msg);
-	nl_socket_disable_auto_ack(sk);
+	if (reply == DUMP)
+		nl_socket_disable_auto_ack(sk);
 	err = nl_send_auto(sk, msg);
 	nlmsg_free(msg);
 	if (err >= 0)
 		err = nl_recvmsgs_default(sk);
-	nl_socket_enable_auto_ack(sk);
+	if (reply == DUMP)
+		nl_socket_enable_auto_ack(sk);
+	else if (err >= 0)
+		err = nl_wait_for_ack(sk);
 	return err;
 }
 
@@ -148,7 +156,7 @@ FIXTURE_TEARDOWN(libnl)
 	struct nl_msg *msg = request(self->family, RTHS_CMD_DEV_DEL, 0);
 
 	if (msg)	/* left over by a failed test; else ENODEV */
-		transact(self->sk, msg, &self->seen, false);
+		transact(self->sk, msg, &self->seen, NO_REPLY);
 	nl_socket_free(self->mon);
 	nl_socket_free(self->sk);
 }
@@ -170,12 +178,12 @@ TEST_F(libnl, create_show_dump_delete_with_events)
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, nla_put_string(msg, RTHS_A_DEV_CARD, "sim"));
 	ASSERT_EQ(0, nla_put_u32(msg, RTHS_A_DEV_CHANNELS, 3));
-	err = transact(self->sk, msg, s, false);
+	err = transact(self->sk, msg, s, NO_REPLY);
 	ASSERT_EQ(0, err) TH_LOG("DEV_NEW: %s", nl_geterror(err));
 
 	msg = request(self->family, RTHS_CMD_DEV_GET, 0);
 	ASSERT_NE(NULL, msg);
-	err = transact(self->sk, msg, s, true);
+	err = transact(self->sk, msg, s, REPLY);
 	ASSERT_EQ(0, err) TH_LOG("DEV_GET: %s", nl_geterror(err));
 	ASSERT_EQ(1, s->devs);
 	EXPECT_EQ(3, s->channels);
@@ -189,20 +197,20 @@ TEST_F(libnl, create_show_dump_delete_with_events)
 	ASSERT_NE(NULL, genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ,
 				    self->family, 0, NLM_F_DUMP,
 				    RTHS_CMD_DEV_GET, RTHS_GENL_VERSION));
-	err = transact(self->sk, msg, s, true);
+	err = transact(self->sk, msg, s, DUMP);
 	ASSERT_EQ(0, err) TH_LOG("DEV_GET dump: %s", nl_geterror(err));
 	EXPECT_EQ(1, s->devs);
 
 	msg = request(self->family, RTHS_CMD_DEV_DEL, 0);
 	ASSERT_NE(NULL, msg);
-	err = transact(self->sk, msg, s, false);
+	err = transact(self->sk, msg, s, NO_REPLY);
 	ASSERT_EQ(0, err) TH_LOG("DEV_DEL: %s", nl_geterror(err));
 
 	/* The device is gone: a get fails with ENODEV. */
 	msg = request(self->family, RTHS_CMD_DEV_GET, 0);
 	ASSERT_NE(NULL, msg);
-	err = transact(self->sk, msg, s, true);
-	EXPECT_EQ(-NLE_OBJ_NOTFOUND, err)
+	err = transact(self->sk, msg, s, REPLY);
+	EXPECT_EQ(-NLE_NODEV, err)
 		TH_LOG("DEV_GET after DEV_DEL: %s", nl_geterror(err));
 
 	drain_events(self->mon);
@@ -223,7 +231,7 @@ TEST_F(libnl, rejected_request)
 	ASSERT_EQ(0, nla_put_string(msg, RTHS_A_DEV_CARD, "sim"));
 	ASSERT_EQ(0, nla_put_u32(msg, RTHS_A_DEV_CHANNELS,
 				 RTHS_MAX_CHANNELS + 1));
-	err = transact(self->sk, msg, &self->seen, false);
+	err = transact(self->sk, msg, &self->seen, NO_REPLY);
 	EXPECT_EQ(-NLE_RANGE, err) TH_LOG("DEV_NEW: %s", nl_geterror(err));
 	drain_events(self->mon);
 	EXPECT_EQ(0, self->seen.events);
