@@ -4,7 +4,7 @@
 # getpolicy, CTRL_CMD_GETPOLICY, read with the YNL CLI and the kernel's
 # nlctrl.yaml) checked against Documentation/netlink/specs/rths.yaml by
 # ynl_policy_check.py: operations, their flags and every attribute's type,
-# range and length.  Prints TAP.
+# range and length, and the sim card's ranges by probing.  Prints TAP.
 # Usage: rths_ynl_policy_test.sh (from the top of the tree; RTHS_YNL is
 # the tree scripts/extract-ynl.sh made)
 set -uo pipefail
@@ -29,4 +29,4 @@ if ! ctrl --do getfamily --json '{ "family-name": "rths" }' \
 fi
 /usr/bin/python3 tests/selftests/ynl_policy_check.py "$ynl_dir" \
 	Documentation/netlink/specs/rths.yaml "$work/family.json" \
-	"$work/policy.json"
+	"$work/policy.json" sim

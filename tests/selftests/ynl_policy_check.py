@@ -3,7 +3,7 @@
 """Check what the running kernel reports for a genetlink family against
 its YNL spec; print TAP.
 
-Usage: ynl_policy_check.py YNL_DIR SPEC FAMILY_JSON POLICY_JSON
+Usage: ynl_policy_check.py YNL_DIR SPEC FAMILY_JSON POLICY_JSON [CARD]
 
 FAMILY_JSON is the YNL CLI's JSON output of nlctrl's getfamily for the
 family, POLICY_JSON that of the getpolicy dump (CTRL_CMD_GETPOLICY).
@@ -11,14 +11,23 @@ Checked: the version, maxattr, multicast groups and, per operation, its
 flags and its policy: the attributes it accepts, each one's type, range
 and length, nested policies included, against the spec's request
 attributes and checks.
+
+A card's parameters (dev-card-params) are validated by the card with its
+own policy, which the family's policy dump cannot show.  With CARD (a
+card type whose attribute set the spec names the same), each of its
+attributes with checks is probed instead: a dev-new with a value just
+outside the spec's range must fail with an extack naming the attribute
+and reporting the policy's range (NLMSGERR_ATTR_POLICY) as the spec's.
 """
 import json
 import os
 import sys
 
 ynl_dir, spec_path, family_json, policy_json = sys.argv[1:5]
+card = sys.argv[5] if len(sys.argv) > 5 else None
 sys.path.insert(0, os.path.join(ynl_dir, 'tools/net/ynl'))
 from lib.nlspec import SpecFamily  # noqa: E402
+from lib import YnlFamily, NlError  # noqa: E402
 
 spec = SpecFamily(spec_path, '')
 with open(family_json) as f:
@@ -181,6 +190,46 @@ for op in spec.ops.values():
 missing = sorted(set(kops) - {o.req_value for o in spec.ops.values()})
 tap([f'commands {missing} not in the spec'] if missing else [],
     'every command the kernel has is in the spec')
+
+
+def probe_card(card):
+    """Out-of-range values of every checked attribute of @card's set."""
+    ynl = YnlFamily(spec_path, '')
+    aset = spec.attr_sets[card]
+    n = 0
+    problems = []
+    for attr in aset.attrs.values():
+        if attr['type'] not in LIMITS or 'checks' not in attr.yaml:
+            continue
+        lo, hi = expected_range(attr)
+        tlo, thi = LIMITS[attr['type']]
+        for bad in ([lo - 1] if lo > tlo else []) + \
+                ([hi + 1] if hi < thi else []):
+            n += 1
+            where = f'{card}.{attr.name} = {bad}'
+            try:
+                ynl.do('dev-new', {'dev-name': 'ynlprobe', 'dev-card': card,
+                                   'dev-channels': 1,
+                                   'dev-card-params': {attr.name: bad}})
+                problems.append(f'{where}: accepted')
+                ynl.do('dev-del', {'dev-name': 'ynlprobe'})
+                continue
+            except NlError as e:
+                ext = e.nl_msg.extack or {}
+            if ext.get('bad-attr') != f'.dev-card-params.{attr.name}':
+                problems.append(f'{where}: extack {ext}')
+                continue
+            pol = ext.get('policy', {})
+            have = (pol.get('min-value'), pol.get('max-value'))
+            if have != (lo, hi):
+                problems.append(f'{where}: kernel range {have[0]}..'
+                                f'{have[1]}, spec {lo}..{hi}')
+    tap(problems, f'card {card}: {n} out-of-range values rejected with '
+        'the spec\'s ranges')
+
+
+if card:
+    probe_card(card)
 
 print('TAP version 13')
 print(f'1..{len(tests)}')
