@@ -10,6 +10,7 @@ flavour=$1 results=$2 kmod=$3 bins=$4
 shift 4
 export RTHS_KMOD_DIR=$kmod
 export RTHS_RUN=$bins/../../tools/rths-run
+export RTHS_YNL=$bins/../../../ynl
 mkdir -p "$results"
 
 tap_one() {	# NAME OK DESCRIPTION
