@@ -233,6 +233,7 @@ help:
 	@echo '  build-check    dependency graph from a fresh clone'
 	@echo '  abi-check      exported symbols and abidiff against the baseline'
 	@echo '  examples-check examples/c against a staged install'
+	@echo '  ynl-check      the YNL spec against the uapi header'
 	@echo '  net-check      the native protocol codec'
 	@echo '  site-check     rths-site: OpenFresco clients, native, TLS'
 	@echo '  site-device-check  rths-site device substructures (offline)'
