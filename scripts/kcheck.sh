@@ -31,7 +31,8 @@ while [ $# -ge 2 ]; do
 	shift 2
 	i=$((i + 1))
 	find "$moddir" -name '*.o' -delete
-	out=$(make -s -C "$kdir" M="$moddir" C=2 W=1 modules 2>&1 |
+	# its own make, not a sub-make of "make -j": no jobserver to inherit
+	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$kdir" M="$moddir" C=2 W=1 modules 2>&1 |
 		grep -E 'warning|error' )
 	what="sparse and W=1 build without a warning against ${kdir##*/linux-headers-}"
 	if [ -z "$out" ]; then
