@@ -58,22 +58,25 @@ static int parse_args(int argc, char **argv, struct lat_args *a,
 		if (i + 1 >= argc)
 			return rc_err_set(e, "latency: %s needs a value",
 					  argv[i]);
-		if (k == 0 && (rc_parse_u64("loops", argv[i + 1], &a->loops,
-					    e) || !a->loops))
-			return a->loops ? -EINVAL :
-			       rc_err_set(e, "loops: must be at least 1");
-		if (k == 1 && rc_parse_quantity("duration", argv[i + 1],
-						RC_TIME, &a->duration, e))
-			return -EINVAL;
-		if (k == 1 && a->duration <= 0)
-			return rc_err_set(e, "duration: must be positive");
-		if (k == 2 && (rc_parse_u32("histogram", argv[i + 1], "us",
-					    &a->hist, e) || !a->hist))
-			return a->hist ? -EINVAL :
-			       rc_err_set(e, "histogram: must be at least 1 us");
+		if (k == 0) {
+			if (rc_parse_u64("loops", argv[i + 1], &a->loops, e))
+				return -EINVAL;
+			if (!a->loops)
+				return rc_err_set(e, "loops: must be at least 1");
+		} else if (k == 1) {
+			if (rc_parse_quantity("duration", argv[i + 1], RC_TIME,
+					      &a->duration, e))
+				return -EINVAL;
+			if (a->duration <= 0)
+				return rc_err_set(e, "duration: must be positive");
+		} else {
+			if (rc_parse_u32("histogram", argv[i + 1], "us",
+					 &a->hist, e))
+				return -EINVAL;
+			if (!a->hist || a->hist > 1000000)
+				return rc_err_set(e, "histogram: from 1 to 1000000 us");
+		}
 	}
-	if (a->hist > 1000000)
-		return rc_err_set(e, "histogram: at most 1000000 us");
 	return 0;
 }
 
