@@ -17,6 +17,9 @@
 
 #include "rths.h"
 
+#define CREATE_TRACE_POINTS
+#include "rths_trace.h"
+
 static s64 rths_mul_div(s64 v, u64 mul, u64 div)
 {
 	u64 q = mul_u64_u64_div_u64(v < 0 ? -(u64)v : v, mul, div);
@@ -67,6 +70,7 @@ void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason)
 	};
 	struct rths_mmap_header *hdr = rd->region->base;
 
+	trace_rths_state(rd, state, reason);
 	WRITE_ONCE(rd->state, state);
 	rd->reason = reason;
 	WRITE_ONCE(hdr->state, state);
@@ -84,6 +88,7 @@ static void __rths_halt(struct rths_device *rd, u32 state, u32 reason,
 	struct rths_loop *lp = &rd->loop;
 	unsigned int ch;
 
+	trace_rths_hold(rd, state, reason, fault, step);
 	rths_motion_set(lp, RTHS_MOTION_DECEL, lp->out, rd->cfg.ramp_ticks, 1,
 			rd->channels);
 	for (ch = 0; ch < rd->channels; ch++)
@@ -177,6 +182,7 @@ static void rths_late(struct rths_device *rd, u32 action)
 		.step = lp->step + 1,
 	};
 
+	trace_rths_late(rd, action, lp->wait);
 	st->late_steps++;
 	switch (action) {
 	case RTHS_LATE_EXTRAPOLATED:
@@ -462,6 +468,7 @@ static void rths_step_done(struct rths_device *rd, u64 time_ns)
 	lp->step++;
 	rd->stats.steps++;
 	rd->stats.stretch_ticks += lp->step_tick - rd->cfg.step_ticks;
+	trace_rths_step(rd, lp->step_tick);
 	rths_publish_feedback(rd, time_ns);
 	/* whole arrays: 128 bytes, and the bounds are plain to the compiler */
 	memcpy(lp->u_prev2, lp->u_prev, sizeof(lp->u_prev));
@@ -492,6 +499,7 @@ void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 
 	lp->tick++;
 	rd->stats.ticks++;
+	trace_rths_tick(rd, irq_lat, thread_lat);
 	req = atomic_xchg(&lp->hold_request, 0);
 	if (req && rd->state == RTHS_STATE_RUNNING)
 		rths_halt(rd, RTHS_STATE_HOLDING, req, 0);

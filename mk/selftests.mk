@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Module selftests (kselftest harness), built on the host and run in the
-# QEMU guest on the stock and the -rt kernel by "make vm-check".
+# QEMU guest on the four kernels (6.1 and 6.12, stock and -rt) by
+# "make vm-check".
 
 DEB_PKGS += libmnl-dev
+# rths_tracetools_test.sh reads the rths trace events with both
+DEB_PKGS += linux-perf trace-cmd
 
 # In run order: rths_rmmod_test unloads and reloads the modules, so last.
 SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
 	rths_hotplug_test \
+	rths_trace_test rths_tracetools_test.sh rths_latency_test.sh \
 	rths_stress_test rths_comedi_test \
 	rths_run_test.sh own_loop_test.sh rths_ynl_test.sh \
 	rths_ynl_policy_test.sh rths_libnl_test rths_rmmod_test

@@ -15,7 +15,7 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: rthsctl [OPTIONS] OBJECT { COMMAND | help }\n"
-	      "where  OBJECT := { dev | run | stats | monitor | card }\n"
+	      "where  OBJECT := { dev | run | stats | latency | monitor | card }\n"
 	      "       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
 	      "\n", f);
 	rc_usage_dev(f);
@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	rc_usage_run(f);
 	fputc('\n', f);
 	rc_usage_stats(f);
+	fputc('\n', f);
+	rc_usage_latency(f);
 	fputc('\n', f);
 	rc_usage_monitor(f);
 	fputc('\n', f);
@@ -34,11 +36,12 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const char *const objects[] = {
-		"dev", "run", "stats", "monitor", "card", "help", NULL
+		"dev", "run", "stats", "monitor", "card", "latency", "help",
+		NULL
 	};
 	static int (*const cmds[])(struct rc *, int, char **) = {
 		rc_cmd_dev, rc_cmd_run, rc_cmd_stats, rc_cmd_monitor,
-		rc_cmd_card,
+		rc_cmd_card, rc_cmd_latency,
 	};
 	struct rc rc = { .ctl = NULL };
 	struct rc_err e;
