@@ -513,7 +513,14 @@ static void connected(struct coord *c, struct link *L)
 		r = conn_handshake(&L->c, why, sizeof(why));
 	if (r == -EAGAIN)
 		return;
-	if (r < 0)
+	if (r < 0 && strstr(why, "certificate verification"))
+		/* The site's certificate will not change by retrying. */
+		set_fatal(c, L, -EACCES, "connect to %s port %d: %s: the site's certificate is not signed by tls.ca or does not name %s%s",
+			  L->cfg->address, L->cfg->port, why,
+			  L->c.server_name ? L->c.server_name : L->cfg->address,
+			  L->cfg->tls.server_name[0] ? "" :
+			  "; set tls.server_name to the name it holds");
+	else if (r < 0)
 		link_fail(c, L, "connect to %s port %d: %s", L->cfg->address,
 			  L->cfg->port, why);
 	else
