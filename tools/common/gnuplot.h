@@ -23,7 +23,7 @@ int gnuplot_run(const char *dir, const char *script, struct rths_error *err);
 /*
  * Writes DIR/plots.gp: a header, then what @write adds, file names
  * relative to DIR (so "cd DIR && gnuplot plots.gp" works); runs it in
- * DIR if @run.
+ * DIR if @run.  A quote in DIR is refused.
  */
 int gnuplot_script(const char *dir, const char *tool,
 		   void (*write)(FILE *f, const void *ctx), const void *ctx,
