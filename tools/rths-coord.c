@@ -30,7 +30,7 @@ static void on_signal(int sig)
 
 struct options {
 	const char *file, *output, *journal, *resume;
-	bool serial, reset, quiet, plots, reference;
+	bool serial, reset, quiet, plots, reference, journal_sync;
 	uint64_t test_id;
 	uint32_t step_ticks;
 	double duration, step_timeout, give_up;
@@ -48,6 +48,8 @@ static void usage(FILE *f)
 		"                        else rths-coord-NAME)\n"
 		"  -j, --journal FILE    the journal (default: DIR/journal.txt)\n"
 		"      --resume JOURNAL  resume the test this journal recorded\n"
+		"      --no-journal-sync only fflush the journal each step, no\n"
+		"                        fdatasync (default: --journal-sync)\n"
 		"      --serial          one site after another each step\n"
 		"      --test-id ID      the test id (not 0; default: random)\n"
 		"      --reset           take the substructures even if they run\n"
@@ -91,6 +93,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "duration", required_argument, NULL, 't' },
 		{ "step-timeout", required_argument, NULL, 'T' },
 		{ "give-up", required_argument, NULL, 'G' },
+		{ "journal-sync", no_argument, NULL, 'Y' },
+		{ "no-journal-sync", no_argument, NULL, 'y' },
 		{ "no-plots", no_argument, NULL, 'N' },
 		{ "no-reference", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -102,7 +106,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->plots = o->reference = true;
+	o->plots = o->reference = o->journal_sync = true;
 	while ((c = getopt_long(argc, argv, "o:j:d:t:qvh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
@@ -110,6 +114,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'R': o->resume = optarg; break;
 		case 'S': o->serial = true; break;
 		case 'X': o->reset = true; break;
+		case 'Y': o->journal_sync = true; break;
+		case 'y': o->journal_sync = false; break;
 		case 'N': o->plots = false; break;
 		case 'F': o->reference = false; break;
 		case 'q': o->quiet = true; break;
@@ -337,6 +343,7 @@ int main(int argc, char **argv)
 		coord_config_free(&cc);
 		return 1;
 	}
+	j.no_sync = !o.journal_sync;
 	co.serial = o.serial;
 	co.reset = o.reset && !o.resume;
 	co.test_id = j.test_id;

@@ -13,16 +13,17 @@
 #define GNUPLOT_MAX_CURVES 8
 
 /*
- * Runs "gnuplot SCRIPT" with its output in DIR/gnuplot.log.
+ * Runs "gnuplot SCRIPT" in DIR (SCRIPT relative to it), its output in
+ * DIR/gnuplot.log.
  * -RTHS_E_UNSUPPORTED if gnuplot is not installed, else a failure names
  * the log.
  */
 int gnuplot_run(const char *dir, const char *script, struct rths_error *err);
 
 /*
- * Writes DIR/plots.gp: a header that makes DIR the working directory,
- * then what @write adds; runs it if @run.  A quote in DIR is refused
- * (gnuplot strings are quoted with it).
+ * Writes DIR/plots.gp: a header, then what @write adds, file names
+ * relative to DIR (so "cd DIR && gnuplot plots.gp" works); runs it in
+ * DIR if @run.  A quote in DIR is refused.
  */
 int gnuplot_script(const char *dir, const char *tool,
 		   void (*write)(FILE *f, const void *ctx), const void *ctx,

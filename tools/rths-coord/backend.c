@@ -407,6 +407,25 @@ static void on_readable(struct coord *c, struct link *L)
 
 /* ------------------------------------------------------------- timers */
 
+/*
+ * A PING once the session has sent nothing for a heartbeat period;
+ * -1 if sending failed (the link is then down).
+ */
+static int ping_if_quiet(struct coord *c, struct link *L, int64_t now)
+{
+	int64_t hb = (int64_t)L->heartbeat_ms * 1000000;
+	struct rnp_ping p = { .nonce = (uint64_t)now,
+			      .time_ns = (uint64_t)now };
+
+	if (hb <= 0 || now - L->last_tx < hb)
+		return 0;
+	if (rnp_put_ping(&L->c.out, RNP_PING, &p) == 0 && send_out(L) < 0) {
+		link_fail(c, L, "sending PING failed");
+		return -1;
+	}
+	return 0;
+}
+
 /* Due actions of one site; returns when it next needs attention. */
 static int64_t tick(struct coord *c, struct link *L, int64_t now)
 {
@@ -467,18 +486,16 @@ static int64_t tick(struct coord *c, struct link *L, int64_t now)
 				  L->inflight);
 			return L->retry_at;
 		}
+		/* The site drops a session silent for 3 heartbeats, even
+		 * while it computes a step: keep pinging while we wait. */
+		if (ping_if_quiet(c, L, now) < 0)
+			return L->retry_at;
+		if (hb > 0 && L->last_tx + hb < L->deadline)
+			return L->last_tx + hb;
 		return L->deadline;
 	case L_READY:
-		if (hb > 0 && now - L->last_tx >= hb) {
-			struct rnp_ping p = { .nonce = (uint64_t)now,
-					      .time_ns = (uint64_t)now };
-
-			if (rnp_put_ping(&L->c.out, RNP_PING, &p) == 0 &&
-			    send_out(L) < 0) {
-				link_fail(c, L, "sending PING failed");
-				return L->retry_at;
-			}
-		}
+		if (ping_if_quiet(c, L, now) < 0)
+			return L->retry_at;
 		return hb > 0 ? L->last_tx + hb : now + 1000000000LL;
 	}
 	return now + 1000000000LL;
@@ -496,7 +513,14 @@ static void connected(struct coord *c, struct link *L)
 		r = conn_handshake(&L->c, why, sizeof(why));
 	if (r == -EAGAIN)
 		return;
-	if (r < 0)
+	if (r < 0 && strstr(why, "certificate verification"))
+		/* The site's certificate will not change by retrying. */
+		set_fatal(c, L, -EACCES, "connect to %s port %d: %s: the site's certificate is not signed by tls.ca or does not name %s%s",
+			  L->cfg->address, L->cfg->port, why,
+			  L->c.server_name ? L->c.server_name : L->cfg->address,
+			  L->cfg->tls.server_name[0] ? "" :
+			  "; set tls.server_name to the name it holds");
+	else if (r < 0)
 		link_fail(c, L, "connect to %s port %d: %s", L->cfg->address,
 			  L->cfg->port, why);
 	else

@@ -140,6 +140,7 @@ struct journal {
 	double *x, *d, *f_meas;		/* n_steps x q, row k-1 is step k */
 	bool ended;
 	long good_end;		/* bytes up to the last whole line */
+	bool no_sync;		/* --no-journal-sync: fflush only */
 };
 
 int journal_read(const char *path, const struct coord_config *cc,

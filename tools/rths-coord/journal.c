@@ -201,7 +201,11 @@ int journal_step(struct journal *j, uint64_t n, double t, const double *x,
 	put_vec(j->f, "d", d, j->q);
 	put_vec(j->f, "f", f, j->q);
 	fputc('\n', j->f);
-	return fflush(j->f) ? -1 : 0;
+	if (fflush(j->f))
+		return -1;
+	/* On disk before the next STEP: a crash of the machine, not only
+	 * of the process, must not lose a step the sites have executed. */
+	return !j->no_sync && fdatasync(fileno(j->f)) ? -1 : 0;
 }
 
 void journal_end(struct journal *j)

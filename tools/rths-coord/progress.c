@@ -2,7 +2,7 @@
 /*
  * The progress line: step, time, step rate and each site's mean round
  * trip since the line before.  Rewritten in place on a terminal, else one
- * line every 2 s (a log file stays readable).
+ * line at most every 2 s (a log file stays readable), on completed steps.
  */
 #include <stdio.h>
 #include <string.h>

@@ -225,7 +225,7 @@ int report_json(const char *path, const struct report *r)
 			 "steps_done", (json_int_t)r->res->steps_done,
 			 "steps_journaled", (json_int_t)coord_steps_journaled(r->b),
 			 "interrupted", r->interrupted,
-			 "failed", r->res->error != 0,
+			 "failed", r->res->error != 0 && !r->interrupted,
 			 "wall_s", S.wall,
 			 "steps_per_s", S.step.mean > 0 ? 1 / S.step.mean : 0.0,
 			 "step_time", dist_json(&S.step),
