@@ -8,8 +8,8 @@ DEB_PKGS += libmnl-dev
 DEB_PKGS += linux-perf trace-cmd
 
 # In run order: rths_rmmod_test unloads and reloads the modules, so last;
-# rths_hotplug_test takes cpu1 offline and back, after which trace-cmd on
-# 6.1 records nothing from cpu1, so it runs after the trace tests.
+# rths_hotplug_test takes cpu1 offline and back, so it runs after the
+# tests that trace or time both CPUs.
 SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
 	rths_trace_test rths_tracetools_test.sh rths_latency_test.sh \
 	rths_stress_test rths_comedi_test \
