@@ -454,6 +454,30 @@ static int verify_client(struct tls_conn *t)
 	return -1;
 }
 
+/* A client's handshake stopped at the server's certificate: why, from
+ * GnuTLS's verification status rather than its generic error text. */
+static int server_rejected(struct tls_conn *t)
+{
+	unsigned int status = gnutls_session_get_verify_cert_status(t->s);
+	gnutls_datum_t why;
+
+	if (gnutls_certificate_verification_status_print(status,
+			GNUTLS_CRT_X509, &why, 0) >= 0) {
+		size_t n = strlen((char *)why.data);
+
+		while (n && why.data[n - 1] == ' ')
+			why.data[--n] = 0;
+		snprintf(t->err, sizeof(t->err),
+			 "TLS handshake: the server's certificate is not accepted: %.400s",
+			 why.data);
+		gnutls_free(why.data);
+	} else {
+		snprintf(t->err, sizeof(t->err),
+			 "TLS handshake: the server's certificate is not accepted");
+	}
+	return -EKEYREJECTED;
+}
+
 int tls_handshake(struct tls_conn *t)
 {
 	int r;
@@ -465,6 +489,8 @@ int tls_handshake(struct tls_conn *t)
 		t->want_write = gnutls_record_get_direction(t->s);
 		return -EAGAIN;
 	}
+	if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR)
+		return server_rejected(t);
 	if (r < 0) {
 		set_err(t, "TLS handshake", r);
 		return -EPROTO;
