@@ -145,4 +145,4 @@ kill -INT $spid
 wait $spid || true
 spid=
 rmdir "$out/stress-tmp" 2>/dev/null || true
-progress done
+progress finished

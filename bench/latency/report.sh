@@ -159,16 +159,16 @@ function pair(f, l, a, b) {
 }
 function summary(   i, j, f, l, a, c, t) {
 	print "bench-latency summary: p99 / max in us; ratios of the rths loop thread over cyclictest and over the timerlat thread"
-	printf "%-22s %-6s %17s %17s %17s %13s %13s\n", "kernel", "load",
+	printf "%-24s %-6s %19s %19s %19s %13s %13s\n", "kernel", "load",
 	       "rths thread", "cyclictest", "timerlat thread", "rths/cyc", "rths/timerlat"
-	printf "%-29s %8s %8s %8s %8s %8s %8s %6s %6s %6s %6s\n", "",
+	printf "%-31s %9s %9s %9s %9s %9s %9s %6s %6s %6s %6s\n", "",
 	       "p99", "max", "p99", "max", "p99", "max", "p99", "max", "p99", "max"
 	for (i = 1; i <= nf; i++) {
 		f = order[i]
 		for (j = 1; j <= nl[f]; j++) {
 			l = loads[f, j]
 			a = "rths-thread"; c = "cyclictest"; t = "timerlat-thread"
-			printf "%-22s %-6s %8s %8s %8s %8s %8s %8s %6s %6s %6s %6s\n",
+			printf "%-24s %-6s %9s %9s %9s %9s %9s %9s %6s %6s %6s %6s\n",
 			       krel[f], l,
 			       us(v(p99, f, l, a)), us(v(max, f, l, a)),
 			       us(v(p99, f, l, c)), us(v(max, f, l, c)),
