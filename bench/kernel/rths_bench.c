@@ -34,14 +34,14 @@ static void die(struct rths_ctl *ctl, const char *what, int err)
 	exit(1);
 }
 
-static void make_dev(struct rths_ctl *ctl, const char *name, uint32_t d,
-		     enum rths_clock clock)
+/* A sim device on the manual clock, one tick per step. */
+static void make_dev(struct rths_ctl *ctl, const char *name)
 {
 	struct rths_dev_config cfg = {
 		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS |
 		       RTHS_CFG_TRACE_ENTRIES,
-		.clock = clock,
-		.step_ticks = d,
+		.clock = RTHS_CLOCK_MANUAL,
+		.step_ticks = 1,
 		.trace_entries = 0,
 	};
 	int err;
@@ -69,7 +69,7 @@ static double bench_rings(struct rths_ctl *ctl, uint64_t steps)
 	int64_t v;
 	int err, i;
 
-	make_dev(ctl, "bench0", 1, RTHS_CLOCK_MANUAL);
+	make_dev(ctl, "bench0");
 	err = rths_dev_open(ctl, "bench0", RTHS_OPEN_OWNER, &dev);
 	if (err)
 		die(ctl, "open", err);
@@ -114,7 +114,7 @@ static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
 	uint64_t n;
 	int err;
 
-	make_dev(ctl, "bench1", 1, RTHS_CLOCK_MANUAL);
+	make_dev(ctl, "bench1");
 	err = rths_run_start(ctl, "bench1");
 	if (err)
 		die(ctl, "start", err);
