@@ -66,6 +66,16 @@ void rths_sim_plant_response(const struct rths_sim_params *sim, uint32_t rate,
 void rths_tf_response(const double *num, size_t nnum, const double *den,
 		      size_t nden, double hz, double *mag, double *phase_deg);
 
+/*
+ * How far @sim's plant at @rate Hz is from num(s) / den(s) between @f_lo
+ * and @f_hi Hz (every 0.01 Hz and at both ends): the largest magnitude
+ * error in dB and phase error in degrees.
+ */
+void rths_sim_plant_fit(const struct rths_sim_params *sim, uint32_t rate,
+			const double *num, size_t nnum, const double *den,
+			size_t nden, double f_lo, double f_hi, double *db,
+			double *deg);
+
 /* The card's plant signals of one channel (Q16 nm). */
 struct rths_sim_plant_state {
 	int64_t w[RTHS_SIM_SECTIONS_MAX + 1][2];

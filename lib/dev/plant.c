@@ -151,6 +151,25 @@ void rths_sim_plant_response(const struct rths_sim_params *sim, uint32_t rate,
 	mag_phase(h, mag, phase_deg);
 }
 
+void rths_sim_plant_fit(const struct rths_sim_params *sim, uint32_t rate,
+			const double *num, size_t nnum, const double *den,
+			size_t nden, double f_lo, double f_hi, double *db,
+			double *deg)
+{
+	size_t n = f_hi > f_lo ? (size_t)ceil((f_hi - f_lo) / 0.01) : 0;
+
+	*db = *deg = 0;
+	for (size_t i = 0; i <= n; i++) {
+		double f = i == n ? f_hi : f_lo + 0.01 * (double)i;
+		double mc, pc, md, pd;
+
+		rths_tf_response(num, nnum, den, nden, f, &mc, &pc);
+		rths_sim_plant_response(sim, rate, f, &md, &pd);
+		*db = fmax(*db, fabs(20 * log10(md / mc)));
+		*deg = fmax(*deg, fabs(remainder(pd - pc, 360)));
+	}
+}
+
 /* ---- design ------------------------------------------------------------ */
 
 /*

@@ -4,6 +4,8 @@
 
 #include <rths/hs_backend.h>
 
+#include "hs/backend_impl.h"
+
 int rths_hs_backend_start(struct rths_hs_backend *b,
 			  struct rths_error *err)
 {
@@ -61,4 +63,25 @@ void rths_hs_backend_close(struct rths_hs_backend *b)
 	if (b->ops && b->ops->close)
 		b->ops->close(b->priv);
 	memset(b, 0, sizeof(*b));
+}
+
+int rths_hs_backend_set_plant(struct rths_hs_backend *b,
+			      const struct rths_sim_params *sim,
+			      struct rths_error *err)
+{
+	int r = rths_sim_plant_check(sim, err);
+
+	if (r)
+		return r;
+	if (!(sim->set & RTHS_SIM_PLANT))
+		return rths_error_set(err, EINVAL, NULL, 0, "plant",
+				      "no plant given (RTHS_SIM_PLANT not set)");
+	r = rths_hs_offline_set_plant(b, sim, err);
+	if (r == -ENOTTY)
+		r = rths_hs_device_set_plant(b, sim, err);
+	if (r == -ENOTTY)
+		r = rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, "plant",
+				   "the %s backend runs no plant",
+				   b->ops->name);
+	return r;
 }

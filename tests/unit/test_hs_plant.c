@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * device.actuator.plant in the experiment file, and the offline backend
+ * running the sim card's integer plant in place of the lag.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "rths/hs_experiment.h"
+#include "rths/sim_plant.h"
+
+#define HEAD \
+	"{ \"model\": { \"type\": \"shear_building\", \"stories\": [" \
+	" { \"mass\": 1000, \"stiffness\": 1.19e6 }," \
+	" { \"mass\": 1000, \"stiffness\": 1e6 } ] }," \
+	" \"substructure\": { \"experimental_stories\": [0] }," \
+	" \"specimen\": { \"stiffness\": 1.19e6 }," \
+	" \"device\": { \"rate\": 4096, \"actuator\": { \"plant\": "
+
+static int parse(struct rths_hs_experiment **x, const char *plant,
+		 struct rths_error *err)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), HEAD "%s } } }", plant);
+	memset(err, 0, sizeof(*err));
+	return rths_hs_experiment_parse(text, "inline", ".", x, err);
+}
+
+TEST(benchmark_preset_is_designed_at_the_rate)
+{
+	struct rths_benchmark_plant bp;
+	struct rths_sim_params want = { 0 };
+	struct rths_hs_experiment *x = NULL;
+	double num[1], den[6];
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse(&x, "\"benchmark\"", &err)) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("benchmark", x->plant_name);
+	EXPECT_EQ(RTHS_SIM_PLANT, x->plant.set);
+	rths_benchmark_plant_nominal(&bp);
+	ASSERT_EQ(0, rths_benchmark_plant_tf(&bp, num, den, &err));
+	ASSERT_EQ(0, rths_sim_plant_design(num, 1, den, 6, 4096, 0, &want,
+					   &err));
+	ASSERT_EQ(want.plant_sections, x->plant.plant_sections);
+	EXPECT_EQ(0, memcmp(want.plant, x->plant.plant, sizeof(want.plant)));
+	rths_hs_experiment_free(x);
+
+	/* perturbed: a stiffer specimen is another plant */
+	ASSERT_EQ(0, parse(&x, "{ \"preset\": \"benchmark\", \"ke\": 1.428e6,"
+			   " \"b1\": 510 }", &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(3, x->plant.plant_sections);
+	EXPECT_NE(0, memcmp(want.plant, x->plant.plant, sizeof(want.plant)));
+	rths_hs_experiment_free(x);
+}
+
+TEST(transfer_function_and_its_errors)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse(&x, "{ \"num\": [1], \"den\": [0.004, 1],"
+			   " \"prewarp\": 10 }", &err)) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("transfer function", x->plant_name);
+	EXPECT_EQ(1, x->plant.plant_sections);
+	rths_hs_experiment_free(x);
+	x = NULL;
+
+	EXPECT_EQ(-RTHS_E_BAD_CHOICE, parse(&x, "\"bench\"", &err));
+	EXPECT_STREQ("device.actuator.plant", err.path);
+	EXPECT_EQ(NULL, x);
+	EXPECT_EQ(-EDOM, parse(&x, "{ \"num\": [1], \"den\": [1, -3] }", &err));
+	EXPECT_STREQ("device.actuator.plant", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "only stable plants"));
+	EXPECT_EQ(-RTHS_E_CONFLICT, parse(&x, "{ \"preset\": \"benchmark\","
+					 " \"num\": [1] }", &err));
+	EXPECT_EQ(-RTHS_E_MISSING_FIELD, parse(&x, "{ \"num\": [1] }", &err));
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  parse(&x, "{ \"preset\": \"benchmark\", \"ke\": -1 }", &err));
+	EXPECT_STREQ("device.actuator.plant.ke", err.path);
+	EXPECT_EQ(-RTHS_E_UNKNOWN_FIELD,
+		  parse(&x, "{ \"preset\": \"benchmark\", \"k\": 1 }", &err));
+}
+
+/* The offline backend's strokes are the card's integer recursion of the
+ * commands, to the nm (no delay, one tick a step, no noise). */
+TEST(offline_backend_runs_the_card_recursion)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_offline_params op;
+	struct rths_sim_plant_state st;
+	struct rths_hs_backend b;
+	struct rths_hs_feedback fb;
+	struct rths_error err;
+	double far = 0;
+
+	ASSERT_EQ(0, parse(&x, "\"benchmark\"", &err)) TH_LOG("%s", err.msg);
+	rths_hs_experiment_offline_params(x, &op);
+	op.step_ticks = 1;
+	op.delay_ticks = 0;
+	op.noise_disp = op.noise_force = 0;
+	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, &err));
+	ASSERT_EQ(0, rths_hs_backend_set_plant(&b, &x->plant, &err));
+	ASSERT_EQ(0, rths_hs_backend_start(&b, &err));
+	rths_sim_plant_reset(&st, 0);
+	for (uint64_t n = 1; n <= 2000; n++) {
+		double target = 1e-3 * sin(2 * M_PI * 5 * n / 4096.0);
+		int64_t want;
+
+		ASSERT_EQ(0, rths_hs_backend_post(&b, n, &target, &err));
+		ASSERT_EQ(0, rths_hs_backend_wait(&b, n, &fb, &err));
+		want = rths_sim_plant_tick(&x->plant, &st,
+					   (int64_t)llround(target * 1e9));
+		ASSERT_EQ(want, (int64_t)llround(fb.disp[0] * 1e9));
+		far = fmax(far, fabs(fb.disp[0] - target));
+	}
+	/* the plant lags a 5 Hz command by about 25 ms: far from it */
+	EXPECT_LT(1e-4, far);
+	/* a plant is set before start */
+	EXPECT_EQ(-EBUSY, rths_hs_backend_set_plant(&b, &x->plant, &err));
+	rths_hs_backend_close(&b);
+	rths_hs_experiment_free(x);
+}
+
+TEST_HARNESS_MAIN
