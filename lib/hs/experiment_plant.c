@@ -49,6 +49,23 @@ static int benchmark(const struct rths_hs_jctx *c, json_t *o,
 	return 0;
 }
 
+/* A polynomial in s, highest power first: 1 to ORDER_MAX + 1 numbers. */
+static int poly(const struct rths_hs_jctx *c, json_t *p, const char *key,
+		double *out, size_t *n)
+{
+	const struct rths_hs_jrange any = { .lo = -1e300, .hi = 1e300 };
+	char path[RTHS_HS_JPATH];
+	json_t *a;
+	int r = rths_hs_jarray(c, p, PATH, key, true, 1,
+			       RTHS_SIM_PLANT_ORDER_MAX + 1, &a);
+
+	if (r)
+		return r;
+	*n = json_array_size(a);
+	rths_hs_jpath_key(path, PATH, key);
+	return rths_hs_jvector(c, a, path, *n, &any, out);
+}
+
 int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
 		      struct rths_hs_experiment *x)
 {
@@ -57,14 +74,13 @@ int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
 		"b2", "a3", "me", "ke", "zeta", NULL,
 	};
 	static const char *const presets[] = { "benchmark", NULL };
-	const struct rths_hs_jrange any = { .lo = -1e300, .hi = 1e300 };
 	const struct rths_hs_jrange hz = { .lo = 0, .hi = RTHS_RATE_MAX };
 	double num[RTHS_SIM_PLANT_ORDER_MAX + 1];
 	double den[RTHS_SIM_PLANT_ORDER_MAX + 1];
 	size_t nnum = 1, nden = 6;
 	double prewarp = 0;
 	struct rths_error e = { 0 };
-	json_t *act, *p, *a;
+	json_t *act, *p;
 	int r, preset = -1;
 
 	if (rths_hs_jobject(c, dev, "device", "actuator", false, &act) ||
@@ -100,23 +116,8 @@ int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
 			return r;
 		snprintf(x->plant_name, sizeof(x->plant_name), "benchmark");
 	} else {
-		char path[RTHS_HS_JPATH];
-
-		r = rths_hs_jarray(c, p, PATH, "num", true, 1,
-				   RTHS_SIM_PLANT_ORDER_MAX + 1, &a);
-		if (r)
-			return r;
-		nnum = json_array_size(a);
-		rths_hs_jpath_key(path, PATH, "num");
-		if ((r = rths_hs_jvector(c, a, path, nnum, &any, num)))
-			return r;
-		r = rths_hs_jarray(c, p, PATH, "den", true, 1,
-				   RTHS_SIM_PLANT_ORDER_MAX + 1, &a);
-		if (r)
-			return r;
-		nden = json_array_size(a);
-		rths_hs_jpath_key(path, PATH, "den");
-		if ((r = rths_hs_jvector(c, a, path, nden, &any, den)))
+		if ((r = poly(c, p, "num", num, &nnum)) ||
+		    (r = poly(c, p, "den", den, &nden)))
 			return r;
 		snprintf(x->plant_name, sizeof(x->plant_name),
 			 "transfer function");

@@ -252,6 +252,24 @@ static const struct nlattr *find(const struct nlattr *nest, uint16_t type)
 	return NULL;
 }
 
+/* A DEV_GET reply of a sim device whose plant is @len bytes at @plant. */
+static struct nlmsghdr *plant_reply(char *buf, size_t size,
+				    const void *plant, size_t len)
+{
+	struct nlmsghdr *nlh = rths_msg_init(buf, size, FAMILY,
+					     RTHS_CMD_DEV_GET, 0);
+	struct nlattr *n;
+
+	mnl_attr_put_u32(nlh, RTHS_A_DEV_ID, 1);
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "p0");
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
+	n = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
+	n->nla_type |= NLA_F_NESTED;
+	mnl_attr_put(nlh, RTHS_SIM_A_PLANT, len, plant);
+	mnl_attr_nest_end(nlh, n);
+	return nlh;
+}
+
 TEST(plant_travels_as_whole_sections)
 {
 	static char buf[RTHS_REQ_SIZE];
@@ -264,7 +282,6 @@ TEST(plant_travels_as_whole_sections)
 	const struct nlattr *a, *nest = NULL;
 	struct rths_dev_reply r;
 	struct nlmsghdr *nlh;
-	struct nlattr *n;
 	struct rths_err err;
 
 	mb.err = &err;
@@ -287,26 +304,12 @@ TEST(plant_travels_as_whole_sections)
 	EXPECT_NE(NULL, strstr(err.msg, "plant: section 1 is not stable"));
 
 	/* a reply's plant decodes; a partial section is refused */
-	nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_GET, 0);
-	mnl_attr_put_u32(nlh, RTHS_A_DEV_ID, 1);
-	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "p0");
-	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
-	n = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
-	n->nla_type |= NLA_F_NESTED;
-	mnl_attr_put(nlh, RTHS_SIM_A_PLANT, 40, &sim.plant[1]);
-	mnl_attr_nest_end(nlh, n);
+	nlh = plant_reply(buf, sizeof(buf), &sim.plant[1], 40);
 	ASSERT_EQ(0, rths_dev_info_parse(nlh, &r));
 	EXPECT_EQ(RTHS_SIM_PLANT, r.card.sim.set);
 	EXPECT_EQ(1, r.card.sim.plant_sections);
 	EXPECT_EQ(0, memcmp(&sim.plant[1], &r.card.sim.plant[0], 40));
-	nlh = rths_msg_init(buf, sizeof(buf), FAMILY, RTHS_CMD_DEV_GET, 0);
-	mnl_attr_put_u32(nlh, RTHS_A_DEV_ID, 1);
-	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, "p0");
-	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
-	n = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
-	n->nla_type |= NLA_F_NESTED;
-	mnl_attr_put(nlh, RTHS_SIM_A_PLANT, 48, sim.plant);
-	mnl_attr_nest_end(nlh, n);
+	nlh = plant_reply(buf, sizeof(buf), sim.plant, 48);
 	EXPECT_GT(0, rths_dev_info_parse(nlh, &r));
 }
 

@@ -124,4 +124,20 @@ TEST(offline_backend_runs_the_card_recursion)
 	rths_hs_experiment_free(x);
 }
 
+/* The benchmark example: the plant at 4096 Hz, El Centro at 40 %. */
+TEST(benchmark_example_loads)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err = { 0 };
+
+	ASSERT_EQ(0, rths_hs_experiment_load(RTHS_HS_EXAMPLES
+					     "/benchmark/three-story.json",
+					     &x, &err)) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("benchmark", x->plant_name);
+	EXPECT_EQ(3, x->plant.plant_sections);
+	EXPECT_EQ(4096, x->device.rate);
+	EXPECT_EQ(3, x->model.n);
+	rths_hs_experiment_free(x);
+}
+
 TEST_HARNESS_MAIN
