@@ -162,6 +162,18 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 			struct rths_error *err);
 
 /*
+ * The exchange cost of a step on @b, for the step-size preview: starts
+ * it, posts @steps commands at rest (0) and waits for each feedback,
+ * timing every round trip on CLOCK_MONOTONIC less the part a device paced
+ * by its hrtimer clock spends waiting for the step's own ticks, and stops
+ * it.  *mean_s and *max_s per step.  Open a backend for this alone: it
+ * is not restarted for the run.
+ */
+int rths_hs_backend_round_trip(struct rths_hs_backend *b, uint32_t steps,
+			       double *mean_s, double *max_s,
+			       struct rths_error *err);
+
+/*
  * The sim card's discrete-time plant (<rths/sim_plant.h>) in place of the
  * actuator's lag: @sim's RTHS_SIM_PLANT sections (none: back to the lag).
  * The offline backend then runs the card's integer recursion on commands

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Backend calls, checked once here so that every backend is simpler. */
 #include <string.h>
+#include <time.h>
 
 #include <rths/hs_backend.h>
 
@@ -84,4 +85,47 @@ int rths_hs_backend_set_plant(struct rths_hs_backend *b,
 				   "the %s backend runs no plant",
 				   b->ops->name);
 	return r;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int rths_hs_backend_round_trip(struct rths_hs_backend *b, uint32_t steps,
+			       double *mean_s, double *max_s,
+			       struct rths_error *err)
+{
+	double target[RTHS_HS_MAX_CHANNELS] = { 0 };
+	double paced = rths_hs_device_paced(b), sum = 0, worst = 0;
+	struct rths_hs_feedback fb;
+	struct rths_error e2;
+	int r, r2;
+
+	if (!steps)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "round trip: no steps to time");
+	r = rths_hs_backend_start(b, err);
+	if (r)
+		return r;
+	for (uint32_t n = 1; n <= steps && !r; n++) {
+		double t0 = mono_now(), x;
+
+		r = rths_hs_backend_post(b, n, target, err);
+		if (!r)
+			r = rths_hs_backend_wait(b, n, &fb, err);
+		x = mono_now() - t0 - paced;
+		x = x > 0 ? x : 0;
+		sum += x;
+		worst = x > worst ? x : worst;
+	}
+	r2 = rths_hs_backend_stop(b, r ? &e2 : err);
+	if (r || r2)
+		return r ? r : r2;
+	*mean_s = sum / steps;
+	*max_s = worst;
+	return 0;
 }

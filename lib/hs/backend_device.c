@@ -471,3 +471,12 @@ int rths_hs_device_set_plant(struct rths_hs_backend *b,
 	ret = rths_dev_set(d->ctl, d->name, NULL, 0, RTHS_SIM_PARAMS(&only));
 	return ret ? devb_fail(d, ret, "dev set plant", err) : 0;
 }
+
+double rths_hs_device_paced(const struct rths_hs_backend *b)
+{
+	const struct devb *d = b->priv;
+
+	if (b->ops != &devb_ops || d->manual)
+		return 0;
+	return (double)d->step_ticks / d->rate;
+}

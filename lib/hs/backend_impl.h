@@ -15,6 +15,10 @@ int rths_hs_device_set_plant(struct rths_hs_backend *b,
 			     const struct rths_sim_params *sim,
 			     struct rths_error *err);
 
+/* Seconds of a step the device backend waits in real time (its hrtimer
+ * clock paces the steps); 0 for another backend or the manual clock. */
+double rths_hs_device_paced(const struct rths_hs_backend *b);
+
 #pragma GCC visibility pop
 
 #endif /* RTHS_HS_BACKEND_IMPL_H */

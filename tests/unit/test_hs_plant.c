@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 #include "rths/hs_experiment.h"
+#include "rths/hs_sim.h"
 #include "rths/sim_plant.h"
 
 #define HEAD \
@@ -137,6 +138,48 @@ TEST(benchmark_example_loads)
 	EXPECT_EQ(3, x->plant.plant_sections);
 	EXPECT_EQ(4096, x->device.rate);
 	EXPECT_EQ(3, x->model.n);
+	rths_hs_experiment_free(x);
+}
+
+/* The preview counts the exchange with the backend in every step: at
+ * 2 ms a step and 1024 Hz, d = 1 and d = 2 cannot keep up whatever the
+ * compute costs, so it no longer picks d = 1. */
+TEST(preview_counts_the_exchange)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_preview_params pp;
+	struct rths_hs_preview_result pr;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_offline_params op;
+	struct rths_hs_backend b;
+	struct rths_error err;
+	double mean = -1, max = -1;
+
+	ASSERT_EQ(0, parse(&x, "\"benchmark\"", &err)) TH_LOG("%s", err.msg);
+	x->duration = 2;
+	rths_hs_experiment_sim_config(x, &cfg);
+	rths_hs_preview_defaults(&pp);
+	pp.rate = 1024;
+	ASSERT_EQ(0, rths_hs_preview_exchange(&cfg, &pp, 2e-3, &pr, &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_LE(3, pr.chosen);
+	ASSERT_LE(3, pr.n_rows);
+	EXPECT_FALSE(pr.rows[0].fits);
+	EXPECT_FALSE(pr.rows[1].fits);
+	/* at least the exchange: 2048 steps of 2 ms at d = 1 */
+	EXPECT_LE(2048 * 2e-3, pr.rows[0].compute);
+	EXPECT_EQ(-EINVAL, rths_hs_preview_exchange(&cfg, &pp, -1, &pr, &err));
+
+	/* the round trip on an offline backend: measured, then stopped */
+	rths_hs_experiment_offline_params(x, &op);
+	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, &err));
+	ASSERT_EQ(0, rths_hs_backend_round_trip(&b, 64, &mean, &max, &err));
+	EXPECT_LE(0, mean);
+	EXPECT_LE(mean, max);
+	EXPECT_TRUE(isfinite(max));
+	EXPECT_EQ(-EINVAL, rths_hs_backend_round_trip(&b, 0, &mean, &max,
+						      &err));
+	rths_hs_backend_close(&b);
 	rths_hs_experiment_free(x);
 }
 
