@@ -135,14 +135,6 @@ extern const struct la_lin_ops la_klu_lu;
 #define LA_KLU_REFACTOR_DROP 1e-3
 
 /*
- * Below this order a sparse system is factored dense by the callers that
- * choose automatically (lib/ode's Newton corrector): LAPACK's LU of a
- * small matrix beats KLU's overhead.  The value is the crossover that
- * "make bench-ode" measured on the mass chain (Documentation/numerics.rst).
- */
-#define LA_SPARSE_MIN_N 48
-
-/*
  * LA_LIN_INVERSE (dense LU): the system is solved once per step with one
  * right-hand side; keep A^-1 (dgetri) and solve by one dgemv, which beats
  * the two triangular solves, or by scaling if A is diagonal.
