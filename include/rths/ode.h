@@ -190,15 +190,19 @@ typedef int (*rths_ode_sparse_jac_fn)(double t, const double *y,
 
 enum rths_ode_linear_solver {
 	/* sparse LU from RTHS_ODE_SPARSE_MIN_DIM equations on, dense LU
-	 * (of the same sparse Jacobian) below: KLU's overhead loses to
-	 * LAPACK on small systems */
+	 * (of the same sparse Jacobian) below */
 	RTHS_ODE_LINEAR_AUTO,
 	RTHS_ODE_LINEAR_DENSE,	/* dense LU of the sparse Jacobian */
 	RTHS_ODE_LINEAR_SPARSE,	/* KLU whatever the size */
 };
 
-/* The size from which RTHS_ODE_LINEAR_AUTO uses sparse LU. */
-#define RTHS_ODE_SPARSE_MIN_DIM 48
+/*
+ * The size from which RTHS_ODE_LINEAR_AUTO uses sparse LU.  On the mass
+ * chain ("make bench-ode") KLU was ahead of dense LU from 2 equations
+ * on, by a factor of 2 from 16; below 16 the difference is a few
+ * microseconds a run, and tiny systems stay on LAPACK.
+ */
+#define RTHS_ODE_SPARSE_MIN_DIM 16
 
 /*
  * Give an explicit ODE's Jacobian as a sparse matrix: dim + 1 column

@@ -61,7 +61,8 @@ int ode_lattice_rhs(double t, const double *y, double *dydt, void *params)
 /*
  * Column by column, the entries of the Jacobian in ascending rows: put
  * (i, j, value) for each.  Column 2p (x_p) has the rows 2q + 1 of p and
- * its neighbours q; column 2p + 1 (v_p) has those and row 2p.
+ * its neighbours q, and row 2p (a stored zero); column 2p + 1 (v_p) has
+ * the same rows.
  */
 static void entries(const struct ode_lattice *l,
 		    void (*put)(void *ctx, size_t i, size_t j, double v),
@@ -83,8 +84,10 @@ static void entries(const struct ode_lattice *l,
 				long r = q < c ? nb[q] : (long)np;
 
 				if (!self && r > (long)p) {
-					if (vel)	/* x_p' = v_p */
-						put(ctx, 2 * p, j, 1.0);
+					/* x_p' = v_p; an explicit zero on
+					 * the diagonal, for CVODE's
+					 * I - gamma J in place */
+					put(ctx, 2 * p, j, vel ? 1.0 : 0.0);
 					put(ctx, 2 * p + 1, j, -s * c);
 					self = 1;
 				}

@@ -9,7 +9,8 @@
  *
  * State, interleaved per mass p = iy * nx + ix: y[2p] its displacement
  * relative to the ground, y[2p + 1] its velocity.  The Jacobian has at
- * most 10 entries per mass pair of columns, and its bandwidth is 2 nx + 1.
+ * most 12 entries per mass (its pattern stores the zero diagonal entries
+ * of the x rows too), and its bandwidth is 2 nx + 1.
  * With the default parameters the chain is stiff: the highest modes are
  * overdamped with eigenvalues near -beta 4 k/m (-2000/s for 4 neighbours
  * -4000/s), the lowest oscillate at pi/(2 nx) sqrt(k/m).

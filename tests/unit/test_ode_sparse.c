@@ -33,11 +33,12 @@ static double rel_diff(size_t n, const double *a, const double *b)
 	return d / s;
 }
 
-/* The pattern walks the Jacobian's nonzeros: the dense callback's. */
+/* The pattern walks the Jacobian's nonzeros, the dense callback's, and
+ * stores the diagonal (zero in the x rows). */
 TEST(lattice_pattern_is_the_dense_jacobian)
 {
 	struct ode_lattice l = ode_lattice_default(4, 3);
-	size_t n = ode_lattice_dim(&l), *cp, *ri, nnz, dense_nnz = 0;
+	size_t n = ode_lattice_dim(&l), *cp, *ri, nnz, dense_nnz = 0, diag = 0;
 	double *D = calloc(n * n, sizeof(*D)), *x;
 	struct rths_mat J = { RTHS_MAT_DENSE, n, n, n, D };
 	struct rths_csc S;
@@ -51,13 +52,17 @@ TEST(lattice_pattern_is_the_dense_jacobian)
 	ASSERT_EQ(0, ode_lattice_sparse_jac(0, NULL, &S, &l));
 	for (size_t i = 0; i < n * n; i++)
 		dense_nnz += D[i] != 0;
-	EXPECT_EQ(dense_nnz, nnz);
+	EXPECT_EQ(0, RTHS_MAT(&J, 0, 0));
+	EXPECT_EQ(dense_nnz + n / 2, nnz);
 	for (size_t j = 0; j < n; j++)
 		for (size_t k = cp[j]; k < cp[j + 1]; k++) {
 			EXPECT_EQ(RTHS_MAT(&J, ri[k], j), x[k]);
 			if (k > cp[j])
 				EXPECT_LT(ri[k - 1], ri[k]);
+			if (ri[k] == j)
+				diag++;
 		}
+	EXPECT_EQ(n, diag);
 	free(D);
 	free(x);
 	free(cp);
@@ -193,8 +198,9 @@ TEST(refusals)
 						   RTHS_ODE_LINEAR_AUTO));
 	EXPECT_EQ(-EINVAL, rths_ode_set_sparse_jac(s, cp, ri,
 			ode_lattice_sparse_jac, 7));
-	/* column 0 (x_0): rows 1 and 3; swapped, then out of range */
-	ASSERT_EQ(2, cp[1]);
+	/* column 0 (x_0): rows 0, 1 and 3; two swapped, then one out of
+	 * range */
+	ASSERT_EQ(3, cp[1]);
 	keep = ri[0];
 	ri[0] = ri[1];
 	ri[1] = keep;
