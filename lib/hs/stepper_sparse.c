@@ -177,20 +177,27 @@ int rths_hs_sparse_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	return r;
 }
 
+/* y = alpha A x + beta y with A sparse if the stepper is, else dense. */
+static void product(const struct rths_hs_stepper *st, const struct la_csc *A,
+		    const double *dense, double alpha, const double *x,
+		    double beta, double *y)
+{
+	if (st->sp)
+		la_csc_gemv(A, alpha, x, beta, y);
+	else
+		la_gemv(st->n, st->n, alpha, dense, x, beta, y);
+}
+
 void rths_hs_stepper_cv(const struct rths_hs_stepper *st, double alpha,
 			const double *x, double beta, double *y)
 {
-	if (st->sp)
-		la_csc_gemv(&st->sp->c.m, alpha, x, beta, y);
-	else
-		la_gemv(st->n, st->n, alpha, st->model->c, x, beta, y);
+	product(st, st->sp ? &st->sp->c.m : NULL, st->model->c, alpha, x,
+		beta, y);
 }
 
 void rths_hs_stepper_mv(const struct rths_hs_stepper *st, double alpha,
 			const double *x, double beta, double *y)
 {
-	if (st->sp)
-		la_csc_gemv(&st->sp->m.m, alpha, x, beta, y);
-	else
-		la_gemv(st->n, st->n, alpha, st->model->m, x, beta, y);
+	product(st, st->sp ? &st->sp->m.m : NULL, st->model->m, alpha, x,
+		beta, y);
 }
