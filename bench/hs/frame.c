@@ -147,13 +147,15 @@ static double time_floor(const struct rths_hs_stepper *st, int kr,
 /* Sparse and dense steps of one frame, and the floor. */
 void bench_hs_frame(size_t dofs, size_t dense_max)
 {
-	size_t bays = 9, stories = (dofs / 3 + bays) / (bays + 1);
+	size_t bays = 9, stories = dofs / 3 / (bays + 1);
 	static const enum rths_hs_method meth[2] = { RTHS_HS_CR,
 						     RTHS_HS_KR_ALPHA };
 	struct rths_hs_model mo;
 	double *f, *mr, *x, *y;
-	size_t n;
+	size_t n, nnz_d = 0, nnz_lu = 0, nnz_k = 0;
 
+	if (!stories)
+		stories = 1;
 	if (frame_model(&mo, stories, bays) < 0) {
 		fprintf(stderr, "bench-hs: cannot allocate the frame\n");
 		exit(1);
@@ -196,6 +198,21 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 					      NULL) < 0))
 			exit(1);
 		tf = time_floor(st, m, &d, &nm, x, y, 2000);
+		if (!m) {
+			struct la_lin lu;
+			struct rths_hs_csc dd;
+
+			if (rths_hs_csc_combine(st, 1.0, dt / 2, dt * dt / 4,
+						&dd, NULL) < 0 ||
+			    rths_hs_csc_factor(st, 1.0, dt / 2, dt * dt / 4,
+					       &lu, "D", NULL) < 0)
+				exit(1);
+			nnz_d = la_csc_nnz(&dd.m);
+			nnz_lu = la_klu_factor_nnz(&lu);
+			nnz_k = la_csc_nnz(&st->sp->k.m);
+			la_lin_free(&lu);
+			rths_hs_csc_free(&dd);
+		}
 		rths_hs_csc_free(&d);
 		rths_hs_csc_free(&nm);
 		rths_hs_stepper_free(st);
@@ -215,6 +232,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 		printf("  dense skipped: %zu DOF > %zu (HS_FRAME_DENSE_MAX; its setup factors and inverts n x n matrices)\n",
 		       n, dense_max);
 	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y)\n");
+	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
+	       nnz_k, nnz_d, nnz_lu);
 	rths_hs_model_free(&mo);
 	free(f);
 }

@@ -133,6 +133,9 @@ extern const struct la_lin_ops la_dense_lu;
  */
 extern const struct la_lin_ops la_klu_lu;
 #define LA_KLU_REFACTOR_DROP 1e-3
+/* Entries of KLU's factors L + U (the diagonal once) and of the
+ * off-diagonal blocks: the work of one solve; 0 before a factorization. */
+size_t la_klu_factor_nnz(const struct la_lin *l);
 
 /*
  * LA_LIN_INVERSE (dense LU): the system is solved once per step with one

@@ -191,6 +191,17 @@ static void klu_release(struct la_lin *l)
 	l->sp = NULL;
 }
 
+size_t la_klu_factor_nnz(const struct la_lin *l)
+{
+	const struct la_klu *k = l->sp;
+
+	if (!k || !k->num)
+		return 0;
+	/* lnz and unz both count the diagonal */
+	return (size_t)k->num->lnz + (size_t)k->num->unz +
+	       (size_t)k->num->nzoff - l->n;
+}
+
 const struct la_lin_ops la_klu_lu = {
 	.name = "KLU sparse LU",
 	.alloc = klu_alloc,
