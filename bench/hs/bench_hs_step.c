@@ -8,9 +8,9 @@
  * are medians of batches; only the ratios mean anything on a shared
  * machine.  Then a 2-D plane frame model, sparse against dense (frame.c).
  *
- * usage: bench-hs-step [-f DOFS] [-d DENSE_MAX] [-s]
- *   -f  the frame's size in DOF (default 5000, 0: no frame)
- *   -d  the largest frame also stepped dense (default 5000)
+ * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-s]
+ *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
+ *   -d  the largest frame also stepped dense (default 2000)
  *   -s  the frame only, not the shear buildings
  */
 #include <cblas.h>
@@ -118,18 +118,19 @@ double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
-	size_t frame_dofs = 5000, dense_max = 5000;
+	const char *frames = "2000 5000";
+	size_t dense_max = 2000;
 	int opt, sizes_off = 0;
 
 	while ((opt = getopt(argc, argv, "f:d:s")) != -1) {
 		if (opt == 's') {
 			sizes_off = 1;
 		} else if (opt == 'f') {
-			frame_dofs = strtoul(optarg, NULL, 10);
+			frames = optarg;
 		} else if (opt == 'd') {
 			dense_max = strtoul(optarg, NULL, 10);
 		} else {
-			fprintf(stderr, "usage: %s [-f DOFS] [-d DENSE_MAX] [-s]\n",
+			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-s]\n",
 				argv[0]);
 			return 2;
 		}
@@ -189,7 +190,14 @@ int main(int argc, char **argv)
 	       "  a step's products: CR  A a, K u, C v (lumped M: solve by scaling)   3 dgemv\n"
 	       "                     KR  alpha1 a, K u, C v, M alpha3 a, Mhat^-1 r    5 dgemv\n",
 	       SET);
-	if (frame_dofs)
-		bench_hs_frame(frame_dofs, dense_max);
+	for (;;) {
+		char *end;
+		size_t dofs = strtoul(frames, &end, 10);
+
+		if (end == frames)
+			break;
+		bench_hs_frame(dofs, dense_max);
+		frames = end;
+	}
 	return 0;
 }
