@@ -183,6 +183,10 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 		double af = rho / (rho + 1), g = 0.5 - am + af;
 		double be = 0.25 * (1 - am + af) * (1 - am + af);
 
+		size_t keep = rths_hs_sparse_min_dofs;
+
+		/* sparse whatever the size, to find where it pays */
+		rths_hs_sparse_min_dofs = 1;
 		ts = bench_hs_time_steps(&mo, meth[m], f, mr, 200);
 		/* the floor on the same matrices as the sparse stepper's */
 		rths_hs_stepper_defaults(&p, meth[m], dt);
@@ -217,12 +221,11 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 		rths_hs_csc_free(&nm);
 		rths_hs_stepper_free(st);
 		if (n <= dense_max) {
-			size_t keep = rths_hs_sparse_min_dofs;
-
 			rths_hs_sparse_min_dofs = SIZE_MAX;
-			td = bench_hs_time_steps(&mo, meth[m], f, mr, 20);
-			rths_hs_sparse_min_dofs = keep;
+			td = bench_hs_time_steps(&mo, meth[m], f, mr,
+						 n < 500 ? 200 : 20);
 		}
+		rths_hs_sparse_min_dofs = keep;
 		printf("  %-9s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
 		       rths_hs_method_name(meth[m]), ts * 1e6, tf * 1e6,
 		       ts / tf, td * 1e6, td / ts);

@@ -12,7 +12,7 @@
 
 #include "hs/integrator_impl.h"
 
-size_t rths_hs_sparse_min_dofs = 200;
+size_t rths_hs_sparse_min_dofs = RTHS_HS_SPARSE_MIN_DOFS;
 
 void rths_hs_csc_free(struct rths_hs_csc *m)
 {

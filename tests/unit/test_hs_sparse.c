@@ -91,7 +91,7 @@ static void run(struct __test_metadata *_metadata, struct rths_hs_model *mo,
 	}
 	rths_hs_stepper_free(st);
 	free(kest);
-	rths_hs_sparse_min_dofs = 200;
+	rths_hs_sparse_min_dofs = RTHS_HS_SPARSE_MIN_DOFS;
 }
 
 static void compare(struct __test_metadata *_metadata,
@@ -105,7 +105,7 @@ static void compare(struct __test_metadata *_metadata,
 
 	ASSERT_TRUE(hs && hd);
 	building(_metadata, &mo, element);
-	run(_metadata, &mo, m, 200, with_est, hs, &sparse);
+	run(_metadata, &mo, m, RTHS_HS_SPARSE_MIN_DOFS, with_est, hs, &sparse);
 	rths_hs_model_free(&mo);
 	building(_metadata, &mo, element);
 	run(_metadata, &mo, m, SIZE_MAX, with_est, hd, &dense);
