@@ -28,6 +28,7 @@
 #include <rths/hs_compensation.h>
 #include <rths/hs_experiment.h>
 #include <rths/hs_setup.h>
+#include <rths/sim_plant.h>
 
 #include "kselftest_harness.h"
 #include "site.h"
@@ -47,14 +48,18 @@
 static const double K[2][2] = { { 2.0e6, -0.5e6 }, { -0.5e6, 1.5e6 } };
 static const double C[2][2] = { { 1.0e3, 0 }, { 0, 2.0e3 } };
 
+/* Extra actuator fields of the site file (a plant), for ref_open too. */
+static const char *actuator_extra = "";
+
 static void site_json(FILE *f, const char *proto, int seed)
 {
 	fprintf(f, "{\"substructures\":[{\"name\":\"rig\",\"protocol\":\"%s\",\"port\":0,\"dof\":2,\n"
 		"\"device\":{\"backend\":\"offline\",\"rate\":%d,\"step_ticks\":%d,\n"
-		" \"actuator\":{\"lag\":%.17g,\"delay_ticks\":%d,\"noise_disp\":%.17g,\"noise_force\":%.17g,\"seed\":%d}},\n"
+		" \"actuator\":{\"lag\":%.17g,\"delay_ticks\":%d,\"noise_disp\":%.17g,\"noise_force\":%.17g,\"seed\":%d%s}},\n"
 		"\"specimen\":{\"stiffness\":[[%.17g,%.17g],[%.17g,%.17g]],\"damping\":[[%.17g,%.17g],[%.17g,%.17g]]},\n"
 		"\"compensation\":{\"method\":\"polynomial\",\"order\":2,\"delay\":%.17g}}]}\n",
 		proto, RATE, TICKS, LAG, DELAY, NOISE_D, NOISE_F, seed,
+		actuator_extra,
 		K[0][0], K[0][1], K[1][0], K[1][1], C[0][0], C[0][1], C[1][0],
 		C[1][1], COMP_DELAY);
 }
@@ -96,6 +101,18 @@ static int ref_open(struct ref *r, int seed)
 	op.c = c;
 	if (rths_hs_offline_open(&r->b, &op, NULL))
 		return -1;
+	if (actuator_extra[0]) {
+		struct rths_benchmark_plant bp;
+		struct rths_sim_params sim = { 0 };
+		double num[1], den[6];
+
+		/* the only plant the tests give: the benchmark's, nominal */
+		rths_benchmark_plant_nominal(&bp);
+		if (rths_benchmark_plant_tf(&bp, num, den, NULL) ||
+		    rths_sim_plant_design(num, 1, den, 6, RATE, 0, &sim, NULL) ||
+		    rths_hs_backend_set_plant(&r->b, &sim, NULL))
+			return -1;
+	}
 	rths_hs_comp_defaults(&cp, RTHS_HS_COMP_POLYNOMIAL,
 			      (double)TICKS / RATE);
 	cp.order = 2;
@@ -217,6 +234,26 @@ static void c_run(struct __test_metadata *_metadata, int port, int seed,
 	ASSERT_EQ(0, ask(fd, m, 99, NULL));
 	ref_close(&ref);
 	close(fd);
+}
+
+/* A plant in the site file runs in place of the lag, as in rths-run. */
+TEST(element_offline_runs_the_plant)
+{
+	char log[16384];
+	struct site_proc s;
+	double f[2], lag_f[2];
+
+	ASSERT_EQ(0, site_start(&s, "element", 8));
+	c_run(_metadata, s.port[0], 8, 30, lag_f);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	actuator_extra = ",\"plant\":\"benchmark\"";
+	ASSERT_EQ(0, site_start(&s, "element", 8));
+	c_run(_metadata, s.port[0], 8, 30, f);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "ticks a step, plant benchmark)"));
+	/* the same seed: only the plant differs */
+	EXPECT_NE(0, memcmp(f, lag_f, sizeof(f)));
+	TH_LOG("%s", log);
 }
 
 TEST(element_offline_gives_the_model)

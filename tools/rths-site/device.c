@@ -242,6 +242,10 @@ int device_sub_open(struct device_sub **out, const struct substructure *sub)
 		r = rths_hs_offline_open(&d->b, &op, &d->err);
 	}
 	d->opened = r == 0;
+	/* As in rths-run: the sim card's (or its model's) plant, if any,
+	 * replaces the lag before the device starts. */
+	if (r == 0 && (x->plant.set & RTHS_SIM_PLANT))
+		r = rths_hs_backend_set_plant(&d->b, &x->plant, &d->err);
 	for (size_t i = 0; r == 0 && i < d->m; i++) {
 		struct rths_hs_comp_params cp = x->comp;
 

@@ -25,9 +25,11 @@ int device_session_open(struct session *s)
 		return -1;
 	}
 	sub->dev_session = s->id;
-	session_log(s, LOG_INFO, "device %s started (%s backend, %u Hz, %u ticks a step)",
+	session_log(s, LOG_INFO, "device %s started (%s backend, %u Hz, %u ticks a step%s%s)",
 		    sub->dev->device.name, device_sub_backend(s->dev),
-		    sub->dev->device.rate, sub->dev->device.step_ticks);
+		    sub->dev->device.rate, sub->dev->device.step_ticks,
+		    sub->dev->plant_name[0] ? ", plant " : "",
+		    sub->dev->plant_name);
 	return 0;
 }
 
