@@ -131,6 +131,9 @@ enum rths_hs_warning_code {
 };
 
 #define RTHS_HS_MAX_WARNINGS 8
+/* Most ODE substructures of an experiment. */
+#define RTHS_HS_MAX_ODESUBS 8
+struct rths_hs_odesub;
 /* 5 g: above any recorded earthquake (about 4 g); tens of g mean units
  * or a scale gone wrong. */
 #define RTHS_HS_PLAUSIBLE_PGA (5 * RTHS_HS_G)
@@ -167,6 +170,10 @@ struct rths_hs_experiment {
 	struct rths_hs_output_config out;
 	size_t n_warnings;	/* the first RTHS_HS_MAX_WARNINGS are kept */
 	struct rths_hs_warning warnings[RTHS_HS_MAX_WARNINGS];
+	/* "ode_substructures" (rths/hs_odesub.h), in file order; run them
+	 * with rths_hs_sim_run_odesubs() */
+	size_t n_odesubs;
+	struct rths_hs_odesub *odesubs[RTHS_HS_MAX_ODESUBS];
 };
 
 /*
