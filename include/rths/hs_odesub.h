@@ -168,6 +168,9 @@ int rths_hs_odesub_work(const struct rths_hs_odesub *s,
  * while the actuators move) and its force added to the measured one.
  * Their work is then read with rths_hs_odesub_work().  A failing or
  * capped ODE step ends the run as a failing backend does (res->error).
+ * On any backend but the offline one (a device, the distributed sites)
+ * an unbounded substructure (rths_hs_odesub_bounded() 0) is refused
+ * with -RTHS_E_UNSUPPORTED before the start.
  */
 int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
 			    struct rths_hs_odesub *const *odesubs,

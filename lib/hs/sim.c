@@ -307,6 +307,15 @@ static int odesubs_start(struct loop *L, double ag0, uint64_t steps,
 					      "ODE substructure %zu: DOF %d, the model has %zu",
 					      i, rths_hs_odesub_max_dof(L->ode[i]),
 					      L->n);
+		/* Real time: the offline backend waits, the others do not. */
+		if (L->cfg->sub && strcmp(L->cfg->backend->ops->name, "offline") &&
+		    !rths_hs_odesub_bounded(L->ode[i]))
+			return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+					      "method",
+					      "ODE substructure %zu: %s adapts its step, so its work per hybrid step has no bound; on the %s backend cap it (max_steps, max_f_evals) or use constant_bdf",
+					      i,
+					      rths_ode_method_name(rths_hs_odesub_method(L->ode[i])),
+					      L->cfg->backend->ops->name);
 		r = rths_hs_odesub_start(L->ode[i], 0.0,
 					 rths_hs_stepper_u(L->st),
 					 rths_hs_stepper_v(L->st), ag0, steps,

@@ -386,6 +386,88 @@ TEST(cap_stops_an_unbounded_step)
 	rths_hs_odesub_free(s);
 }
 
+static int fake_start(void *priv, struct rths_error *err)
+{
+	(*(int *)priv)++;
+	return 0;
+}
+
+static int fake_post(void *priv, uint64_t step, const double *target,
+		     struct rths_error *err)
+{
+	return rths_error_set(err, EIO, NULL, 0, NULL, "no device here");
+}
+
+static int fake_hold(void *priv, struct rths_error *err)
+{
+	return 0;
+}
+
+/*
+ * The loop refuses an uncapped adaptive substructure on a real-time
+ * backend (anything but "offline") before it starts the backend, and
+ * runs it once capped (here a backend that refuses every command: the
+ * run ends at its first post, after the substructure's start).
+ */
+TEST(loop_refuses_uncapped_on_a_device)
+{
+	static const struct rths_hs_backend_ops ops = {
+		.name = "device", .start = fake_start, .post = fake_post,
+		.hold = fake_hold, .stop = fake_hold,
+	};
+	double m[2] = { 1000, 1000 }, k[2] = { 1.19e6, 1e6 }, ks = 1e6;
+	struct rths_hs_substructure sub;
+	struct rths_hs_synth_params sp;
+	struct rths_hs_setup setup;
+	struct rths_hs_model model;
+	struct rths_hs_gm gm;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_history h;
+	struct rths_hs_run_result res;
+	struct rths_hs_odesub *s;
+	struct rths_error e = { 0 };
+	int started = 0;
+	struct rths_hs_backend b = {
+		.ops = &ops, .priv = &started, .channels = 1, .rate = 1024,
+		.step_ticks = 1,
+	};
+
+	ASSERT_EQ(0, rths_hs_model_shear_building(&model, 2, m, k, &e));
+	ASSERT_EQ(0, rths_hs_substructure_init(&sub, 2, 1, &e));
+	sub.cmd_map[0] = 1;
+	rths_hs_substructure_force_map_transpose(&sub);
+	ASSERT_EQ(0, rths_hs_setup_direct(&setup, 1, &e));
+	rths_hs_synth_defaults(&sp);
+	sp.duration = 1;
+	sp.dt = 0.01;
+	ASSERT_EQ(0, rths_hs_gm_synthetic(&gm, &sp, &e));
+	ASSERT_EQ(0, rths_hs_odesub_new_chain(&s, 1, 2, chain_m, chain_k,
+					      chain_c, &e));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.model = &model;
+	cfg.sub = &sub;
+	cfg.setup = &setup;
+	cfg.backend = &b;
+	cfg.k_if = &ks;
+	cfg.gm = &gm;
+	rths_hs_stepper_defaults(&cfg.integrator, RTHS_HS_CR, DT);
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
+		  rths_hs_sim_run_odesubs(&cfg, &s, 1, &h, &res, &e));
+	EXPECT_STREQ("method", e.path);
+	EXPECT_NE(NULL, strstr(e.msg, "device"));
+	EXPECT_EQ(0, started);
+	rths_hs_odesub_set_cap(s, 0, 1000);
+	/* capped: it starts, and fails at the backend's first post */
+	EXPECT_EQ(-EIO, rths_hs_sim_run_odesubs(&cfg, &s, 1, &h, &res, &e));
+	EXPECT_EQ(1, started);
+	EXPECT_TRUE(res.held);
+	rths_hs_history_free(&h);
+	rths_hs_odesub_free(s);
+	rths_hs_gm_free(&gm);
+	rths_hs_substructure_free(&sub);
+	rths_hs_model_free(&model);
+}
+
 /* The device example with ode_substructures[0] = @sub (JSON text). */
 static int parse_with(const char *sub, struct rths_hs_experiment **x,
 		      struct rths_error *e)
