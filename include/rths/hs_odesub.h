@@ -58,6 +58,7 @@
 #include <rths/hs_error.h>
 #include <rths/hs_sim.h>
 #include <rths/ode.h>
+#include <rths/ode_mech.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,7 @@ extern "C" {
 enum rths_hs_odesub_kind {
 	RTHS_HS_ODESUB_CHAIN = 1,
 	RTHS_HS_ODESUB_DAMPER,
+	RTHS_HS_ODESUB_MULTIBODY,
 };
 
 /* The interface input over a hybrid step. */
@@ -89,6 +91,66 @@ int rths_hs_odesub_new_chain(struct rths_hs_odesub **out, int dof, size_t n,
 int rths_hs_odesub_new_damper(struct rths_hs_odesub **out, int dof_i,
 			      int dof_j, double c, double alpha, double k_b,
 			      struct rths_error *err);
+/*
+ * A planar multibody system hung from DOF @dof: rigid bodies, revolute
+ * and prismatic joints, springs and dampers, under gravity (-y) and the
+ * ground motion (x, as the model's DOFs: coordinates relative to the
+ * ground).  Body -1 in a joint or spring is the base: the point of the
+ * structure at DOF @dof, which moves along x with it.  The DAE of
+ * rths/ode_mech.h in @form; an implicit method (default GSTIFF).  The
+ * input is always LINEAR: a held base would jump.  At each hybrid step
+ * the velocities are projected (mass-weighted: the impulse the base's
+ * change of velocity gives) and the DAE restarted consistently.
+ */
+#define RTHS_HS_MB_MAX_BODIES 8
+#define RTHS_HS_MB_MAX_JOINTS 8
+#define RTHS_HS_MB_MAX_SPRINGS 8
+
+struct rths_hs_mb_body {
+	double mass;		/* kg */
+	double inertia;		/* kg m^2 about the centre of mass */
+	double x, y, angle;	/* initial pose: m, m, rad */
+};
+
+enum rths_hs_mb_joint_kind {
+	RTHS_HS_MB_REVOLUTE = 1,
+	RTHS_HS_MB_PRISMATIC,
+};
+
+/* Points are in the body's frame (the base's: at rest, from DOF's
+ * point).  A prismatic joint slides along @axis (in a's frame). */
+struct rths_hs_mb_joint {
+	enum rths_hs_mb_joint_kind kind;
+	int body_a, body_b;
+	double pa[2], pb[2];
+	double axis[2];
+};
+
+/* Between two points: f = k (l - length) + c l' along the line;
+ * length < 0: the initial distance. */
+struct rths_hs_mb_spring {
+	int body_a, body_b;
+	double pa[2], pb[2];
+	double k, c, length;
+};
+
+struct rths_hs_mb_params {
+	size_t n_bodies, n_joints, n_springs;
+	const struct rths_hs_mb_body *bodies;
+	const struct rths_hs_mb_joint *joints;
+	const struct rths_hs_mb_spring *springs;
+	double gravity;			/* m/s^2, e.g. RTHS_HS_G */
+	enum rths_ode_mech_form form;	/* I3, SI2 or SI1 */
+};
+
+int rths_hs_odesub_new_multibody(struct rths_hs_odesub **out, int dof,
+				 const struct rths_hs_mb_params *p,
+				 struct rths_error *err);
+/* Multibody: the coordinates q (3 per body: x, y, angle) and
+ * velocities at the last step; NULL otherwise. */
+const double *rths_hs_odesub_mb_q(const struct rths_hs_odesub *s);
+const double *rths_hs_odesub_mb_v(const struct rths_hs_odesub *s);
+
 /* Like free(), NULL is accepted and does nothing. */
 void rths_hs_odesub_free(struct rths_hs_odesub *s);
 
@@ -155,6 +217,13 @@ struct rths_hs_odesub_work {
 	unsigned long total_f_evals;
 	double budget;				/* s: the hybrid step */
 	uint64_t over_budget;			/* steps with compute > budget */
+	/* multibody: largest |Phi|_2 (m) and |Phi'|_2 (m/s) at the ends of
+	 * the steps; the energy balance E(t) - E(0) - (work of the base,
+	 * the ground motion and the dampers), summed over the steps
+	 * (without the base's velocity jumps at their starts): its
+	 * largest magnitude (J) and the largest mechanical energy (J). */
+	double drift_pos, drift_vel;
+	double energy_error, energy_max;
 };
 
 /* The work of the run so far (after rths_hs_odesub_start()). */

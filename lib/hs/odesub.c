@@ -9,39 +9,9 @@
 #include <rths/hs_odesub.h>
 
 #include "hs/linalg.h"
+#include "hs/odesub_impl.h"
 
 #define MAXM RTHS_HS_ODESUB_MAX_MASSES
-
-/* One hybrid step's work. */
-struct work_rec {
-	uint32_t ode_steps, f_evals, jac_evals, newton_iters;
-	double compute;
-};
-
-struct rths_hs_odesub {
-	enum rths_hs_odesub_kind kind;
-	int dof_i, dof_j;
-	size_t dim;
-	/* chain */
-	size_t nm;
-	double m[MAXM], k[MAXM], c[MAXM];
-	/* damper */
-	double cd, alpha, kb;
-	/* integration */
-	enum rths_ode_method method;
-	struct rths_ode_control ctl;
-	enum rths_hs_odesub_input input;
-	unsigned long max_steps, max_f_evals;
-	struct rths_ode *ode;
-	double *y, *y_try;
-	/* the step's input: u_b, a_g at t0 and t1, v_b */
-	double t0, t1, ub0, ub1, ag0, ag1, vb;
-	double force;
-	/* work records, one per hybrid step (row 0 unused) */
-	struct work_rec *rec;
-	uint64_t n_rec, cap_rec;
-	double budget;
-};
 
 static void defaults(struct rths_hs_odesub *s)
 {
@@ -161,6 +131,7 @@ void rths_hs_odesub_free(struct rths_hs_odesub *s)
 	if (!s)
 		return;
 	rths_ode_free(s->ode);
+	rths_hs_mb_free(s->mb);
 	free(s->y);
 	free(s->rec);
 	free(s);
@@ -189,7 +160,8 @@ int rths_hs_odesub_set_method(struct rths_hs_odesub *s,
 void rths_hs_odesub_set_input(struct rths_hs_odesub *s,
 			      enum rths_hs_odesub_input input)
 {
-	s->input = input;
+	if (s->kind != RTHS_HS_ODESUB_MULTIBODY)
+		s->input = input;
 }
 
 void rths_hs_odesub_set_cap(struct rths_hs_odesub *s, unsigned long max_steps,
@@ -240,9 +212,8 @@ double rths_hs_odesub_force(const struct rths_hs_odesub *s)
 	return s->force;
 }
 
-/* The interface input at t: u_b and a_g (v_b is constant over a step). */
-static void input_at(const struct rths_hs_odesub *s, double t, double *ub,
-		     double *ag)
+void rths_hs_odesub_input_at(const struct rths_hs_odesub *s, double t,
+			     double *ub, double *ag)
 {
 	double tau;
 
@@ -277,7 +248,7 @@ static int rhs(double t, const double *y, double *dydt, void *params)
 	const struct rths_hs_odesub *s = params;
 	double ub, ag;
 
-	input_at(s, t, &ub, &ag);
+	rths_hs_odesub_input_at(s, t, &ub, &ag);
 	if (s->kind == RTHS_HS_ODESUB_DAMPER) {
 		dydt[0] = damper_rate(s, s->kb * (ub - y[0]));
 		return 0;
@@ -303,7 +274,7 @@ static int jac(double t, const double *y, struct rths_mat *J, void *params)
 	size_t n = s->nm;
 	double ub, ag;
 
-	input_at(s, t, &ub, &ag);
+	rths_hs_odesub_input_at(s, t, &ub, &ag);
 	if (s->kind == RTHS_HS_ODESUB_DAMPER) {
 		double f = fabs(s->kb * (ub - y[0]));
 
@@ -354,12 +325,22 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 	struct rths_ode_system sys = {
 		.dim = s->dim, .rhs = rhs, .jac = jac, .params = s,
 	};
+	struct rths_ode_control ctl = s->ctl;
 	double ub = iface_disp(s, u0);
 	double vb = v0 ? v0[s->dof_i] - (s->dof_j >= 0 ? v0[s->dof_j] : 0) : 0;
 	int code = 0;
 
+	if (s->kind == RTHS_HS_ODESUB_MULTIBODY) {
+		if (!rths_ode_method_is_implicit(s->method))
+			return rths_error_set(err, RTHS_E_METHOD, NULL, 0,
+					      "method",
+					      "%s solves explicit ODEs; a multibody DAE needs gstiff, wstiff, dstiff or constant_bdf",
+					      rths_ode_method_name(s->method));
+		sys = *rths_hs_mb_system(s->mb);
+		ctl.atol_v = rths_hs_mb_atol(s->mb, ctl.atol);
+	}
 	rths_ode_free(s->ode);
-	s->ode = rths_ode_new(s->method, &sys, &s->ctl, &code);
+	s->ode = rths_ode_new(s->method, &sys, &ctl, &code);
 	if (!s->ode)
 		return rths_error_set(err, code, NULL, 0, "method",
 				      "cannot set up %s: %s",
@@ -388,6 +369,8 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 	s->ub0 = s->ub1 = ub;
 	s->ag0 = s->ag1 = ag0;
 	s->vb = vb;
+	if (s->kind == RTHS_HS_ODESUB_MULTIBODY)
+		return rths_hs_mb_start(s, err);
 	s->force = force_of(s, s->y, ub, vb);
 	return 0;
 }
@@ -395,7 +378,7 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 static void add_force(const struct rths_hs_odesub *s, double f, double *r)
 {
 	/* The force on DOF i pulls it (F > 0 towards +): a restoring -F. */
-	if (s->kind == RTHS_HS_ODESUB_CHAIN) {
+	if (s->kind != RTHS_HS_ODESUB_DAMPER) {
 		r[s->dof_i] -= f;
 		return;
 	}
@@ -404,13 +387,44 @@ static void add_force(const struct rths_hs_odesub *s, double f, double *r)
 		r[s->dof_j] -= f;
 }
 
+int rths_hs_odesub_integrate(struct rths_hs_odesub *s, double *y,
+			     void (*after)(struct rths_hs_odesub *s, double t,
+					   const double *y),
+			     struct rths_error *err)
+{
+	const struct rths_ode_stats *st = rths_ode_get_stats(s->ode);
+	double t = s->t0, t1 = s->t1;
+	int rc = 0;
+
+	while (rc == 0 && t < t1) {
+		rc = rths_ode_step(s->ode, t1, &t, y);
+		if (rc == 0 && after)
+			after(s, t, y);
+		if (rc == 0 && t < t1 &&
+		    ((s->max_steps && st->steps >= s->max_steps) ||
+		     (s->max_f_evals && st->f_evals >= s->max_f_evals)))
+			return rths_error_set(err, RTHS_E_TOO_SLOW, NULL, 0,
+					      "max_steps",
+					      "%s reached its cap (%lu steps, %lu f-evals) at t = %g s, %.3g s short of the hybrid step's end",
+					      rths_ode_method_name(s->method),
+					      st->steps, st->f_evals, t,
+					      t1 - t);
+	}
+	if (rc < 0)
+		return rths_error_set(err, rc, NULL, 0, "method",
+				      "%s failed between t = %g and %g s: %s",
+				      rths_ode_method_name(s->method), s->t0,
+				      t1, rths_strerror(rc));
+	return 0;
+}
+
 int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 			const double *u1, double ag1, double *r,
 			struct rths_error *err)
 {
 	const struct rths_ode_stats *st;
 	struct work_rec *w;
-	double t, t_start = mono_now(), h;
+	double t_start = mono_now(), h;
 	int rc;
 
 	if (!s->ode || !(t1 > s->t1))
@@ -424,31 +438,28 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 	s->ub1 = iface_disp(s, u1);
 	s->ag1 = ag1;
 	s->vb = (s->ub1 - s->ub0) / h;
-	memcpy(s->y_try, s->y, s->dim * sizeof(double));
-	rc = rths_ode_init(s->ode, s->t0, s->y_try, NULL);
-	t = s->t0;
 	st = rths_ode_get_stats(s->ode);
-	while (rc == 0 && t < t1) {
-		rc = rths_ode_step(s->ode, t1, &t, s->y_try);
-		if (rc == 0 && t < t1 &&
-		    ((s->max_steps && st->steps >= s->max_steps) ||
-		     (s->max_f_evals && st->f_evals >= s->max_f_evals))) {
-			return rths_error_set(err, RTHS_E_TOO_SLOW, NULL, 0,
-					      "max_steps",
-					      "%s reached its cap (%lu steps, %lu f-evals) at t = %g s, %.3g s short of the hybrid step's end",
+	if (s->kind == RTHS_HS_ODESUB_MULTIBODY) {
+		rc = rths_hs_mb_step(s, &s->force, err);
+		if (rc < 0)
+			return rc;
+	} else {
+		memcpy(s->y_try, s->y, s->dim * sizeof(double));
+		rc = rths_ode_init(s->ode, s->t0, s->y_try, NULL);
+		if (rc < 0)
+			return rths_error_set(err, rc, NULL, 0, "method",
+					      "%s cannot start at t = %g s: %s",
 					      rths_ode_method_name(s->method),
-					      st->steps, st->f_evals, t,
-					      t1 - t);
-		}
+					      s->t0, rths_strerror(rc));
+		rc = rths_hs_odesub_integrate(s, s->y_try, NULL, err);
+		if (rc < 0)
+			return rc;
+		memcpy(s->y, s->y_try, s->dim * sizeof(double));
+		s->force = force_of(s, s->y, s->ub1, s->vb);
 	}
-	if (rc < 0)
-		return rths_error_set(err, rc, NULL, 0, "method",
-				      "%s failed between t = %g and %g s: %s",
-				      rths_ode_method_name(s->method), s->t0,
-				      t1, rths_strerror(rc));
-	memcpy(s->y, s->y_try, s->dim * sizeof(double));
-	s->force = force_of(s, s->y, s->ub1, s->vb);
 	add_force(s, s->force, r);
+	if (s->kind == RTHS_HS_ODESUB_MULTIBODY)
+		rths_hs_mb_work_step(s);
 	if (!s->budget)
 		s->budget = h;
 	if (s->n_rec + 1 < s->cap_rec) {
@@ -503,6 +514,8 @@ int rths_hs_odesub_work(const struct rths_hs_odesub *s,
 	PCT(newton_iters, &w->newton_iters);
 	PCT(compute, &w->compute);
 #undef PCT
+	if (s->kind == RTHS_HS_ODESUB_MULTIBODY)
+		rths_hs_mb_work(s, w);
 	for (size_t i = 1; i <= n; i++) {
 		w->total_f_evals += s->rec[i].f_evals;
 		if (s->rec[i].compute > s->budget)
