@@ -55,6 +55,16 @@ static int integration(const struct rths_hs_jctx *c, json_t *o,
 				      &e);
 	if (r < 0)
 		return rths_hs_jfail(c, r, q, "%s", e.msg);
+	if (rths_hs_odesub_kind(s) == RTHS_HS_ODESUB_MULTIBODY) {
+		if (!rths_ode_method_is_implicit((enum rths_ode_method)method))
+			return rths_hs_jfail(c, RTHS_E_UNSUPPORTED, q,
+					     "%s solves explicit ODEs; a multibody DAE needs gstiff, wstiff, dstiff or constant_bdf",
+					     methods[method]);
+		rths_hs_jpath_key(q, p, "input");
+		if (input == 0 && json_object_get(o, "input"))
+			return rths_hs_jfail(c, RTHS_E_UNSUPPORTED, q,
+					     "a multibody base moves linearly over a step: a held one would jump");
+	}
 	rths_hs_odesub_set_input(s, input == 1 ? RTHS_HS_ODESUB_LINEAR :
 				 RTHS_HS_ODESUB_HOLD);
 	rths_hs_odesub_set_cap(s, (unsigned long)max_steps,
@@ -146,19 +156,189 @@ static int damper(const struct rths_hs_jctx *c, json_t *o, const char *p,
 	return 0;
 }
 
+/* Two body numbers (-1: the base) and their two points. */
+static int pair(const struct rths_hs_jctx *c, json_t *o, const char *p,
+		size_t nb, int *a, int *b, double pa[2], double pb[2])
+{
+	const struct rths_hs_jrange br = { .lo = -1, .hi = (double)nb - 1 };
+	static const struct rths_hs_jrange any = { .lo = -1e6, .hi = 1e6 };
+	char q[RTHS_HS_JPATH], q2[RTHS_HS_JPATH];
+	double d[2];
+	json_t *arr;
+	int r;
+
+	r = rths_hs_jarray(c, o, p, "bodies", true, 2, 2, &arr);
+	rths_hs_jpath_key(q, p, "bodies");
+	if (r == 0)
+		r = rths_hs_jvector(c, arr, q, 2, &br, d);
+	if (r == 0 && (d[0] != floor(d[0]) || d[1] != floor(d[1]) ||
+		       d[0] == d[1]))
+		return rths_hs_jfail(c, RTHS_E_BAD_DOF, q,
+				     "expected two different bodies in -1 (the base) .. %zu",
+				     nb - 1);
+	if (r < 0)
+		return r;
+	*a = (int)d[0];
+	*b = (int)d[1];
+	pa[0] = pa[1] = pb[0] = pb[1] = 0;
+	r = rths_hs_jarray(c, o, p, "points", false, 2, 2, &arr);
+	if (r)
+		return r < 0 ? r : 0;
+	rths_hs_jpath_key(q, p, "points");
+	rths_hs_jpath_index(q2, q, 0);
+	r = rths_hs_jvector(c, json_array_get(arr, 0), q2, 2, &any, pa);
+	rths_hs_jpath_index(q2, q, 1);
+	if (r == 0)
+		r = rths_hs_jvector(c, json_array_get(arr, 1), q2, 2, &any, pb);
+	return r;
+}
+
+static int multibody(const struct rths_hs_jctx *c, json_t *o, const char *p,
+		     size_t n_dof, struct rths_hs_odesub **out)
+{
+	static const char *const bkeys[] = { "mass", "inertia", "position",
+					     "angle", NULL };
+	static const char *const jkeys[] = { "type", "bodies", "points",
+					     "axis", NULL };
+	static const char *const skeys[] = { "bodies", "points", "stiffness",
+					     "damping", "length", NULL };
+	static const char *const jtypes[] = { "revolute", "prismatic", NULL };
+	static const char *const forms[] = { "i3", "si2", "si1", NULL };
+	static const struct rths_hs_jrange any = { .lo = -1e6, .hi = 1e6 };
+	struct rths_hs_mb_body bodies[RTHS_HS_MB_MAX_BODIES];
+	struct rths_hs_mb_joint joints[RTHS_HS_MB_MAX_JOINTS];
+	struct rths_hs_mb_spring springs[RTHS_HS_MB_MAX_SPRINGS];
+	struct rths_hs_mb_params mp = { .gravity = RTHS_HS_G,
+					.form = RTHS_ODE_MECH_SI2 };
+	char q[RTHS_HS_JPATH], qi[RTHS_HS_JPATH], qk[RTHS_HS_JPATH];
+	unsigned long long dof;
+	int form = 1, r;
+	struct rths_error e;
+	json_t *arr;
+
+	memset(bodies, 0, sizeof(bodies));
+	memset(joints, 0, sizeof(joints));
+	memset(springs, 0, sizeof(springs));
+	if ((r = rths_hs_juint(c, o, p, "dof", true, 0, n_dof - 1, &dof)) < 0 ||
+	    (r = rths_hs_jchoice(c, o, p, "form", false, forms, &form)) < 0 ||
+	    (r = rths_hs_jnumber(c, o, p, "gravity", false, &rths_hs_jr_nonneg,
+				 &mp.gravity)) < 0 ||
+	    (r = rths_hs_jarray(c, o, p, "bodies", true, 1,
+				RTHS_HS_MB_MAX_BODIES, &arr)) < 0)
+		return r;
+	mp.form = (enum rths_ode_mech_form)form;
+	mp.n_bodies = json_array_size(arr);
+	rths_hs_jpath_key(q, p, "bodies");
+	for (size_t i = 0; i < mp.n_bodies; i++) {
+		json_t *b = json_array_get(arr, i), *pos;
+
+		rths_hs_jpath_index(qi, q, i);
+		if ((r = rths_hs_jkeys(c, b, qi, bkeys)) < 0 ||
+		    (r = rths_hs_jnumber(c, b, qi, "mass", true,
+					 &rths_hs_jr_positive,
+					 &bodies[i].mass)) < 0 ||
+		    (r = rths_hs_jnumber(c, b, qi, "inertia", true,
+					 &rths_hs_jr_positive,
+					 &bodies[i].inertia)) < 0 ||
+		    (r = rths_hs_jnumber(c, b, qi, "angle", false, &any,
+					 &bodies[i].angle)) < 0 ||
+		    (r = rths_hs_jarray(c, b, qi, "position", true, 2, 2,
+					&pos)) < 0)
+			return r;
+		rths_hs_jpath_key(qk, qi, "position");
+		r = rths_hs_jvector(c, pos, qk, 2, &any, &bodies[i].x);
+		if (r < 0)
+			return r;
+	}
+	r = rths_hs_jarray(c, o, p, "joints", false, 1, RTHS_HS_MB_MAX_JOINTS,
+			   &arr);
+	if (r < 0)
+		return r;
+	mp.n_joints = r ? 0 : json_array_size(arr);
+	rths_hs_jpath_key(q, p, "joints");
+	for (size_t i = 0; i < mp.n_joints; i++) {
+		json_t *j = json_array_get(arr, i), *ax;
+		int type = 0;
+
+		rths_hs_jpath_index(qi, q, i);
+		if ((r = rths_hs_jkeys(c, j, qi, jkeys)) < 0 ||
+		    (r = rths_hs_jchoice(c, j, qi, "type", true, jtypes,
+					 &type)) < 0 ||
+		    (r = pair(c, j, qi, mp.n_bodies, &joints[i].body_a,
+			      &joints[i].body_b, joints[i].pa,
+			      joints[i].pb)) < 0)
+			return r;
+		joints[i].kind = type ? RTHS_HS_MB_PRISMATIC :
+			RTHS_HS_MB_REVOLUTE;
+		r = rths_hs_jarray(c, j, qi, "axis", type == 1, 2, 2, &ax);
+		if (r < 0)
+			return r;
+		rths_hs_jpath_key(qk, qi, "axis");
+		if (r == 0 && type == 0)
+			return rths_hs_jfail(c, RTHS_E_CONFLICT, qk,
+					     "a revolute joint has no axis");
+		if (r == 0)
+			r = rths_hs_jvector(c, ax, qk, 2, &any, joints[i].axis);
+		if (r < 0)
+			return r;
+		if (type == 1 && !(hypot(joints[i].axis[0],
+					 joints[i].axis[1]) > 0))
+			return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE, qk,
+					     "expected a direction, not [0, 0]");
+	}
+	r = rths_hs_jarray(c, o, p, "springs", false, 1,
+			   RTHS_HS_MB_MAX_SPRINGS, &arr);
+	if (r < 0)
+		return r;
+	mp.n_springs = r ? 0 : json_array_size(arr);
+	rths_hs_jpath_key(q, p, "springs");
+	for (size_t i = 0; i < mp.n_springs; i++) {
+		json_t *sj = json_array_get(arr, i);
+		struct rths_hs_mb_spring *sp = &springs[i];
+
+		rths_hs_jpath_index(qi, q, i);
+		sp->length = -1;
+		if ((r = rths_hs_jkeys(c, sj, qi, skeys)) < 0 ||
+		    (r = pair(c, sj, qi, mp.n_bodies, &sp->body_a,
+			      &sp->body_b, sp->pa, sp->pb)) < 0 ||
+		    (r = rths_hs_jnumber(c, sj, qi, "stiffness", false,
+					 &rths_hs_jr_nonneg, &sp->k)) < 0 ||
+		    (r = rths_hs_jnumber(c, sj, qi, "damping", false,
+					 &rths_hs_jr_nonneg, &sp->c)) < 0 ||
+		    (r = rths_hs_jnumber(c, sj, qi, "length", false,
+					 &rths_hs_jr_nonneg, &sp->length)) < 0)
+			return r;
+		if (!(sp->k > 0) && !(sp->c > 0))
+			return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, qi,
+					     "a spring needs a stiffness, a damping or both");
+	}
+	mp.bodies = bodies;
+	mp.joints = joints;
+	mp.springs = springs;
+	r = rths_hs_odesub_new_multibody(out, (int)dof, &mp, &e);
+	if (r < 0) {
+		rths_hs_jpath_key(q, p, e.path);
+		return rths_hs_jfail(c, r, q, "%s", e.msg);
+	}
+	return 0;
+}
+
 int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
 			struct rths_hs_experiment *x)
 {
 #define INTEGRATION_KEYS "method", "rtol", "atol", "step", "input", \
 	"max_steps", "max_f_evals"
-	static const char *const keys[][16] = {
+	static const char *const keys[][18] = {
 		{ "type", "dof", "masses", "stiffness", "damping",
 		  INTEGRATION_KEYS, NULL },
 		{ "type", "dofs", "damping", "exponent", "brace_stiffness",
 		  INTEGRATION_KEYS, NULL },
+		{ "type", "dof", "form", "gravity", "bodies", "joints",
+		  "springs", INTEGRATION_KEYS, NULL },
 	};
 #undef INTEGRATION_KEYS
-	static const char *const types[] = { "chain", "viscous_damper", NULL };
+	static const char *const types[] = { "chain", "viscous_damper",
+					     "multibody", NULL };
 	json_t *arr;
 	int r;
 
@@ -182,7 +362,8 @@ int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
 		if (r < 0)
 			return r;
 		r = type == 0 ? chain(c, o, p, x->model.n, &s) :
-		    damper(c, o, p, x->model.n, &s);
+		    type == 1 ? damper(c, o, p, x->model.n, &s) :
+		    multibody(c, o, p, x->model.n, &s);
 		if (r < 0)
 			return r;
 		x->odesubs[x->n_odesubs++] = s;

@@ -31,6 +31,7 @@ struct mb {
 	struct rths_ode_mech_dae *dae;
 	/* q, v, lambda, W (nq x nq), Y, Yp */
 	double *q, *v, *lam, *W, *Y, *Yp, *q1, *v1, *atol;
+	double impulse;		/* x-momentum the base gave at the restart */
 	/* energy balance of the current step */
 	double t_prev, p_prev, work;
 	double drift_pos, drift_vel, e_err, e_max, e_sum;
@@ -590,6 +591,9 @@ static int restart(struct rths_hs_odesub *s, struct rths_error *err)
 				      "no consistent start (%s) of the %s DAE at t = %g s: %s",
 				      what, rths_ode_mech_form_name(mb->form),
 				      s->t0, rths_strerror(r));
+	mb->impulse = 0;
+	for (size_t b = 0; b < mb->nb; b++)
+		mb->impulse += mb->b[b].mass * (mb->v1[3 * b] - mb->v[3 * b]);
 	memcpy(mb->q, mb->q1, mb->nq * sizeof(double));
 	memcpy(mb->v, mb->v1, mb->nq * sizeof(double));
 	memcpy(s->y, mb->Y, s->dim * sizeof(double));
@@ -642,7 +646,12 @@ int rths_hs_mb_step(struct rths_hs_odesub *s, double *force,
 	unpack(mb, s->y);
 	memcpy(mb->q, mb->q1, mb->nq * sizeof(double));
 	memcpy(mb->v, mb->v1, mb->nq * sizeof(double));
-	*force = base_force(mb, s->t1, mb->q, mb->v, mb->lam);
+	/* The base's velocity jumps at t0, and the momentum it gives the
+	 * mechanism there is part of the step's interface force: spread
+	 * over the step, it is the force the base's acceleration asks
+	 * (without it a rigidly joined mass would not weigh on the DOF). */
+	*force = base_force(mb, s->t1, mb->q, mb->v, mb->lam) -
+		 mb->impulse / (s->t1 - s->t0);
 	e1 = energy(mb, s->t1, mb->q, mb->v, &diss);
 	mb->e_sum += e1 - e0 - mb->work;
 	mb->e_err = fmax(mb->e_err, fabs(mb->e_sum));

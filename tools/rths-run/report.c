@@ -93,7 +93,8 @@ static void compute(const struct report_input *in, struct report *R)
 			R->over_budget++;
 }
 
-static const char *const ode_kinds[] = { "", "chain", "viscous_damper" };
+static const char *const ode_kinds[] = { "", "chain", "viscous_damper",
+					  "multibody" };
 
 /* An ODE substructure's work per hybrid step against the step. */
 static void ode_text(FILE *f, size_t i, const struct rths_hs_odesub *s,
@@ -111,6 +112,11 @@ static void ode_text(FILE *f, size_t i, const struct rths_hs_odesub *s,
 		w->compute.max * 1e6, w->budget * 1e6,
 		w->budget > 0 ? 100 * w->compute.p99 / w->budget : 0,
 		(unsigned long long)w->over_budget);
+	if (rths_hs_odesub_kind(s) == RTHS_HS_ODESUB_MULTIBODY)
+		fprintf(f, "                constraint drift max %.2e m, %.2e m/s; energy balance max %.3g J (%.2e of the largest energy, %.3g J)\n",
+			w->drift_pos, w->drift_vel, w->energy_error,
+			w->energy_max > 0 ? w->energy_error / w->energy_max : 0,
+			w->energy_max);
 }
 
 static json_t *pct_json(const struct rths_hs_odesub_pct *p, double scale)
@@ -141,6 +147,13 @@ static json_t *ode_json(const struct report_input *in)
 			"budget_us", w->budget * 1e6,
 			"over_budget", (json_int_t)w->over_budget,
 			"f_evals_total", (json_int_t)w->total_f_evals));
+		if (rths_hs_odesub_kind(s) == RTHS_HS_ODESUB_MULTIBODY)
+			json_object_set_new(json_array_get(a, i), "multibody",
+					    json_pack("{s:f,s:f,s:f,s:f}",
+						      "drift_m", w->drift_pos,
+						      "drift_mps", w->drift_vel,
+						      "energy_error_J", w->energy_error,
+						      "energy_max_J", w->energy_max));
 	}
 	return a;
 }
