@@ -683,8 +683,8 @@ static int pend_rhs(double t, const double y[], double f[], void *params)
 	return GSL_SUCCESS;
 }
 
-static int pend_new(struct rths_hs_odesub **s, enum rths_ode_mech_form form,
-		    struct rths_error *e)
+static int pend_new(struct rths_hs_odesub **s, int dof,
+		    enum rths_ode_mech_form form, struct rths_error *e)
 {
 	struct rths_hs_mb_body body = { .mass = PM, .inertia = PI_, .x = 0,
 					.y = -PL, .angle = 0 };
@@ -702,7 +702,7 @@ static int pend_new(struct rths_hs_odesub **s, enum rths_ode_mech_form form,
 		.form = form,
 	};
 
-	return rths_hs_odesub_new_multibody(s, 0, &p, e);
+	return rths_hs_odesub_new_multibody(s, dof, &p, e);
 }
 
 /*
@@ -735,7 +735,7 @@ TEST(pendulum_matches_reduced_model)
 
 		rths_ode_control_default(&ctl);
 		ctl.rtol = ctl.atol = 1e-10;
-		ASSERT_EQ(0, pend_new(&s, forms[fi], &e));
+		ASSERT_EQ(0, pend_new(&s, 0, forms[fi], &e));
 		ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_GSTIFF, &ctl,
 						       &e));
 		ASSERT_EQ(0, rths_hs_odesub_start(s, 0, &u0, NULL, 0, 512, &e));
@@ -880,26 +880,8 @@ TEST(pendulum_on_frame_matches_reduced_model)
 	sp.duration = 6;
 	sp.dt = 0.01;
 	ASSERT_EQ(0, rths_hs_gm_synthetic(&gm, &sp, &e));
-	/* the pendulum of pend_new(), hung from the roof, DOF 1 */
-	{
-		struct rths_hs_mb_body body = { .mass = PM, .inertia = PI_,
-						.y = -PL };
-		struct rths_hs_mb_joint pin = {
-			.kind = RTHS_HS_MB_REVOLUTE, .body_a = -1, .body_b = 0,
-			.pb = { 0, PL },
-		};
-		struct rths_hs_mb_spring dash = {
-			.body_a = -1, .body_b = 0, .pa = { -PD, -PL },
-			.c = PC, .length = -1,
-		};
-		struct rths_hs_mb_params p = {
-			.n_bodies = 1, .n_joints = 1, .n_springs = 1,
-			.bodies = &body, .joints = &pin, .springs = &dash,
-			.gravity = RTHS_HS_G, .form = RTHS_ODE_MECH_SI2,
-		};
-
-		ASSERT_EQ(0, rths_hs_odesub_new_multibody(&s, 1, &p, &e));
-	}
+	/* the pendulum hung from the roof, DOF 1 */
+	ASSERT_EQ(0, pend_new(&s, 1, RTHS_ODE_MECH_SI2, &e));
 	rths_ode_control_default(&ctl);
 	ctl.rtol = ctl.atol = 1e-10;
 	ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_GSTIFF, &ctl, &e));
