@@ -64,11 +64,12 @@ check "two runs under the manual clock give the same history" \
 
 # A pendulum tuned-mass damper on the roof: a multibody ODE
 # substructure (SI2, GSTIFF capped) stepped while the sim card moves.
-"$run" -q --no-plots --no-reference -t 3 -o "$work/tmd" \
+"$run" --no-progress --no-plots --no-reference -t 3 -o "$work/tmd" \
 	examples/two-story-frame-sim-tmd.json >"$work/tmd.log" 2>&1
 check "rths-run with a multibody ODE substructure on the sim card" test $? -eq 0
 check "its summary has the pendulum's work per step and its drift" \
 	grep -q '"drift_m"' "$work/tmd/summary.json"
+grep -A2 -e 'ODE sub' -e '^timing' "$work/tmd.log" | sed 's/^/# /'
 
 # Ctrl-C in the middle of a long test.
 "$run" -q --no-plots -o "$work/int" "$example" >"$work/int.log" 2>&1 &
