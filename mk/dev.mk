@@ -6,7 +6,7 @@ DEB_PKGS += libmnl-dev libjansson-dev
 LIBRTHS_SRCS += $(sort $(wildcard lib/dev/*.c))
 
 UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
-	test_dev_ctl test_dev_abi \
+	test_dev_ctl test_dev_abi test_dev_plant \
 	test_dev_rthsctl test_dev_comedi
 
 MAN_PAGES += Documentation/man/rthsctl.8

@@ -37,7 +37,15 @@ $(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \
 		$(O)/plain/librths.a
 	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
 
+# The plane frames of the second part: their sizes in DOF, and the
+# largest frame also stepped on the dense path (whose setup factors and
+# inverts n x n matrices: about half an hour of CPU at 5,000 DOF with
+# Debian's reference BLAS; HS_FRAME_DENSE_MAX=5000 asks for it).
+HS_FRAME_DOFS ?= 2000 5000
+HS_FRAME_DENSE_MAX ?= 2000
+
 .PHONY: bench-hs
 # One BLAS thread: the step and its dgemv bound are measured alike.
 bench-hs: $(HS_BENCH)
-	OPENBLAS_NUM_THREADS=1 $(HS_BENCH)
+	OPENBLAS_NUM_THREADS=1 $(HS_BENCH) -f "$(HS_FRAME_DOFS)" \
+		-d $(HS_FRAME_DENSE_MAX)

@@ -1,24 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 # "make bench-kernel": the per-step exchange cost through the rings
-# against one netlink request per step, and the loop's latency beside
-# cyclictest, both measured in one guest run per kernel flavour.
+# against one netlink request per step, in one guest run per kernel
+# flavour.  The loop's latency beside cyclictest and timerlat is
+# "make bench-latency" (mk/latency.mk).
+#
+# For the guest benchmarks:
+#   $(call guest_bench,NAME,TIMEOUT,CMD,SHOW)
+#       one guest run per flavour of $(VM_FLAVOURS): CMD (in which $$f is
+#       the flavour) writes its standard output to $(O)/bench/NAME-$$f.txt,
+#       the guest console goes to NAME-$$f.log; then "SHOW FILE" prints
+#       the first.  A guest run that fails ends the loop, non-zero.
 
-DEB_PKGS += rt-tests
 KBENCH := $(O)/plain/bench/kernel/rths_bench
-KBENCH_TICKS ?= 10240
+
+define guest_bench
+	@mkdir -p $(O)/bench
+	@for f in $(VM_FLAVOURS); do \
+		rm -f $(O)/bench/$(1)-$$f.txt; \
+		$(VM_ENV) $(VM_RUN) --timeout $(2) --log $(O)/bench/$(1)-$$f.log \
+			--stdout $(O)/bench/$(1)-$$f.txt $$f $(O)/bench -- $(3) || \
+		{ st=$$?; echo "bench-$(1): $$f: the guest run failed" \
+			"(status $$st; console in $(O)/bench/$(1)-$$f.log)" >&2; \
+			exit 1; }; \
+		$(4) $(O)/bench/$(1)-$$f.txt; \
+	done
+endef
 
 $(KBENCH): $(O)/plain/bench/kernel/rths_bench.o $(O)/plain/librths.a
 	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
 
 .PHONY: bench-kernel
 bench-kernel: module $(KBENCH) vm-kernels
-	@mkdir -p $(O)/bench
-	@for f in $(VM_FLAVOURS); do \
-		$(VM_ENV) $(VM_RUN) --timeout 1800 --log $(O)/bench/kernel-$$f.log \
-			--stdout $(O)/bench/kernel-$$f.txt $$f $(O)/bench -- \
-			bench/kernel/guest-bench.sh $(O)/kmod-$$f $(KBENCH) \
-			$(KBENCH_TICKS) || exit 1; \
-		cat $(O)/bench/kernel-$$f.txt; \
-	done
+	$(call guest_bench,kernel,900,bench/kernel/guest-bench.sh \
+		$(O)/kmod-$$f $(KBENCH),cat)
 
 BENCHES += bench-kernel

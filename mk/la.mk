@@ -4,6 +4,10 @@
 
 # cblas.h, lapacke.h and the BLAS/LAPACK libraries.
 DEB_PKGS += liblapacke-dev liblapack-dev libblas-dev
+# KLU, the sparse LU (lib/la/sparse.c).
+DEB_PKGS += libsuitesparse-dev
+CPPFLAGS_COMMON += -I/usr/include/suitesparse
+LIBRTHS_LIBS += -lklu
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/la/*.c))
 UNIT_TESTS += test_la

@@ -32,8 +32,26 @@ $(ODE_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/ode/*.c)) \
 		$(O)/plain/librths.a
 	$(CC) -o $@ $^ $(ODE_BENCH_LIBS) $(LIBRTHS_LIBS)
 
+# Large sparse problems (bench/ode_large): rths sparse (KLU) and dense
+# against CVODE with its KLU and band solvers.  The default sizes keep the
+# run to a few minutes; ODE_LARGE_CHAINS, ODE_LARGE_GRIDS (side lengths)
+# and ODE_LARGE_MAXDENSE (equations) choose others, e.g.
+#   make bench-ode ODE_LARGE_CHAINS="1000 5000 10000 20000"
+ODE_LARGE_BENCH := $(O)/plain/bench/ode_large/bench-large
+ODE_LARGE_CHAINS ?= 1000 2000 5000
+ODE_LARGE_GRIDS ?= 20 40
+ODE_LARGE_MAXDENSE ?= 1000
+$(ODE_LARGE_BENCH): $(O)/plain/bench/ode_large/bench_large.o \
+		$(O)/plain/tests/ode/lattice.o $(O)/plain/librths.a
+	$(CC) -o $@ $^ -lsundials_cvode -lsundials_nvecserial \
+		-lsundials_sunmatrixsparse -lsundials_sunmatrixband \
+		-lsundials_sunlinsolklu -lsundials_sunlinsolband $(LIBRTHS_LIBS)
+
 .PHONY: bench-ode
 # One BLAS thread, so that every solver's LU runs alike.
-bench-ode: $(ODE_BENCH)
+bench-ode: $(ODE_BENCH) $(ODE_LARGE_BENCH)
 	@mkdir -p $(O)/bench/ode
 	OPENBLAS_NUM_THREADS=1 $(ODE_BENCH) -o $(O)/bench/ode
+	OPENBLAS_NUM_THREADS=1 $(ODE_LARGE_BENCH) -o $(O)/bench/ode \
+		-c "$(ODE_LARGE_CHAINS)" -g "$(ODE_LARGE_GRIDS)" \
+		-d $(ODE_LARGE_MAXDENSE)

@@ -5,8 +5,6 @@
 # build of the tool (mk/site.mk builds both).  The guest test is
 # vm-site-device (mk/vm.mk).
 
-# The site tests' clients share tests/site/site_io.h (test_site too).
-$(SITE_TEST): tests/site/site_io.h
 # In both variants: the step function (device.c) is linked in and runs
 # in the test itself, under ASan/UBSan and LeakSanitizer in the asan one.
 SITE_DEV_TEST = $(O)/$(1)/tests/site/test_site_device
@@ -15,7 +13,7 @@ SITE_DEV_TEST = $(O)/$(1)/tests/site/test_site_device
 SITE_DEV_EXTRA_asan := $(O)/asan/tests/unit/lsan_exit.o
 define site_dev_test_rule
 $(call SITE_DEV_TEST,$(1)): tests/site/test_site_device.c \
-		tests/site/site_io.h tools/rths-site/device.c \
+		$(SITE_TEST_COMMON) tools/rths-site/device.c \
 		tools/rths-site/site.h $(NET_SRCS) $(HARNESS) \
 		$(SITE_DEV_EXTRA_$(1)) \
 		$(O)/$(1)/librths.a | $(DEPS_STAMP)
@@ -24,7 +22,8 @@ $(call SITE_DEV_TEST,$(1)): tests/site/test_site_device.c \
 		$$(CPPFLAGS_COMMON) -Itools/rths-site -Itools/net \
 		$$(CFLAGS_$(1)) \
 		$$(LDFLAGS_$(1)) $$(UNIT_LDFLAGS_$(1)) -o $$@ \
-		$$< tools/rths-site/device.c tools/net/wire.c \
+		$$< tests/site/site_proc.c tools/rths-site/device.c \
+		tools/net/wire.c \
 		$(SITE_DEV_EXTRA_$(1)) $(O)/$(1)/librths.a $$(LIBRTHS_LIBS)
 endef
 $(eval $(call site_dev_test_rule,plain))
@@ -49,9 +48,9 @@ CHECK_PARTS += site-device-check
 # results/vm-site-device-FLAVOUR{,-guest}.tap, the guest console in
 # results/vm-site-device-FLAVOUR/console.log.
 SITE_VM_CLIENT := $(O)/plain/tests/vm/site_client
-$(SITE_VM_CLIENT): tests/vm/site_client.c tests/site/site_io.h | $(DEPS_STAMP)
+$(SITE_VM_CLIENT): tests/vm/site_client.c $(SITE_TEST_COMMON) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $< -lm
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $< tests/site/site_proc.c -lm
 
 SITE_VM_FLAVOURS = $(VM_FLAVOURS)
 .PHONY: vm-site-device

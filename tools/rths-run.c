@@ -132,9 +132,12 @@ static void print_warnings(const struct rths_hs_experiment *x)
 			x->warnings[i].path, x->warnings[i].msg);
 }
 
-static void print_preview(const struct rths_hs_preview_result *pr)
+static void print_preview(const struct rths_hs_preview_result *pr,
+			  const double exchange[2])
 {
 	printf("step preview (patent claim 2): the whole test with a numerical specimen\n");
+	printf("  exchange with the backend: %.1f us a step (worst %.1f us), counted in every step\n",
+	       exchange[0] * 1e6, exchange[1] * 1e6);
 	printf("      d    dt (ms)    steps   compute (s)   worst step (us)   < %.3f s record\n",
 	       pr->duration);
 	for (size_t i = 0; i < pr->n_rows; i++) {
@@ -149,10 +152,39 @@ static void print_preview(const struct rths_hs_preview_result *pr)
 		       (unsigned int)(pr->chosen / pr->dt + 0.5));
 }
 
+/*
+ * What a step's exchange with the backend the run will use costs: that
+ * backend opened at d = 1 for EXCHANGE_STEPS round trips at rest (no
+ * trace written), then closed.  @ex: mean and max, s.
+ */
+#define EXCHANGE_STEPS 256
+static int exchange_cost(struct rths_hs_experiment *x, const struct options *o,
+			 double ex[2], struct rths_error *err)
+{
+	uint32_t d = x->device.step_ticks;
+	bool csv = x->out.csv;
+	struct rths_hs_backend b;
+	char desc[64], act[192];
+	int r;
+
+	x->device.step_ticks = 1;
+	x->out.csv = false;
+	r = backend_open(x, o->offline, ".", &b, desc, sizeof(desc), act,
+			 sizeof(act), err);
+	x->device.step_ticks = d;
+	x->out.csv = csv;
+	if (r < 0)
+		return r;
+	r = rths_hs_backend_round_trip(&b, EXCHANGE_STEPS, &ex[0], &ex[1],
+				       err);
+	rths_hs_backend_close(&b);
+	return r;
+}
+
 /* The step: given, from the file, or by the preview. */
 static int choose_step(struct rths_hs_experiment *x, const struct options *o,
-		       struct rths_hs_preview_result *pr, bool *previewed,
-		       struct rths_error *err)
+		       struct rths_hs_preview_result *pr, double exchange[2],
+		       bool *previewed, struct rths_error *err)
 {
 	struct rths_hs_preview_params pp;
 	struct rths_hs_sim_config cfg;
@@ -163,11 +195,13 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 		return rths_hs_experiment_set_step(x, o->step_ticks, err);
 	if (x->device.step_ticks && !o->preview_only)
 		return 0;
+	if (x->has_specimen && (r = exchange_cost(x, o, exchange, err)) < 0)
+		return r;
 	rths_hs_experiment_sim_config(x, &cfg);
 	cfg.stop = &interrupted;
 	rths_hs_preview_defaults(&pp);
 	pp.rate = x->device.rate;
-	r = rths_hs_preview(&cfg, &pp, pr, err);
+	r = rths_hs_preview_exchange(&cfg, &pp, exchange[0], pr, err);
 	if (r < 0)
 		return r;
 	*previewed = true;
@@ -236,6 +270,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	struct options o;
 	bool previewed, has_ref = false;
+	double exchange[2] = { 0, 0 };
 	char dir_default[sizeof(x->name) + 16];
 	const char *dir;
 	int r, status = 0;
@@ -249,12 +284,12 @@ int main(int argc, char **argv)
 		return fail(&err);
 	if (o.duration > 0 && o.duration < x->duration)
 		x->duration = o.duration;
-	if (choose_step(x, &o, &pr, &previewed, &err) < 0) {
+	if (choose_step(x, &o, &pr, exchange, &previewed, &err) < 0) {
 		rths_hs_experiment_free(x);
 		return fail(&err);
 	}
 	if (previewed && !o.quiet)
-		print_preview(&pr);
+		print_preview(&pr, exchange);
 	print_warnings(x);
 	if (o.preview_only) {
 		rths_hs_experiment_free(x);

@@ -6,20 +6,30 @@
  * (CR: A a, K u, C v and the mass solve; KR-alpha one more), so the
  * ratio says how close the step is to what the BLAS allows.  Timings
  * are medians of batches; only the ratios mean anything on a shared
- * machine.
+ * machine.  Then a 2-D plane frame model, sparse against dense (frame.c).
+ *
+ * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-s]
+ *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
+ *   -d  the largest frame also stepped dense (default 2000)
+ *   -s  the frame only, not the shear buildings
  */
 #include <cblas.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rths/hs.h>
 
-#define BATCHES 7
+#include "bench_hs.h"
+#include "hs/integrator_impl.h"
 
-static double now(void)
+#define BATCHES BENCH_HS_BATCHES
+
+double bench_hs_now(void)
 {
 	struct timespec ts;
 
@@ -34,7 +44,7 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double bench_hs_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp);
 	return v[n / 2];
@@ -61,24 +71,24 @@ static double time_dgemv(size_t n, double *const *A, const double *x,
 	long reps = reps_for(n);
 
 	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now();
+		double t0 = bench_hs_now();
 
 		for (long i = 0; i < reps; i++)
 			cblas_dgemv(CblasColMajor, CblasNoTrans, (int)n, (int)n,
 				    1.0, A[i % SET], (int)n, x, 1, 0.5, y, 1);
-		t[b] = (now() - t0) / (double)reps;
+		t[b] = (bench_hs_now() - t0) / (double)reps;
 	}
-	return median(t, BATCHES);
+	return bench_hs_median(t, BATCHES);
 }
 
-static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
-			 double *f, const double *mr)
+double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
+			   double *f, const double *mr, long reps)
 {
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_error err;
 	double t[BATCHES], ag;
-	long reps = reps_for(mo->n), k = 0;
+	long k = 0;
 	char buf[512];
 
 	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
@@ -89,7 +99,7 @@ static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 		exit(1);
 	}
 	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now();
+		double t0 = bench_hs_now();
 
 		for (long i = 0; i < reps; i++, k++) {
 			const double *u;
@@ -101,19 +111,40 @@ static double time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 			rths_hs_stepper_command(st, f, &u, NULL);
 			rths_hs_stepper_accept(st, NULL, NULL);
 		}
-		t[b] = (now() - t0) / (double)reps;
+		t[b] = (bench_hs_now() - t0) / (double)reps;
 	}
 	rths_hs_stepper_free(st);
-	return median(t, BATCHES);
+	return bench_hs_median(t, BATCHES);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
+	const char *frames = "2000 5000";
+	size_t dense_max = 2000;
+	int opt, sizes_off = 0;
 
-	printf("bench-hs: one hybrid step (command + accept) against one dgemv of the same size\n");
+	while ((opt = getopt(argc, argv, "f:d:s")) != -1) {
+		if (opt == 's') {
+			sizes_off = 1;
+		} else if (opt == 'f') {
+			frames = optarg;
+		} else if (opt == 'd') {
+			dense_max = strtoul(optarg, NULL, 10);
+		} else {
+			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-s]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+
+	printf("bench-hs: one hybrid step (command + accept, the dense path) against one dgemv of the same size\n");
 	printf("  n DOF   dgemv (us)   CR (us)   KR-alpha (us)   CR/dgemv   KR/dgemv\n");
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	/* this table is the dense path against its dgemv bound (the sparse
+	 * path would take these tridiagonal models from 32 DOF on) */
+	rths_hs_sparse_min_dofs = SIZE_MAX;
+	for (size_t s = 0; !sizes_off && s < sizeof(sizes) / sizeof(sizes[0]);
+	     s++) {
 		size_t n = sizes[s];
 		double *mass = malloc(n * sizeof(double));
 		double *stiff = malloc(n * sizeof(double));
@@ -148,8 +179,10 @@ int main(void)
 		for (int i = 0; i < SET; i++)
 			free(set[i]);
 		rths_hs_model_ground_force(&mo, -1.0, mr);
-		tcr = time_steps(&mo, RTHS_HS_CR, f, mr);
-		tkr = time_steps(&mo, RTHS_HS_KR_ALPHA, f, mr);
+		tcr = bench_hs_time_steps(&mo, RTHS_HS_CR, f, mr,
+					  reps_for(n));
+		tkr = bench_hs_time_steps(&mo, RTHS_HS_KR_ALPHA, f, mr,
+					  reps_for(n));
 		printf("  %5zu   %10.3f   %7.3f   %13.3f   %8.2f   %8.2f\n", n,
 		       tg * 1e6, tcr * 1e6, tkr * 1e6, tcr / tg, tkr / tg);
 		fflush(stdout);
@@ -162,5 +195,15 @@ int main(void)
 	       "  a step's products: CR  A a, K u, C v (lumped M: solve by scaling)   3 dgemv\n"
 	       "                     KR  alpha1 a, K u, C v, M alpha3 a, Mhat^-1 r    5 dgemv\n",
 	       SET);
+	rths_hs_sparse_min_dofs = RTHS_HS_SPARSE_MIN_DOFS;
+	for (;;) {
+		char *end;
+		size_t dofs = strtoul(frames, &end, 10);
+
+		if (end == frames)
+			break;
+		bench_hs_frame(dofs, dense_max);
+		frames = end;
+	}
 	return 0;
 }

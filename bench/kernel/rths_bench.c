@@ -2,10 +2,9 @@
 /*
  * rths_bench: what one step's exchange with the kernel costs through the
  * mmap rings, against one netlink request per step, measured in the same
- * run; and the loop's timer and thread latency over a real-time run, to be
- * printed beside cyclictest's figures from the same machine.
+ * run.  The loop's latency is bench/latency/ ("make bench-latency").
  *
- * Usage: rths_bench [-n STEPS] [-t TICKS]
+ * Usage: rths_bench [-n STEPS]
  * Run it as root with rths.ko and rths_sim.ko loaded.
  */
 #include <errno.h>
@@ -35,14 +34,14 @@ static void die(struct rths_ctl *ctl, const char *what, int err)
 	exit(1);
 }
 
-static void make_dev(struct rths_ctl *ctl, const char *name, uint32_t d,
-		     enum rths_clock clock)
+/* A sim device on the manual clock, one tick per step. */
+static void make_dev(struct rths_ctl *ctl, const char *name)
 {
 	struct rths_dev_config cfg = {
 		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS |
 		       RTHS_CFG_TRACE_ENTRIES,
-		.clock = clock,
-		.step_ticks = d,
+		.clock = RTHS_CLOCK_MANUAL,
+		.step_ticks = 1,
 		.trace_entries = 0,
 	};
 	int err;
@@ -70,7 +69,7 @@ static double bench_rings(struct rths_ctl *ctl, uint64_t steps)
 	int64_t v;
 	int err, i;
 
-	make_dev(ctl, "bench0", 1, RTHS_CLOCK_MANUAL);
+	make_dev(ctl, "bench0");
 	err = rths_dev_open(ctl, "bench0", RTHS_OPEN_OWNER, &dev);
 	if (err)
 		die(ctl, "open", err);
@@ -115,7 +114,7 @@ static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
 	uint64_t n;
 	int err;
 
-	make_dev(ctl, "bench1", 1, RTHS_CLOCK_MANUAL);
+	make_dev(ctl, "bench1");
 	err = rths_run_start(ctl, "bench1");
 	if (err)
 		die(ctl, "start", err);
@@ -132,74 +131,26 @@ static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
 	return t0;
 }
 
-/* A real-time run: a producer keeps one step ahead for @ticks ticks. */
-static void bench_latency(struct rths_ctl *ctl, uint64_t ticks)
-{
-	struct rths_feedback fb;
-	struct rths_stats st;
-	struct rths_dev *dev;
-	uint64_t posted = 0;
-	int64_t v = 0;
-	int err;
-
-	make_dev(ctl, "bench2", 8, RTHS_CLOCK_HRTIMER);
-	err = rths_dev_open(ctl, "bench2", RTHS_OPEN_OWNER, &dev);
-	if (err)
-		die(ctl, "open", err);
-	err = rths_run_start(ctl, "bench2");
-	if (err)
-		die(ctl, "start", err);
-	rths_dev_sync(dev);
-	while (posted < 2)
-		rths_post_raw(dev, ++posted, &v);
-	while ((posted - 2) * 8 < ticks) {
-		err = rths_wait_feedback(dev, &fb, 10000, 0);
-		if (err)
-			die(NULL, "wait", err);
-		rths_post_raw(dev, ++posted, &v);
-	}
-	rths_run_stop(ctl, "bench2");
-	err = rths_stats_get(ctl, "bench2", &st);
-	if (err)
-		die(ctl, "stats", err);
-	rths_dev_close(dev);
-	rths_dev_del(ctl, "bench2");
-	printf("latency ticks=%llu missed=%llu late_steps=%llu\n",
-	       (unsigned long long)st.ticks, (unsigned long long)st.missed,
-	       (unsigned long long)st.late_steps);
-	printf("latency rths-irq    min %8.1f avg %8.1f max %8.1f us\n",
-	       st.irq_lat_min / 1e3, st.irq_lat_avg / 1e3,
-	       st.irq_lat_max / 1e3);
-	printf("latency rths-thread min %8.1f avg %8.1f max %8.1f us\n",
-	       st.thread_lat_min / 1e3, st.thread_lat_avg / 1e3,
-	       st.thread_lat_max / 1e3);
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rths_bench [-n STEPS] [-t TICKS]\n"
+		"usage: rths_bench [-n STEPS]\n"
 		"  -n STEPS  steps per exchange measurement (default 20480)\n"
-		"  -t TICKS  ticks of the real-time latency run (default 10240;\n"
-		"            0 skips it)\n"
 		"Prints the per-step exchange cost through the rings and by\n"
-		"netlink, their ratios, and the loop's latency figures.\n");
+		"netlink, and their ratios.\n");
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t steps = 20480, ticks = 10240;
+	uint64_t steps = 20480;
 	struct rths_ctl *ctl;
 	double ring, nl_tick, nl_get;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "n:t:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:h")) != -1) {
 		switch (c) {
 		case 'n':
 			steps = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			ticks = strtoull(optarg, NULL, 0);
 			break;
 		case 'h':
 			usage(stdout);
@@ -226,8 +177,6 @@ int main(int argc, char **argv)
 	       nl_tick, nl_tick / ring);
 	printf("exchange netlink STATS_GET request %10.0f ns/step  %.1f\n",
 	       nl_get, nl_get / ring);
-	if (ticks)
-		bench_latency(ctl, ticks);
 	rths_ctl_close(ctl);
 	return 0;
 }

@@ -65,6 +65,8 @@ enum rths_sim_field {
 	RTHS_SIM_SPRING_STIFFNESS = 1u << 7,
 	RTHS_SIM_YIELD_FORCE = 1u << 8,
 	RTHS_SIM_POST_STIFFNESS = 1u << 9,
+	/* plant_sections and plant (0 sections: back to the lag) */
+	RTHS_SIM_PLANT = 1u << 10,
 	RTHS_SIM_SPRING = RTHS_SIM_SPRING_STIFFNESS | RTHS_SIM_YIELD_FORCE |
 			  RTHS_SIM_POST_STIFFNESS,
 };
@@ -83,6 +85,11 @@ struct rths_sim_params {
 	double spring_stiffness;	/* N/m, initial */
 	double yield_force;		/* N */
 	double post_stiffness;		/* N/m, after yield, <= initial */
+	/* since VER1: the actuator as a discrete-time plant in place of the
+	 * lag (RTHS_SIM_PLANT; Documentation/sim-card.rst); rths_sim_plant_
+	 * design() fills these from a continuous transfer function */
+	uint32_t plant_sections;	/* 0 .. RTHS_SIM_SECTIONS_MAX */
+	struct rths_sim_section plant[RTHS_SIM_SECTIONS_MAX];
 };
 
 /*
@@ -259,6 +266,7 @@ struct rths_dev_info {
 	RTHS_END_OF(struct rths_dev_info, position_raw)
 #define RTHS_SIM_PARAMS_SIZE_VER0 \
 	RTHS_END_OF(struct rths_sim_params, post_stiffness)
+#define RTHS_SIM_PARAMS_SIZE_VER1 RTHS_END_OF(struct rths_sim_params, plant)
 #define RTHS_COMEDI_PARAMS_SIZE_VER0 \
 	RTHS_END_OF(struct rths_comedi_params, driver)
 

@@ -35,6 +35,7 @@
 #include <rths/hs_error.h>
 #include <rths/hs_model.h>
 #include <rths/hs_setup.h>
+#include <rths/sim_plant.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,6 +160,30 @@ struct rths_hs_device_params {
 int rths_hs_device_open(struct rths_hs_backend *b,
 			const struct rths_hs_device_params *p,
 			struct rths_error *err);
+
+/*
+ * The exchange cost of a step on @b, for the step-size preview: starts
+ * it, posts @steps commands at rest (0) and waits for each feedback,
+ * timing every round trip on CLOCK_MONOTONIC less the part a device paced
+ * by its hrtimer clock spends waiting for the step's own ticks, and stops
+ * it.  *mean_s and *max_s per step.  Open a backend for this alone: it
+ * is not restarted for the run.
+ */
+int rths_hs_backend_round_trip(struct rths_hs_backend *b, uint32_t steps,
+			       double *mean_s, double *max_s,
+			       struct rths_error *err);
+
+/*
+ * The sim card's discrete-time plant (<rths/sim_plant.h>) in place of the
+ * actuator's lag: @sim's RTHS_SIM_PLANT sections (none: back to the lag).
+ * The offline backend then runs the card's integer recursion on commands
+ * rounded to the nm, so that it predicts the card to the count; the device
+ * backend loads the plant into its sim card (-RTHS_E_UNSUPPORTED on
+ * another card).  Call after open and before start.
+ */
+int rths_hs_backend_set_plant(struct rths_hs_backend *b,
+			      const struct rths_sim_params *sim,
+			      struct rths_error *err);
 
 #ifdef __cplusplus
 }

@@ -170,6 +170,12 @@ struct rths_hs_experiment {
 	struct rths_hs_output_config out;
 	size_t n_warnings;	/* the first RTHS_HS_MAX_WARNINGS are kept */
 	struct rths_hs_warning warnings[RTHS_HS_MAX_WARNINGS];
+	/* device.actuator.plant, designed at device.rate: the sim card's
+	 * plant in place of the lag (RTHS_SIM_PLANT in plant.set, else
+	 * none; rths_hs_backend_set_plant()), and what it is ("benchmark",
+	 * "transfer function") */
+	struct rths_sim_params plant;
+	char plant_name[32];
 	/* "ode_substructures" (rths/hs_odesub.h), in file order; run them
 	 * with rths_hs_sim_run_odesubs() */
 	size_t n_odesubs;

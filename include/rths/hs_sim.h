@@ -149,6 +149,17 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    const struct rths_hs_preview_params *pp,
 		    struct rths_hs_preview_result *out,
 		    struct rths_error *err);
+/*
+ * The same with @exchange_s seconds a step for the exchange with the
+ * actual backend (rths_hs_backend_round_trip()): each row's compute is
+ * then compute + steps * exchange_s (compute_max + exchange_s), so that a
+ * costly exchange moves the choice to a coarser step.
+ */
+int rths_hs_preview_exchange(const struct rths_hs_sim_config *cfg,
+			     const struct rths_hs_preview_params *pp,
+			     double exchange_s,
+			     struct rths_hs_preview_result *out,
+			     struct rths_error *err);
 
 #ifdef __cplusplus
 }

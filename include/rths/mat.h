@@ -8,9 +8,11 @@
  * view J is RTHS_MAT(J, i, j) = J->data[j * J->ld + i]; a callback fills
  * through that macro and never assumes ld == rows.
  *
- * The kind tag leaves room for other storage (a sparse compressed-column
- * matrix for a sparse solver) without changing the callback types; today
- * every matrix librths passes is RTHS_MAT_DENSE.
+ * The kind tag leaves room for other storage without changing the
+ * callback types; today every struct rths_mat librths passes is
+ * RTHS_MAT_DENSE.  Sparse matrices are a type of their own, struct
+ * rths_csc (compressed sparse column), which the sparse Jacobian
+ * callbacks take (rths_ode_set_sparse_jac()).
  */
 #ifndef RTHS_MAT_H
 #define RTHS_MAT_H
@@ -39,6 +41,24 @@ struct rths_mat {
 /* Element (i, j) of a dense matrix view, an lvalue. */
 #define RTHS_MAT(M, i, j) \
 	((M)->data[(size_t)(j) * (M)->ld + (size_t)(i)])
+
+/*
+ * A sparse matrix in compressed sparse column form: the rows of the
+ * entries of column j are rowind[colptr[j]] .. rowind[colptr[j + 1] - 1],
+ * strictly ascending, and their values are at the same places of values.
+ * The pattern (colptr, rowind) belongs to whoever made the matrix; a
+ * callback that gets one fills values only.
+ */
+struct rths_csc {
+	size_t rows;
+	size_t cols;
+	const size_t *colptr;	/* cols + 1, colptr[0] = 0 */
+	const size_t *rowind;	/* colptr[cols] */
+	double *values;		/* colptr[cols] */
+};
+
+/* Number of stored entries of a struct rths_csc. */
+#define RTHS_CSC_NNZ(M) ((M)->colptr[(M)->cols])
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,10 @@
  *   F      = k * y / 1000 + c * v / 1000 + fs        uN (k N/m, c N*s/m)
  *   disp   = y + noise,  force = F + noise           uniform, seeded
  *
+ * A plant (RTHS_SIM_A_PLANT) replaces the lag: u_d runs through a cascade
+ * of second-order sections in fixed point (struct rths_sim_section), 128-bit
+ * accumulators, rounding half up, saturation; y is its output in nm.
+ *
  * fs is an optional bilinear spring with kinematic hardening: the elastic
  * trial ks * (y - yp) / 1000 is bounded by k2 * y / 1000 +- c0 with
  * c0 = fy - fy * k2 / ks; on a bound, yp = y - fs * 1000 / ks.
@@ -36,6 +40,8 @@ struct rths_sim_cfg {
 	u64 spring;		/* N/m, 0: no hysteretic spring */
 	u64 yield;		/* uN */
 	u64 post;		/* N/m */
+	u32 sections;		/* 0: the lag */
+	struct rths_sim_section plant[RTHS_SIM_SECTIONS_MAX];
 };
 
 struct rths_sim_chan {
@@ -43,6 +49,10 @@ struct rths_sim_chan {
 	s64 force;		/* specimen force before noise, uN */
 	s64 yp;			/* the spring's plastic offset, nm */
 	u32 head;		/* delay line slot of the newest command */
+	/* the plant's signals, Q16 nm: w[0] its input, w[i] section i's
+	 * output; [0] the last tick's, [1] the one before
+	 */
+	s64 w[RTHS_SIM_SECTIONS_MAX + 1][2];
 	s64 line[RTHS_SIM_DELAY_MAX + 1];
 };
 
@@ -90,6 +100,8 @@ static const struct nla_policy rths_sim_policy[RTHS_SIM_A_MAX + 1] = {
 							 &rths_sim_force_range),
 	[RTHS_SIM_A_POST_STIFFNESS] = NLA_POLICY_FULL_RANGE(NLA_U64,
 							    &rths_sim_coef_range),
+	[RTHS_SIM_A_PLANT] = { .type = NLA_BINARY,
+			       .len = RTHS_SIM_PLANT_LEN_MAX },
 };
 
 static u64 rths_sim_next(struct rths_sim *sim)
@@ -130,6 +142,60 @@ static s64 rths_sim_coef(u64 k, s64 x)
 	return x < 0 ? -f : f;
 }
 
+/*
+ * A new plant starts at rest where the actuator is: every signal at y,
+ * as if each section had a DC gain of 1 (the selftests' replica does the
+ * same).
+ */
+static void rths_sim_plant_reset(struct rths_sim_chan *c)
+{
+	s64 x = c->y * (1LL << RTHS_SIM_PLANT_XQ);
+	unsigned int i;
+
+	for (i = 0; i <= RTHS_SIM_SECTIONS_MAX; i++) {
+		c->w[i][0] = x;
+		c->w[i][1] = x;
+	}
+}
+
+/* (acc + 2^(Q-1)) >> Q, saturated to +-RTHS_SIM_SIGNAL_MAX */
+static s64 rths_sim_round(__int128 acc)
+{
+	const __int128 lim = (__int128)RTHS_SIM_SIGNAL_MAX << RTHS_SIM_PLANT_Q;
+
+	if (acc >= lim)
+		return RTHS_SIM_SIGNAL_MAX;
+	if (acc <= -lim)
+		return -RTHS_SIM_SIGNAL_MAX;
+	return (s64)((acc + ((__int128)1 << (RTHS_SIM_PLANT_Q - 1))) >>
+		     RTHS_SIM_PLANT_Q);
+}
+
+/* One tick of the plant for the delayed command @u (nm); the new y, nm. */
+static s64 rths_sim_plant(const struct rths_sim_cfg *cfg,
+			  struct rths_sim_chan *c, s64 u)
+{
+	s64 x = u * (1LL << RTHS_SIM_PLANT_XQ);
+	unsigned int i, n = cfg->sections;
+
+	for (i = 0; i < n; i++) {
+		const struct rths_sim_section *q = &cfg->plant[i];
+		s64 *in = c->w[i], *out = c->w[i + 1];
+		__int128 acc;
+
+		acc = (__int128)q->b0 * x + (__int128)q->b1 * in[0] +
+		      (__int128)q->b2 * in[1] - (__int128)q->a1 * out[0] -
+		      (__int128)q->a2 * out[1];
+		in[1] = in[0];
+		in[0] = x;
+		x = rths_sim_round(acc);
+	}
+	c->w[n][1] = c->w[n][0];
+	c->w[n][0] = x;
+	x = (x + (1LL << (RTHS_SIM_PLANT_XQ - 1))) >> RTHS_SIM_PLANT_XQ;
+	return clamp_t(s64, x, -RTHS_POS_MAX, RTHS_POS_MAX);
+}
+
 static void rths_sim_fill_line(struct rths_sim_chan *c)
 {
 	unsigned int i;
@@ -161,12 +227,70 @@ static void rths_sim_parse(struct rths_sim_cfg *cfg, struct nlattr **tb)
 		cfg->yield = nla_get_u64(tb[RTHS_SIM_A_YIELD_FORCE]);
 	if (tb[RTHS_SIM_A_POST_STIFFNESS])
 		cfg->post = nla_get_u64(tb[RTHS_SIM_A_POST_STIFFNESS]);
+	if (tb[RTHS_SIM_A_PLANT]) {
+		/* rths_sim_check() refuses a length that is not whole sections */
+		cfg->sections = min_t(u32, nla_len(tb[RTHS_SIM_A_PLANT]) /
+				      sizeof(struct rths_sim_section),
+				      RTHS_SIM_SECTIONS_MAX);
+		memset(cfg->plant, 0, sizeof(cfg->plant));
+		memcpy(cfg->plant, nla_data(tb[RTHS_SIM_A_PLANT]),
+		       cfg->sections * sizeof(struct rths_sim_section));
+	}
+}
+
+static bool rths_sim_coef_ok(s64 c)
+{
+	return c >= -RTHS_SIM_COEF_MAX && c <= RTHS_SIM_COEF_MAX;
+}
+
+/*
+ * Every coefficient within its bound and every section's poles inside the
+ * unit circle (the stability triangle |a2| < 1, |a1| < 1 + a2), so that
+ * the recursion stays bounded whatever userspace sent.
+ */
+static int rths_sim_check_plant(const struct rths_sim_cfg *cfg,
+				const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	const s64 one = 1LL << RTHS_SIM_PLANT_Q;
+	unsigned int i;
+
+	if (nla_len(attr) % sizeof(struct rths_sim_section)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "plant: length is not a whole number of 40-byte sections");
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->sections; i++) {
+		const struct rths_sim_section *q = &cfg->plant[i];
+
+		if (!rths_sim_coef_ok(q->b0) || !rths_sim_coef_ok(q->b1) ||
+		    !rths_sim_coef_ok(q->b2) || !rths_sim_coef_ok(q->a1) ||
+		    !rths_sim_coef_ok(q->a2)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "plant: a coefficient is beyond +-2^48 (256.0)");
+			return -ERANGE;
+		}
+		if (q->a2 <= -one || q->a2 >= one ||
+		    q->a1 >= one + q->a2 || q->a1 <= -(one + q->a2)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "plant: a section is not stable (needs |a2| < 1 and |a1| < 1 + a2)");
+			return -EDOM;
+		}
+	}
+	return 0;
 }
 
 /* What the policy cannot say: a spring hardens no faster than it starts. */
 static int rths_sim_check(const struct rths_sim_cfg *cfg, struct nlattr **tb,
 			  struct netlink_ext_ack *extack)
 {
+	int err;
+
+	if (tb[RTHS_SIM_A_PLANT]) {
+		err = rths_sim_check_plant(cfg, tb[RTHS_SIM_A_PLANT], extack);
+		if (err)
+			return err;
+	}
 	if (cfg->spring && cfg->yield && cfg->post > cfg->spring) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_SIM_A_POST_STIFFNESS] ?:
 				    tb[RTHS_SIM_A_SPRING_STIFFNESS],
@@ -214,6 +338,7 @@ static int rths_sim_new(struct rths_device *rd, struct nlattr **tb,
 	u32 n = rths_dev_channels(rd);
 	struct rths_sim *sim;
 	unsigned int i;
+	int err;
 
 	sim = kvzalloc(struct_size(sim, ch, n), GFP_KERNEL);
 	if (!sim)
@@ -223,9 +348,10 @@ static int rths_sim_new(struct rths_device *rd, struct nlattr **tb,
 	sim->cfg.stiffness = 1000000;
 	sim->cfg.seed = 1;
 	rths_sim_parse(&sim->cfg, tb);
-	if (rths_sim_check(&sim->cfg, tb, extack)) {
+	err = rths_sim_check(&sim->cfg, tb, extack);
+	if (err) {
 		kvfree(sim);
-		return -EINVAL;
+		return err;
 	}
 	rths_sim_spring_reset(sim);
 	rths_sim_seed(sim);
@@ -246,13 +372,21 @@ static int rths_sim_set(struct rths_device *rd, struct nlattr **tb,
 			struct netlink_ext_ack *extack)
 {
 	struct rths_sim *sim = rths_card_priv(rd);
-	struct rths_sim_cfg cfg = sim->cfg;
+	struct rths_sim_cfg *cfg;
 	unsigned int i;
+	int err;
 
-	rths_sim_parse(&cfg, tb);
-	if (rths_sim_check(&cfg, tb, extack))
-		return -EINVAL;
-	sim->cfg = cfg;
+	/* the plant makes the configuration too big for the stack */
+	cfg = kmemdup(&sim->cfg, sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	rths_sim_parse(cfg, tb);
+	err = rths_sim_check(cfg, tb, extack);
+	if (!err)
+		sim->cfg = *cfg;
+	kfree(cfg);
+	if (err)
+		return err;
 	if (tb[RTHS_SIM_A_SPRING_STIFFNESS] || tb[RTHS_SIM_A_YIELD_FORCE] ||
 	    tb[RTHS_SIM_A_POST_STIFFNESS])
 		rths_sim_spring_reset(sim);
@@ -261,6 +395,9 @@ static int rths_sim_set(struct rths_device *rd, struct nlattr **tb,
 	if (tb[RTHS_SIM_A_DELAY_TICKS])
 		for (i = 0; i < sim->channels; i++)
 			rths_sim_fill_line(&sim->ch[i]);
+	if (tb[RTHS_SIM_A_PLANT])
+		for (i = 0; i < sim->channels; i++)
+			rths_sim_plant_reset(&sim->ch[i]);
 	sim->alpha_rate = 0;	/* recompute the lag coefficient */
 	return 0;
 }
@@ -284,6 +421,10 @@ static int rths_sim_fill(struct rths_device *rd, struct sk_buff *skb)
 			      RTHS_SIM_A_PAD) ||
 	    nla_put_u64_64bit(skb, RTHS_SIM_A_POST_STIFFNESS, c->post,
 			      RTHS_SIM_A_PAD))
+		return -EMSGSIZE;
+	if (c->sections &&
+	    nla_put(skb, RTHS_SIM_A_PLANT,
+		    c->sections * sizeof(struct rths_sim_section), c->plant))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -309,7 +450,10 @@ static int rths_sim_write(struct rths_device *rd, const s64 *out)
 		c->head = (c->head + 1) % len;
 		c->line[c->head] = out[i];
 		ud = c->line[(c->head + 1) % len];	/* oldest in the line */
-		y = c->y + mul_s64_u64_shr(ud - c->y, sim->alpha, 32);
+		if (sim->cfg.sections)
+			y = rths_sim_plant(&sim->cfg, c, ud);
+		else
+			y = c->y + mul_s64_u64_shr(ud - c->y, sim->alpha, 32);
 		c->force = rths_sim_coef(sim->cfg.stiffness, y) +
 			   rths_sim_coef(sim->cfg.damping, (y - c->y) * rate) +
 			   rths_sim_spring(sim, c, y);

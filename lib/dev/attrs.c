@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rths/sim_plant.h>
+
 #include "dev/internal.h"
 
 struct nlmsghdr *rths_msg_init(void *buf, size_t size, uint16_t family,
@@ -117,6 +119,22 @@ static int put_si(struct rths_msgbuf *mb, uint16_t type, bool u32,
 		     put_u64(mb, type, (uint64_t)k);
 }
 
+/* The plant as the card takes it, checked as the card checks it. */
+static int put_plant(struct rths_msgbuf *mb, const struct rths_sim_params *sim)
+{
+	struct rths_error e;
+	int ret = rths_sim_plant_check(sim, &e);
+
+	if (ret) {
+		mb->err->attr = RTHS_SIM_A_PLANT;
+		return rths_err_set(mb->err, ret, "%s: %s", e.path, e.msg);
+	}
+	return mnl_attr_put_check(mb->nlh, mb->size, RTHS_SIM_A_PLANT,
+				  sim->plant_sections *
+				  sizeof(struct rths_sim_section),
+				  sim->plant) ? 0 : too_big(mb);
+}
+
 int rths_put_sim(struct rths_msgbuf *mb, const struct rths_sim_params *sim)
 {
 	struct nlattr *nest = nest_start(mb, RTHS_A_DEV_CARD_PARAMS);
@@ -157,6 +175,8 @@ int rths_put_sim(struct rths_msgbuf *mb, const struct rths_sim_params *sim)
 		ret = put_si(mb, RTHS_SIM_A_POST_STIFFNESS, false,
 			     "post-stiffness", sim->post_stiffness, 1, 0,
 			     RTHS_SIM_STIFFNESS_MAX, "N/m");
+	if (!ret && (sim->set & RTHS_SIM_PLANT))
+		ret = put_plant(mb, sim);
 	if (ret)
 		return ret;
 	mnl_attr_nest_end(mb->nlh, nest);
@@ -310,6 +330,18 @@ static int parse_sim(const struct nlattr *nest, struct rths_sim_params *sim)
 	if (HAVE(RTHS_SIM_A_POST_STIFFNESS, RTHS_SIM_POST_STIFFNESS))
 		sim->post_stiffness =
 			(double)rths_attr_u64(tb[RTHS_SIM_A_POST_STIFFNESS]);
+	if (tb[RTHS_SIM_A_PLANT]) {
+		size_t len = mnl_attr_get_payload_len(tb[RTHS_SIM_A_PLANT]);
+
+		if (len % sizeof(struct rths_sim_section) ||
+		    len > sizeof(sim->plant))
+			return -EPROTO;
+		sim->set |= RTHS_SIM_PLANT;
+		sim->plant_sections =
+			(uint32_t)(len / sizeof(struct rths_sim_section));
+		memcpy(sim->plant, mnl_attr_get_payload(tb[RTHS_SIM_A_PLANT]),
+		       len);
+	}
 #undef HAVE
 	return 0;
 }

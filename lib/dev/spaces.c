@@ -187,6 +187,8 @@ static const struct rths_attr_desc sim_attrs[RTHS_SIM_A_MAX + 1] = {
 	[RTHS_SIM_A_SPRING_STIFFNESS] = U64("spring-stiffness"),
 	[RTHS_SIM_A_YIELD_FORCE] = U64("yield-force"),
 	[RTHS_SIM_A_POST_STIFFNESS] = U64("post-stiffness"),
+	/* whole sections, checked by parse_sim() */
+	[RTHS_SIM_A_PLANT] = { .name = "plant", .type = MNL_TYPE_BINARY },
 };
 
 const struct rths_attr_space rths_space_sim = {

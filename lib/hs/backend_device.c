@@ -17,6 +17,8 @@
 #include <rths/hs_backend.h>
 #include <rths/hs_experiment.h>
 
+#include "hs/backend_impl.h"
+
 struct devb {
 	struct rths_ctl *ctl;
 	struct rths_dev *dev;
@@ -24,6 +26,7 @@ struct devb {
 	uint32_t channels, rate, step_ticks;
 	bool created, started;
 	bool manual;			/* we run the ticks ourselves */
+	bool sim;			/* the card is "sim" */
 	int timeout_ms;
 	char *trace_path;
 	FILE *trace_f;		/* created at open, where errors can be told */
@@ -335,8 +338,9 @@ static void devb_config(const struct rths_hs_device_params *p,
 		sim->noise_disp = a->noise_disp;
 		sim->noise_force = a->noise_force;
 		sim->seed = a->seed;
-		/* always sent, so that a spring of an earlier run goes */
-		sim->set |= RTHS_SIM_SPRING;
+		/* always sent, so that a spring or a plant of an earlier
+		 * run goes (rths_hs_backend_set_plant() loads one) */
+		sim->set |= RTHS_SIM_SPRING | RTHS_SIM_PLANT;
 		if (p->spring) {
 			sim->spring_stiffness = p->spring->k;
 			sim->yield_force = p->spring->fy;
@@ -435,10 +439,44 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 	}
 	d->manual = cfg.set & RTHS_CFG_CLOCK ? cfg.clock == RTHS_CLOCK_MANUAL :
 		    info.clock == RTHS_CLOCK_MANUAL;
+	d->sim = sim.set != 0;
 	b->ops = &devb_ops;
 	b->priv = d;
 	b->channels = d->channels;
 	b->rate = d->rate;
 	b->step_ticks = d->step_ticks;
 	return 0;
+}
+
+int rths_hs_device_set_plant(struct rths_hs_backend *b,
+			     const struct rths_sim_params *sim,
+			     struct rths_error *err)
+{
+	struct rths_sim_params only = { .set = RTHS_SIM_PLANT };
+	struct devb *d = b->priv;
+	int ret;
+
+	if (b->ops != &devb_ops)
+		return -ENOTTY;
+	if (!d->sim)
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, "plant",
+				      "device %s: only the sim card runs a plant",
+				      d->name);
+	if (d->started)
+		return rths_error_set(err, EBUSY, NULL, 0, "plant",
+				      "device %s: the plant is set before start",
+				      d->name);
+	only.plant_sections = sim->plant_sections;
+	memcpy(only.plant, sim->plant, sizeof(only.plant));
+	ret = rths_dev_set(d->ctl, d->name, NULL, 0, RTHS_SIM_PARAMS(&only));
+	return ret ? devb_fail(d, ret, "dev set plant", err) : 0;
+}
+
+double rths_hs_device_paced(const struct rths_hs_backend *b)
+{
+	const struct devb *d = b->priv;
+
+	if (b->ops != &devb_ops || d->manual)
+		return 0;
+	return (double)d->step_ticks / d->rate;
 }

@@ -12,6 +12,7 @@
 #include <linux/rths.h>
 #include <rths/hs_backend.h>
 
+#include "hs/backend_impl.h"
 #include "hs/linalg.h"
 #include "hs/random.h"
 
@@ -37,6 +38,9 @@ struct offline {
 	size_t line_pos;
 	double point[NCH], point_prev[NCH];
 	double lag_k;		/* 1 - exp(-h / lag) */
+	/* the sim card's plant in place of the lag (0 sections: none) */
+	struct rths_sim_params plant;
+	struct rths_sim_plant_state plant_st[NCH];
 	struct rths_hs_feedback fb;
 	bool fb_ready;
 	struct rths_hs_backend_stats stats;
@@ -62,6 +66,8 @@ static int off_start(void *priv, struct rths_error *err)
 	if (o->line)
 		memset(o->line, 0, o->p.delay_ticks * o->setup.n_act *
 				   sizeof(double));
+	for (size_t i = 0; i < NCH; i++)
+		rths_sim_plant_reset(&o->plant_st[i], 0);
 	o->line_pos = 0;
 	for (size_t i = 0; i < o->setup.dim; i++)
 		if (o->spring_on[i])
@@ -122,8 +128,14 @@ static int off_tick(struct offline *o, const double *target, uint32_t k,
 		} else {
 			yd = o->out[i];
 		}
-		o->stroke[i] = o->p.lag > 0 ?
-			       o->stroke[i] + (yd - o->stroke[i]) * o->lag_k : yd;
+		if (o->plant.plant_sections)	/* the card's own integers */
+			o->stroke[i] = 1e-9 * (double)rths_sim_plant_tick(
+				&o->plant, &o->plant_st[i],
+				(int64_t)llround(yd * 1e9));
+		else
+			o->stroke[i] = o->p.lag > 0 ?
+				       o->stroke[i] + (yd - o->stroke[i]) *
+				       o->lag_k : yd;
 	}
 	if (o->p.delay_ticks)
 		o->line_pos = (o->line_pos + 1) % o->p.delay_ticks;
@@ -260,6 +272,21 @@ static const struct rths_hs_backend_ops offline_ops = {
 	.stats = off_stats,
 	.close = off_close,
 };
+
+int rths_hs_offline_set_plant(struct rths_hs_backend *b,
+			      const struct rths_sim_params *sim,
+			      struct rths_error *err)
+{
+	struct offline *o = b->priv;
+
+	if (b->ops != &offline_ops)
+		return -ENOTTY;
+	if (o->state != OFF_IDLE)
+		return rths_error_set(err, EBUSY, NULL, 0, "plant",
+				      "offline backend: the plant is set before start");
+	o->plant = *sim;
+	return 0;
+}
 
 void rths_hs_offline_defaults(struct rths_hs_offline_params *p)
 {

@@ -120,7 +120,8 @@ static int actuator(const struct rths_hs_jctx *c, json_t *dev,
 		    struct rths_hs_actuator_model *a)
 {
 	static const char *const keys[] = { "lag", "delay_ticks", "noise_disp",
-					    "noise_force", "seed", NULL };
+					    "noise_force", "seed", "plant",
+					    NULL };
 	const struct rths_hs_jrange lag = { .lo = 0,
 					    .hi = RTHS_SIM_LAG_US_MAX * 1e-6,
 					    .unit = "s" };
@@ -234,7 +235,8 @@ int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 			      &d->set, RTHS_HS_DEV_FB_ENTRIES)) ||
 	    (r = ring_entries(c, dev, "trace_entries", true, &d->trace_entries,
 			      &d->set, RTHS_HS_DEV_TRACE_ENTRIES)) ||
-	    (r = limits(c, dev, x)) || (r = actuator(c, dev, &d->actuator)))
+	    (r = limits(c, dev, x)) || (r = actuator(c, dev, &d->actuator)) ||
+	    (r = rths_hs_exp_plant(c, dev, x)))
 		return r;
 	if ((d->set & RTHS_HS_DEV_LATE_DEADLINE) &&
 	    d->late_policy != RTHS_LATE_EVENT_DRIVEN)

@@ -23,6 +23,9 @@ int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
 /* "substructure", "specimen", "setup" (after the model). */
 int rths_hs_exp_specimen(const struct rths_hs_jctx *c, json_t *root,
 			 struct rths_hs_experiment *x);
+/* device.actuator.plant (experiment_plant.c), after the rate */
+int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
+		      struct rths_hs_experiment *x);
 /* "device". */
 int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 		       struct rths_hs_experiment *x);

@@ -108,7 +108,12 @@ double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
 void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
 			       const double *r_exp, double *out)
 {
-	rths_hs_model_restoring(st->model, u, out);
+	if (st->sp) {
+		la_csc_gemv(&st->sp->k.m, 1.0, u, 0.0, out);
+		rths_hs_model_element_forces(st->model, u, out);
+	} else {
+		rths_hs_model_restoring(st->model, u, out);
+	}
 	if (r_exp)
 		la_axpy(st->n, 1.0, r_exp, out);
 }
@@ -120,6 +125,7 @@ void rths_hs_stepper_free(struct rths_hs_stepper *st)
 	if (st->ops && st->ops->destroy)
 		st->ops->destroy(st);
 	la_lin_free(&st->mass_lu);
+	rths_hs_sparse_free(st->sp);
 	free(st->k0);
 	free(st->c);
 	free(st->u);
@@ -176,8 +182,13 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 		la_axpy(n * n, 1.0, est->k, st->k0);
 	if (est && est->c)
 		la_axpy(n * n, 1.0, est->c, st->c);
-	r = rths_hs_lu_factor(&st->mass_lu, n, model->m, "the mass matrix",
-			      err);
+	/* CR and KR-alpha have a sparse path for large sparse models */
+	r = 0;
+	if (p->method == RTHS_HS_CR || p->method == RTHS_HS_KR_ALPHA)
+		r = rths_hs_sparse_setup(st, err);
+	if (r == 0 && !st->sp)
+		r = rths_hs_lu_factor(&st->mass_lu, n, model->m,
+				      "the mass matrix", err);
 	if (r == 0)
 		r = st->ops->setup(st, err);
 	if (r < 0)
@@ -209,7 +220,7 @@ int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,
 	/* M a0 = f0 - C v0 - r0 */
 	for (size_t i = 0; i < n; i++)
 		st->a[i] = st->f[i] - st->r[i];
-	la_gemv(n, n, -1.0, st->model->c, st->v, 1.0, st->a);
+	rths_hs_stepper_cv(st, -1.0, st->v, 1.0, st->a);
 	la_lin_solve(&st->mass_lu, st->a, 1);
 	st->step = 0;
 	st->commanded = false;

@@ -11,6 +11,12 @@
  * x_{n+1-af} = (1 - af) x_{n+1} + af x_n, am = (2 rho - 1) / (rho + 1),
  * af = rho / (rho + 1), gamma = 1/2 - am + af,
  * beta = (1 - am + af)^2 / 4.  rho_inf = 1 gives CR.
+ *
+ * A sparse model (st->sp) never forms the dense alpha1, alpha3 and
+ * M (I - alpha3).  With N = am M + af gamma dt C0 + af beta dt^2 K0
+ * (alpha3 = D^-1 N): alpha1 a = D^-1 (M a), M alpha3 a = M D^-1 (N a),
+ * and M (I - alpha3) x = b is (D - N) x = D M^-1 b, so that D, D - N and
+ * M are factored by KLU and N kept in compressed columns.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +30,39 @@ struct kr {
 	struct la_lin mhat;	/* M (I - alpha3) */
 	double *v1;
 	double *cv;		/* C v_n */
+	/* sparse */
+	struct la_lin dlu;	/* D */
+	struct la_lin dnlu;	/* D - N */
+	struct rths_hs_csc d, nm; /* D and N */
+	double *t1, *t2;	/* n scratch */
 };
+
+static int kr_setup_sparse(struct rths_hs_stepper *st, double am,
+			   double af, double gamma, double beta,
+			   struct rths_error *err)
+{
+	struct kr *kr = st->priv;
+	double dt = st->p.dt;
+	int r;
+
+	kr->t1 = rths_hs_zalloc(st->n, err);
+	kr->t2 = rths_hs_zalloc(st->n, err);
+	if (!kr->t1 || !kr->t2)
+		return -ENOMEM;
+	r = rths_hs_csc_combine(st, 1.0, gamma * dt, beta * dt * dt, &kr->d,
+				err);
+	if (!r)
+		r = rths_hs_csc_combine(st, am, af * gamma * dt,
+					af * beta * dt * dt, &kr->nm, err);
+	if (!r)
+		r = rths_hs_csc_factor(st, 1.0, gamma * dt, beta * dt * dt,
+				       &kr->dlu, "the KR-alpha matrix D", err);
+	if (!r)
+		r = rths_hs_csc_factor(st, 1.0 - am, (1.0 - af) * gamma * dt,
+				       (1.0 - af) * beta * dt * dt, &kr->dnlu,
+				       "M (I - alpha3) (KR-alpha)", err);
+	return r;
+}
 
 static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
@@ -43,10 +81,14 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	st->priv = kr;
 	kr->af = af;
 	kr->gamma = gamma;
-	kr->alpha1 = rths_hs_zalloc(nn, err);
-	kr->malpha3 = rths_hs_zalloc(nn, err);
 	kr->v1 = rths_hs_zalloc(n, err);
 	kr->cv = rths_hs_zalloc(n, err);
+	if (!kr->v1 || !kr->cv)
+		return -ENOMEM;
+	if (st->sp)
+		return kr_setup_sparse(st, am, af, gamma, beta, err);
+	kr->alpha1 = rths_hs_zalloc(nn, err);
+	kr->malpha3 = rths_hs_zalloc(nn, err);
 	D = rths_hs_stepper_combine(st, 1.0, gamma * dt, beta * dt * dt, err);
 	alpha3 = rths_hs_stepper_combine(st, am, af * gamma * dt,
 					 af * beta * dt * dt, err);
@@ -83,7 +125,7 @@ static int kr_started(struct rths_hs_stepper *st, struct rths_error *err)
 	struct kr *kr = st->priv;
 
 	(void)err;
-	la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, kr->cv);
+	rths_hs_stepper_cv(st, 1.0, st->v, 0.0, kr->cv);
 	return 0;
 }
 
@@ -94,7 +136,13 @@ static int kr_command(struct rths_hs_stepper *st, struct rths_error *err)
 	double dt = st->p.dt, g2 = 0.5 + kr->gamma;
 
 	(void)err;
-	la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
+	if (st->sp) {
+		/* dt D^-1 (M a) */
+		rths_hs_stepper_mv(st, dt, st->a, 0.0, st->w1);
+		la_lin_solve(&kr->dlu, st->w1, 1);
+	} else {
+		la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
+	}
 	for (size_t i = 0; i < n; i++) {
 		kr->v1[i] = st->v[i] + st->w1[i];
 		st->u1[i] = st->u[i] + dt * st->v[i] + g2 * dt * st->w1[i];
@@ -112,12 +160,24 @@ static int kr_accept(struct rths_hs_stepper *st, const double *r_exp,
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, r1);
-	la_gemv(n, n, 1.0, st->model->c, kr->v1, 0.0, cv1);
+	rths_hs_stepper_cv(st, 1.0, kr->v1, 0.0, cv1);
 	for (size_t i = 0; i < n; i++)
 		rhs[i] = bf * (st->f1[i] - cv1[i] - r1[i]) +
 			 af * (st->f[i] - kr->cv[i] - st->r[i]);
-	la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
-	la_lin_solve(&kr->mhat, rhs, 1);
+	if (st->sp) {
+		/* rhs -= M D^-1 (N a) */
+		la_csc_gemv(&kr->nm.m, 1.0, st->a, 0.0, kr->t1);
+		la_lin_solve(&kr->dlu, kr->t1, 1);
+		rths_hs_stepper_mv(st, -1.0, kr->t1, 1.0, rhs);
+		/* (D - N) x = D M^-1 rhs */
+		la_lin_solve(&st->mass_lu, rhs, 1);
+		la_csc_gemv(&kr->d.m, 1.0, rhs, 0.0, kr->t2);
+		la_lin_solve(&kr->dnlu, kr->t2, 1);
+		memcpy(rhs, kr->t2, n * sizeof(double));
+	} else {
+		la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
+		la_lin_solve(&kr->mhat, rhs, 1);
+	}
 	memcpy(st->a, rhs, n * sizeof(double));
 	memcpy(st->u, st->u1, n * sizeof(double));
 	memcpy(st->v, kr->v1, n * sizeof(double));
@@ -137,6 +197,12 @@ static void kr_destroy(struct rths_hs_stepper *st)
 	free(kr->v1);
 	free(kr->cv);
 	la_lin_free(&kr->mhat);
+	la_lin_free(&kr->dlu);
+	la_lin_free(&kr->dnlu);
+	rths_hs_csc_free(&kr->d);
+	rths_hs_csc_free(&kr->nm);
+	free(kr->t1);
+	free(kr->t2);
 	free(kr);
 }
 

@@ -6,6 +6,7 @@
 
 #include <rths/hs_model.h>
 
+#include "hs/integrator_impl.h"
 #include "hs/linalg.h"
 
 #define AT LA_AT
@@ -277,6 +278,12 @@ void rths_hs_model_restoring(struct rths_hs_model *m, const double *u,
 			     double *r)
 {
 	la_gemv(m->n, m->n, 1.0, m->k, u, 0.0, r);
+	rths_hs_model_element_forces(m, u, r);
+}
+
+void rths_hs_model_element_forces(struct rths_hs_model *m, const double *u,
+				  double *r)
+{
 	for (size_t i = 0; i < m->n_elements; i++) {
 		struct rths_hs_element *e = &m->elements[i];
 		double d = u[e->dof_i] - (e->dof_j >= 0 ? u[e->dof_j] : 0.0);

@@ -69,15 +69,24 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		    struct rths_hs_preview_result *out,
 		    struct rths_error *err)
 {
+	return rths_hs_preview_exchange(cfg, pp, 0, out, err);
+}
+
+int rths_hs_preview_exchange(const struct rths_hs_sim_config *cfg,
+			     const struct rths_hs_preview_params *pp,
+			     double exchange_s,
+			     struct rths_hs_preview_result *out,
+			     struct rths_error *err)
+{
 	uint32_t max = pp->max_ticks;
 
 	memset(out, 0, sizeof(*out));
 	if (pp->rate < RTHS_RATE_MIN || pp->rate > RTHS_RATE_MAX || max < 1 ||
 	    max > sizeof(out->rows) / sizeof(out->rows[0]) ||
-	    !(pp->margin > 0))
+	    !(pp->margin > 0) || !(exchange_s >= 0) || exchange_s > 1)
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "preview: rate %u Hz, up to %u ticks, margin %g",
-				      pp->rate, max, pp->margin);
+				      "preview: rate %u Hz, up to %u ticks, margin %g, exchange %g s",
+				      pp->rate, max, pp->margin, exchange_s);
 	out->duration = cfg->duration > 0 ? cfg->duration :
 			rths_hs_gm_duration(cfg->gm);
 	for (uint32_t d = 1; d <= max; d++) {
@@ -86,6 +95,9 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 
 		if (r < 0)
 			return r;
+		/* every step also pays the exchange with the backend */
+		row->compute += (double)row->steps * exchange_s;
+		row->compute_max += exchange_s;
 		out->n_rows++;
 		row->fits = row->compute < pp->margin * out->duration;
 		if (row->fits) {
@@ -95,6 +107,7 @@ int rths_hs_preview(const struct rths_hs_sim_config *cfg,
 		}
 	}
 	return rths_error_set(err, RTHS_E_TOO_SLOW, NULL, 0, NULL,
-			      "even d = %u (dt = %g s) computes slower than real time",
-			      max, (double)max / pp->rate);
+			      "even d = %u (dt = %g s) computes%s slower than real time",
+			      max, (double)max / pp->rate,
+			      exchange_s > 0 ? " and exchanges" : "");
 }

@@ -73,6 +73,34 @@ bool la_all_finite(size_t n, const double *x);
 bool la_asymmetry(size_t n, const double *A, double rtol, size_t *bad_i,
 		  size_t *bad_j);
 
+/* --- sparse matrices, compressed sparse column (CSC) */
+/*
+ * The row indices of column j are rowind[colptr[j] .. colptr[j + 1] - 1],
+ * strictly ascending, with their values at the same places of x.  int
+ * indices, as KLU's klu_* routines take them.  A pattern (colptr, rowind)
+ * is shared by all the matrices of one structure; only x changes.
+ */
+struct la_csc {
+	size_t rows;
+	size_t cols;
+	const int *colptr;	/* cols + 1, colptr[0] = 0 */
+	const int *rowind;	/* colptr[cols] */
+	double *x;		/* colptr[cols] */
+};
+
+static inline size_t la_csc_nnz(const struct la_csc *A)
+{
+	return (size_t)A->colptr[A->cols];
+}
+
+/* 0 if the pattern is well formed (see above), else LA_EINVAL. */
+int la_csc_check(const struct la_csc *A);
+/* y = alpha A x + beta y */
+void la_csc_gemv(const struct la_csc *A, double alpha, const double *x,
+		 double beta, double *y);
+/* D (rows x cols, column-major, ld = rows) = A, zeros included. */
+void la_csc_to_dense(const struct la_csc *A, double *D);
+
 /* --- linear systems through a backend */
 struct la_lin;
 
@@ -82,13 +110,32 @@ struct la_lin_ops {
 	int (*alloc)(struct la_lin *l);
 	/* factor A (square, of the kind the backend takes); A is not kept */
 	int (*factor)(struct la_lin *l, const struct rths_mat *A);
+	/* the same for a compressed-column A (sparse.c) */
+	int (*factor_csc)(struct la_lin *l, const struct la_csc *A);
 	/* b (n x nrhs, column-major) becomes A^-1 b */
 	void (*solve)(const struct la_lin *l, double *b, size_t nrhs);
 	void (*release)(struct la_lin *l);
 };
 
-/* Dense LU (dgetrf/dgetrs). */
+/* Dense LU (dgetrf/dgetrs); takes a dense or (scattered) CSC matrix. */
 extern const struct la_lin_ops la_dense_lu;
+/*
+ * Sparse LU by SuiteSparse KLU; takes CSC matrices only.  The symbolic
+ * analysis (BTF, AMD ordering) is done at the first factorization and
+ * kept while the pattern stays the same (compared entry by entry, so a
+ * caller may pass a new pattern at any time: it is analysed anew).  Later
+ * factorizations of the same pattern are numeric refactorizations with
+ * the first one's pivot order (klu_refactor); if that pivot order has
+ * become poor (KLU's reciprocal pivot growth estimate klu_rcond below
+ * LA_KLU_REFACTOR_DROP times the one of the last full factorization) the
+ * matrix is factored anew with fresh pivoting.  LA_ESINGULAR for a
+ * singular matrix (l->info gets KLU's status).
+ */
+extern const struct la_lin_ops la_klu_lu;
+#define LA_KLU_REFACTOR_DROP 1e-3
+/* Entries of KLU's factors L + U (the diagonal once) and of the
+ * off-diagonal blocks: the work of one solve; 0 before a factorization. */
+size_t la_klu_factor_nnz(const struct la_lin *l);
 
 /*
  * LA_LIN_INVERSE (dense LU): the system is solved once per step with one
@@ -109,12 +156,16 @@ struct la_lin {
 	double *inv;		/* A^-1, or 1/a_ii if diagonal (INVERSE) */
 	double *tmp;		/* n */
 	bool diagonal;
+	/* sparse backends' own state (sparse.c) */
+	void *sp;
 };
 
 /* Set up a solver for n x n systems; la_lin_free() even on failure. */
 int la_lin_init(struct la_lin *l, const struct la_lin_ops *ops, size_t n,
 		unsigned int flags);
 int la_lin_factor(struct la_lin *l, const struct rths_mat *A);
+/* LA_EINVAL if the backend takes no CSC or the shape is wrong. */
+int la_lin_factor_csc(struct la_lin *l, const struct la_csc *A);
 void la_lin_solve(const struct la_lin *l, double *b, size_t nrhs);
 /* Frees a solver set up or zeroed; idempotent. */
 void la_lin_free(struct la_lin *l);

@@ -35,6 +35,18 @@ int la_lin_factor(struct la_lin *l, const struct rths_mat *A)
 	return r;
 }
 
+int la_lin_factor_csc(struct la_lin *l, const struct la_csc *A)
+{
+	int r;
+
+	l->factored = false;
+	if (A->rows != l->n || A->cols != l->n || !l->ops->factor_csc)
+		return LA_EINVAL;
+	r = l->ops->factor_csc(l, A);
+	l->factored = r == 0;
+	return r;
+}
+
 void la_lin_solve(const struct la_lin *l, double *b, size_t nrhs)
 {
 	l->ops->solve(l, b, nrhs);
@@ -70,31 +82,19 @@ static bool is_diagonal(const struct rths_mat *A)
 	return true;
 }
 
-static int dense_factor(struct la_lin *l, const struct rths_mat *A)
+/* LU of l->lu (the matrix copied in), then A^-1 for LA_LIN_INVERSE. */
+static int dense_lu(struct la_lin *l)
 {
 	lapack_int n = (lapack_int)l->n;
 	lapack_int info;
 
-	if (A->kind != RTHS_MAT_DENSE)
-		return LA_EINVAL;
-	if (!n)
-		return 0;	/* LAPACK wants lda >= 1 even then */
-	for (size_t j = 0; j < l->n; j++)
-		memcpy(l->lu + j * l->n, A->data + j * A->ld,
-		       l->n * sizeof(*l->lu));
-	l->diagonal = (l->flags & LA_LIN_INVERSE) && is_diagonal(A);
 	info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, l->lu, n, l->ipiv);
 	if (info) {
 		l->info = (int)info;
 		return info > 0 ? LA_ESINGULAR : LA_EFAIL;
 	}
-	if (!(l->flags & LA_LIN_INVERSE))
+	if (!(l->flags & LA_LIN_INVERSE) || l->diagonal)
 		return 0;
-	if (l->diagonal) {
-		for (size_t i = 0; i < l->n; i++)
-			l->inv[i] = 1.0 / RTHS_MAT(A, i, i);
-		return 0;
-	}
 	memcpy(l->inv, l->lu, l->n * l->n * sizeof(*l->inv));
 	info = LAPACKE_dgetri(LAPACK_COL_MAJOR, n, l->inv, n, l->ipiv);
 	if (info) {
@@ -102,6 +102,32 @@ static int dense_factor(struct la_lin *l, const struct rths_mat *A)
 		return info > 0 ? LA_ESINGULAR : LA_EFAIL;
 	}
 	return 0;
+}
+
+static int dense_factor(struct la_lin *l, const struct rths_mat *A)
+{
+	if (A->kind != RTHS_MAT_DENSE)
+		return LA_EINVAL;
+	if (!l->n)
+		return 0;	/* LAPACK wants lda >= 1 even then */
+	for (size_t j = 0; j < l->n; j++)
+		memcpy(l->lu + j * l->n, A->data + j * A->ld,
+		       l->n * sizeof(*l->lu));
+	l->diagonal = (l->flags & LA_LIN_INVERSE) && is_diagonal(A);
+	if (l->diagonal)
+		for (size_t i = 0; i < l->n; i++)
+			l->inv[i] = 1.0 / RTHS_MAT(A, i, i);
+	return dense_lu(l);
+}
+
+/* A small sparse system: scattered into the dense factors. */
+static int dense_factor_csc(struct la_lin *l, const struct la_csc *A)
+{
+	if (!l->n)
+		return 0;
+	la_csc_to_dense(A, l->lu);
+	l->diagonal = false;
+	return dense_lu(l);
 }
 
 static void dense_solve(const struct la_lin *l, double *b, size_t nrhs)
@@ -142,6 +168,7 @@ const struct la_lin_ops la_dense_lu = {
 	.name = "dense LU",
 	.alloc = dense_alloc,
 	.factor = dense_factor,
+	.factor_csc = dense_factor_csc,
 	.solve = dense_solve,
 	.release = dense_release,
 };

@@ -15,9 +15,20 @@
  * follow DASSL (Brenan, Campbell, Petzold, ch. 5), except that every
  * step measures its own rate (see RATE_START) and a Jacobian that
  * converges slowly is replaced at the next step (see RATE_JAC).
+ *
+ * A system with a sparse Jacobian (rths_ode_set_sparse_jac()) keeps
+ * df/dy and M in compressed-column form instead: M's pattern is df/dy's
+ * and the diagonal, built once, with the place in M of every entry of
+ * df/dy and of every diagonal entry, so that forming M for a new cj is
+ * one pass over the nonzeros; lib/la factors it by KLU (or dense LU
+ * below RTHS_ODE_SPARSE_MIN_DIM, by choice or automatically).  The
+ * dense matrices are allocated only when a dense Jacobian is evaluated.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "la/la.h"
 #include "ode_impl.h"
@@ -60,8 +71,20 @@
  */
 #define RATE_JAC 0.25
 
+/* A sparse Jacobian df/dy and the iteration matrix cj I - df/dy. */
+struct ode_sparse {
+	rths_ode_sparse_jac_fn jac;
+	size_t *jcp, *jri;	/* df/dy's pattern (the caller's, copied) */
+	double *jx;		/* its values */
+	int *mcp, *mri;		/* M's pattern: df/dy's and the diagonal */
+	double *mx;
+	size_t *jpos;		/* place in mx of each entry of jx */
+	size_t *dpos;		/* place in mx of each diagonal entry */
+};
+
 struct ode_newton {
 	size_t n;
+	struct ode_sparse *sp;	/* NULL: dense */
 	struct rths_mat A, B;	/* dF/dy, dF/dy' */
 	int b_identity;
 	struct rths_mat M;	/* the iteration matrix, before factoring */
@@ -89,9 +112,6 @@ int ode_newton_new(struct rths_ode *s)
 	if (!nw)
 		return -ENOMEM;
 	nw->n = n;
-	nw->A = la_dense(n, n, ode_zalloc(n * n));
-	nw->B = la_dense(n, n, ode_zalloc(n * n));
-	nw->M = la_dense(n, n, ode_zalloc(n * n));
 	nw->r = ode_zalloc(n);
 	s->nw = nw;
 	if (s->no_err) {
@@ -99,11 +119,205 @@ int ode_newton_new(struct rths_ode *s)
 		if (!s->nw_floor)
 			return -ENOMEM;
 	}
-	if (!nw->A.data || !nw->B.data || !nw->M.data || !nw->r ||
-	    la_lin_init(&nw->lin, &la_dense_lu, n, 0))
+	if (!nw->r)
 		return -ENOMEM;
 	ode_newton_reset(s);
 	return 0;
+}
+
+/* The dense matrices and LU, at the first dense Jacobian. */
+static int dense_storage(struct ode_newton *nw)
+{
+	size_t n = nw->n;
+
+	if (nw->lin.ops)
+		return 0;
+	nw->A = la_dense(n, n, ode_zalloc(n * n));
+	nw->B = la_dense(n, n, ode_zalloc(n * n));
+	nw->M = la_dense(n, n, ode_zalloc(n * n));
+	if (!nw->A.data || !nw->B.data || !nw->M.data ||
+	    la_lin_init(&nw->lin, &la_dense_lu, n, 0)) {
+		la_lin_free(&nw->lin);
+		nw->lin.ops = NULL;
+		free(nw->A.data);
+		free(nw->B.data);
+		free(nw->M.data);
+		nw->A.data = nw->B.data = nw->M.data = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void sparse_free(struct ode_sparse *sp)
+{
+	if (!sp)
+		return;
+	free(sp->jcp);
+	free(sp->jri);
+	free(sp->jx);
+	free(sp->mcp);
+	free(sp->mri);
+	free(sp->mx);
+	free(sp->jpos);
+	free(sp->dpos);
+	free(sp);
+}
+
+static int check_pattern(size_t n, const size_t *cp, const size_t *ri)
+{
+	if (cp[0] != 0 || cp[n] > INT_MAX - n)
+		return -EINVAL;
+	for (size_t j = 0; j < n; j++) {
+		if (cp[j + 1] < cp[j])
+			return -EINVAL;
+		for (size_t k = cp[j]; k < cp[j + 1]; k++)
+			if (ri[k] >= n || (k > cp[j] && ri[k] <= ri[k - 1]))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* M's pattern: column j of df/dy with row j merged in. */
+static void merge_diagonal(struct ode_sparse *sp, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		int diag = 0;
+
+		sp->mcp[j] = (int)m;
+		for (size_t k = sp->jcp[j]; k <= sp->jcp[j + 1]; k++) {
+			size_t i = k < sp->jcp[j + 1] ? sp->jri[k] : n;
+
+			if (!diag && i >= j) {
+				sp->dpos[j] = m;
+				sp->mri[m++] = (int)j;
+				diag = 1;
+				if (i == j) {
+					sp->jpos[k] = m - 1;
+					continue;
+				}
+			}
+			if (k < sp->jcp[j + 1]) {
+				sp->jpos[k] = m;
+				sp->mri[m++] = (int)i;
+			}
+		}
+	}
+	sp->mcp[n] = (int)m;
+}
+
+int rths_ode_set_sparse_jac(struct rths_ode *s, const size_t *colptr,
+			    const size_t *rowind, rths_ode_sparse_jac_fn jac,
+			    enum rths_ode_linear_solver solver)
+{
+	struct ode_newton *nw;
+	struct ode_sparse *sp;
+	size_t n, nnz;
+	int klu;
+
+	if (!s || !colptr || !rowind || !jac ||
+	    (unsigned int)solver > RTHS_ODE_LINEAR_SPARSE)
+		return -EINVAL;
+	if (!s->nw || s->dae)
+		return -RTHS_E_METHOD;
+	nw = s->nw;
+	n = nw->n;
+	if (check_pattern(n, colptr, rowind))
+		return -EINVAL;
+	nnz = colptr[n];
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	sp->jac = jac;
+	sp->jcp = malloc((n + 1) * sizeof(*sp->jcp));
+	sp->jri = malloc((nnz + 1) * sizeof(*sp->jri));
+	sp->jx = malloc((nnz + 1) * sizeof(*sp->jx));
+	sp->jpos = malloc((nnz + 1) * sizeof(*sp->jpos));
+	sp->dpos = malloc(n * sizeof(*sp->dpos));
+	sp->mcp = malloc((n + 1) * sizeof(*sp->mcp));
+	sp->mri = malloc((nnz + n) * sizeof(*sp->mri));
+	sp->mx = malloc((nnz + n) * sizeof(*sp->mx));
+	if (!sp->jcp || !sp->jri || !sp->jx || !sp->jpos || !sp->dpos ||
+	    !sp->mcp || !sp->mri || !sp->mx) {
+		sparse_free(sp);
+		return -ENOMEM;
+	}
+	memcpy(sp->jcp, colptr, (n + 1) * sizeof(*colptr));
+	memcpy(sp->jri, rowind, nnz * sizeof(*rowind));
+	merge_diagonal(sp, n);
+
+	/* the solver for M: the old one (dense or sparse) goes */
+	la_lin_free(&nw->lin);
+	free(nw->A.data);
+	free(nw->B.data);
+	free(nw->M.data);
+	nw->A.data = nw->B.data = nw->M.data = NULL;
+	sparse_free(nw->sp);
+	nw->sp = sp;
+	klu = solver == RTHS_ODE_LINEAR_SPARSE ||
+	      (solver == RTHS_ODE_LINEAR_AUTO && n >= RTHS_ODE_SPARSE_MIN_DIM);
+	if (la_lin_init(&nw->lin, klu ? &la_klu_lu : &la_dense_lu, n, 0)) {
+		la_lin_free(&nw->lin);
+		nw->lin.ops = NULL;
+		return -ENOMEM;
+	}
+	ode_newton_reset(s);
+	return 0;
+}
+
+/* df/dy from the sparse callback, checked as ode_jacobian() checks. */
+static int sparse_jacobian(struct rths_ode *s, double t, const double *y)
+{
+	struct ode_sparse *sp = s->nw->sp;
+	size_t n = s->n, nnz = sp->jcp[n];
+	struct rths_csc J = {
+		.rows = n, .cols = n, .colptr = sp->jcp, .rowind = sp->jri,
+		.values = sp->jx,
+	};
+
+	s->st.jac_evals++;
+	memset(sp->jx, 0, nnz * sizeof(*sp->jx));
+	if (sp->jac(t, y, &J, s->sys.params))
+		return -RTHS_E_CALLBACK;
+	if (!ode_all_finite(sp->jx, nnz))
+		return -RTHS_E_NONFINITE;
+	return 0;
+}
+
+/* The Jacobian at (t, y, yp), sparse or dense. */
+static int jacobian(struct rths_ode *s, double t, const double *y,
+		    const double *yp, const double *r0)
+{
+	struct ode_newton *nw = s->nw;
+	int rc;
+
+	if (nw->sp) {
+		nw->b_identity = 1;
+		return sparse_jacobian(s, t, y);
+	}
+	rc = dense_storage(nw);
+	if (rc)
+		return rc;
+	return ode_jacobian(s, t, y, yp, r0, &nw->A, &nw->B, &nw->b_identity);
+}
+
+/* M = cj I - df/dy in compressed columns. */
+static int factor_sparse(struct ode_newton *nw, double cj)
+{
+	struct ode_sparse *sp = nw->sp;
+	size_t n = nw->n, nnz = sp->jcp[n];
+	struct la_csc M = {
+		.rows = n, .cols = n, .colptr = sp->mcp, .rowind = sp->mri,
+		.x = sp->mx,
+	};
+
+	memset(sp->mx, 0, (size_t)sp->mcp[n] * sizeof(*sp->mx));
+	for (size_t k = 0; k < nnz; k++)
+		sp->mx[sp->jpos[k]] = -sp->jx[k];
+	for (size_t i = 0; i < n; i++)
+		sp->mx[sp->dpos[i]] += cj;
+	return la_lin_factor_csc(&nw->lin, &M);
 }
 
 void ode_newton_free(struct rths_ode *s)
@@ -115,6 +329,7 @@ void ode_newton_free(struct rths_ode *s)
 	free(nw->A.data);
 	free(nw->B.data);
 	free(nw->M.data);
+	sparse_free(nw->sp);
 	free(nw->r);
 	free(s->nw_floor);
 	s->nw_floor = NULL;
@@ -152,21 +367,25 @@ static int factor(struct rths_ode *s, double cj)
 	size_t n = nw->n;
 	int rc;
 
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++) {
-			double b = nw->b_identity ? (i == j) :
-				   RTHS_MAT(&nw->B, i, j);
-
-			RTHS_MAT(&nw->M, i, j) = RTHS_MAT(&nw->A, i, j) +
-						 cj * b;
-		}
 	s->st.lu_decomps++;
-	rc = la_lin_factor(&nw->lin, &nw->M);
+	if (nw->sp) {
+		rc = factor_sparse(nw, cj);
+	} else {
+		for (size_t j = 0; j < n; j++)
+			for (size_t i = 0; i < n; i++) {
+				double b = nw->b_identity ? (i == j) :
+					   RTHS_MAT(&nw->B, i, j);
+
+				RTHS_MAT(&nw->M, i, j) =
+					RTHS_MAT(&nw->A, i, j) + cj * b;
+			}
+		rc = la_lin_factor(&nw->lin, &nw->M);
+	}
 	nw->have_lu = 0;
 	if (rc == LA_ESINGULAR)
 		return ODE_NEWTON_SINGULAR;
 	if (rc)
-		return -EINVAL;
+		return rc == LA_ENOMEM ? -ENOMEM : -EINVAL;
 	nw->have_lu = 1;
 	nw->floor_ok = 0;
 	nw->lu_slow = 0;
@@ -181,8 +400,7 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 	struct ode_newton *nw = s->nw;
 	int rc;
 
-	rc = ode_jacobian(s, t, s->y, s->yp, r, &nw->A, &nw->B,
-			  &nw->b_identity);
+	rc = jacobian(s, t, s->y, s->yp, r);
 	if (rc)
 		return rc;
 	nw->have_jac = 1;
@@ -335,8 +553,7 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 			      ratio < 0.6 || ratio > 1.0 / 0.6;
 
 		if (need_jac) {
-			rc = ode_jacobian(s, t, ypred, yppred, NULL, &nw->A,
-					  &nw->B, &nw->b_identity);
+			rc = jacobian(s, t, ypred, yppred, NULL);
 			if (rc)
 				return rc;
 			nw->have_jac = nw->jac_fresh = 1;

@@ -266,9 +266,13 @@ void sim_model_init(struct sim_model *m, uint32_t channels, uint32_t rate,
 		m->c0 = (int64_t)(m->yield -
 			(uint64_t)((unsigned __int128)m->yield * m->post /
 				   m->spring));
-	for (i = 0; i < channels; i++)
+	for (i = 0; i < channels; i++) {
 		for (j = 0; j <= RTHS_SIM_DELAY_MAX; j++)
 			m->ch[i].line[j] = 0;
+		rths_sim_plant_reset(&m->ch[i].ps, 0);
+	}
+	if (sim->set & RTHS_SIM_PLANT)
+		m->plant = *sim;
 }
 
 /* The bilinear spring with kinematic hardening, as the card has it. */
@@ -299,7 +303,10 @@ void sim_model_tick(struct sim_model *m, const int64_t *out, int64_t *disp,
 		c->head = (c->head + 1) % m->len;
 		c->line[c->head] = out[i];
 		ud = c->line[(c->head + 1) % m->len];
-		y = c->y + sim_mul_q32(ud - c->y, m->alpha);
+		if (m->plant.plant_sections)
+			y = rths_sim_plant_tick(&m->plant, &c->ps, ud);
+		else
+			y = c->y + sim_mul_q32(ud - c->y, m->alpha);
 		f = sim_coef(m->k, y) + sim_coef(m->c, (y - c->y) * (int64_t)m->rate) +
 		    sim_spring(m, c, y);
 		if (f > RTHS_FORCE_MAX)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <rths/device.h>
+#include <rths/sim_plant.h>
 
 /* Generous: events travel through a work item; this is not a timing test. */
 #define RT_EVENT_TIMEOUT_MS	10000
@@ -76,10 +77,14 @@ struct sim_model {
 	uint32_t noise_disp, noise_force;
 	uint64_t spring, yield, post;	/* the bilinear spring */
 	int64_t c0;
+	/* the plant in place of the lag (RTHS_SIM_PLANT), librths's copy
+	 * of the card's recursion */
+	struct rths_sim_params plant;
 	struct sim_chan {
 		int64_t y, force, yp;
 		uint32_t head;
 		int64_t line[RTHS_SIM_DELAY_MAX + 1];
+		struct rths_sim_plant_state ps;
 	} ch[RTHS_MAX_CHANNELS];
 };
 

@@ -124,6 +124,84 @@ TEST_F(loop, interpolation_exact)
 		EXPECT_EQ(u[STEPS][ch], info.position_raw[ch]);
 }
 
+/* The RTHS benchmark's plant, designed by librths and loaded as integer
+ * sections in place of the lag: every sample predicted to the count by the
+ * recursion the offline backend runs; DEV_GET returns the sections; an
+ * empty plant brings the lag back. */
+TEST_F(loop, plant_predicted_to_the_count)
+{
+	enum { D = 4, STEPS = 200, CH = 2 };
+	int64_t u[STEPS + 1][CH], disp[CH], force[CH];
+	struct rths_benchmark_plant bp;
+	struct rths_sim_params sim, got;
+	struct rths_dev_config cfg;
+	struct rths_feedback fb;
+	struct rths_error err;
+	struct sim_model m;
+	double num[1], den[6];
+	uint64_t seed = 7;
+	int64_t moved = 0;
+	int n, ch, k;
+
+	rt_sim_default(&sim);
+	rths_benchmark_plant_nominal(&bp);
+	ASSERT_EQ(0, rths_benchmark_plant_tf(&bp, num, den, &err));
+	ASSERT_EQ(0, rths_sim_plant_design(num, 1, den, 6, RTHS_RATE_DEFAULT,
+					   0, &sim, &err)) {
+		TH_LOG("design: %s", err.msg);
+	}
+	ASSERT_EQ(3U, sim.plant_sections);
+	rt_manual_config(&cfg, D);
+	setup_dev(_metadata, &self->t, CH, &cfg, &sim);
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim", &got,
+				       sizeof(got)));
+	EXPECT_TRUE(got.set & RTHS_SIM_PLANT);
+	ASSERT_EQ(sim.plant_sections, got.plant_sections);
+	EXPECT_EQ(0, memcmp(sim.plant, got.plant,
+			    sim.plant_sections * sizeof(sim.plant[0])));
+	ASSERT_EQ(0, rt_start(&self->t));
+	memset(u[0], 0, sizeof(u[0]));
+	for (n = 1; n <= STEPS; n++) {
+		for (ch = 0; ch < CH; ch++)	/* +-5 mm steps every 10 */
+			u[n][ch] = n % 10 ? u[n - 1][ch] :
+				   (int64_t)(lcg(&seed) % (10 * MM)) - 5 * MM;
+		ASSERT_EQ(0, rths_post_raw(self->t.dev, n, u[n]));
+		ASSERT_EQ(0, rt_tick(&self->t, D));
+		ASSERT_EQ(0, rths_read_feedback(self->t.dev, &fb));
+		ASSERT_EQ((uint64_t)n, fb.step);
+	}
+	sim_model_init(&m, CH, RTHS_RATE_DEFAULT, &sim);
+	ASSERT_EQ(STEPS * D, rt_trace(&self->t, trace, 8192));
+	for (k = 0; k < STEPS * D; k++) {
+		int64_t out[CH];
+
+		n = k / D + 1;
+		for (ch = 0; ch < CH; ch++)
+			out[ch] = rt_interp(u[n - 1][ch], u[n][ch], k % D + 1, D);
+		sim_model_tick(&m, out, disp, force);
+		for (ch = 0; ch < CH; ch++) {
+			ASSERT_EQ(disp[ch], trace[k].raw[ch].disp) {
+				TH_LOG("tick %d channel %d", k + 1, ch);
+			}
+			ASSERT_EQ(force[ch], trace[k].raw[ch].force);
+			if (llabs(m.ch[ch].y) > moved)
+				moved = llabs(m.ch[ch].y);
+		}
+	}
+	/* the plant did move the actuator (millimetres, not nothing) */
+	EXPECT_LT(MM, moved);
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	/* no sections: back to the lag */
+	memset(&sim, 0, sizeof(sim));
+	sim.set = RTHS_SIM_PLANT;
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, NULL, 0,
+				  RTHS_SIM_PARAMS(&sim)));
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim", &got,
+				       sizeof(got)));
+	EXPECT_FALSE(got.set & RTHS_SIM_PLANT);
+	EXPECT_EQ(0U, got.plant_sections);
+}
+
 /* The sim card's bilinear spring: every sample predicted to the count, the
  * force within the hardening band, and energy dissipated over the cycles. */
 TEST_F(loop, hysteretic_spring_predicted_to_the_count)

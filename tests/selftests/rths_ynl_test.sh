@@ -29,7 +29,7 @@ is() {
 }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..21"
 
 # The monitor: a CLI that subscribes, sleeps and then prints what came.
 # (cli.py of 6.12 cannot take notifications in the middle of a request:
@@ -124,6 +124,26 @@ check "the extack names .dev-channels and its range 1..16" \
 check "and the policy's range 1..16" \
 	grep -q "'min-value': 1, 'max-value': 16" "$work/bad.out" ||
 	sed 's/^/# /' "$work/bad.out"
+
+# The sim card's plant, checked by the card whatever userspace sent: a
+# section with a pole at z = 1 (b0 = 1.0, a1 = -1.0 in Q40, s64 little
+# endian), then 39 bytes.
+z8=0000000000000000
+ynl --do dev-new --json "{ \"dev-name\": \"ynl3\", \"dev-card\": \"sim\",
+	\"dev-channels\": 1, \"dev-card-params\": { \"plant\":
+	\"0000000000010000$z8${z8}0000000000ffffff$z8\" } }" >"$work/plant.out" 2>&1
+st=$?
+check "dev-new with an unstable plant fails (status $st)" test $st -ne 0
+check "the extack names .dev-card-params.plant" \
+	grep -q "'bad-attr': '.dev-card-params.plant'" "$work/plant.out"
+check "and says the section is not stable" \
+	grep -q "not stable" "$work/plant.out" || sed 's/^/# /' "$work/plant.out"
+ynl --do dev-new --json "{ \"dev-name\": \"ynl3\", \"dev-card\": \"sim\",
+	\"dev-channels\": 1, \"dev-card-params\": { \"plant\":
+	\"${z8}${z8}${z8}${z8}00000000000000\" } }" >"$work/plant39.out" 2>&1
+check "a plant of 39 bytes is refused as not whole sections" \
+	grep -q "whole number of 40-byte sections" "$work/plant39.out" ||
+	sed 's/^/# /' "$work/plant39.out"
 
 ynl --do dev-del --json '{ "dev-name": "ynl0" }' >"$work/del.json"
 check "dev-del ynl0" is "$work/del.json" 0 '. == null'

@@ -167,13 +167,18 @@ int put(int fd, const void *b, size_t len)
 
 int get(int fd, void *b, size_t len)
 {
+	return get_within(fd, b, len, IO_MS);
+}
+
+int get_within(int fd, void *b, size_t len, int ms)
+{
 	size_t have = 0;
 
 	while (have < len) {
 		struct pollfd p = { fd, POLLIN, 0 };
 		ssize_t r;
 
-		if (poll(&p, 1, IO_MS) <= 0)
+		if (poll(&p, 1, ms) <= 0)
 			return -1;
 		r = recv(fd, (char *)b + have, len - have, 0);
 		if (r <= 0)

@@ -47,6 +47,8 @@ int dial(int port);
 int put(int fd, const void *b, size_t len);
 /* Exactly len bytes; -1 on EOF, error or IO_MS without progress. */
 int get(int fd, void *b, size_t len);
+/* The same, with ms instead of IO_MS. */
+int get_within(int fd, void *b, size_t len, int ms);
 /* 1 when the peer closed the connection within IO_MS. */
 int closed(int fd);
 

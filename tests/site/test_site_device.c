@@ -31,11 +31,10 @@
 
 #include "kselftest_harness.h"
 #include "site.h"
-#include "site_io.h"
+#include "site_proc.h"
 #include "wire.h"
 
 #define NS 256
-#define WAIT_MS 5000
 #define RATE 1024
 #define TICKS 10
 #define LAG 0.004
@@ -144,108 +143,41 @@ static void trial_u(int n, double *u)
 
 /* -------------------------------------------------------------- site */
 
-struct site_proc {
-	pid_t pid;
-	int log, port;
-	char file[64];
-};
-
-/* Waits for the "listening on ADDR:PORT" line; the log stays readable. */
+/* rths-site on the device substructure of site_json(); its port is
+ * s->port[0]. */
 static int site_start(struct site_proc *s, const char *proto, int seed)
 {
-	const char *bin = getenv("RTHS_SITE");
-	char buf[4096], *p;
-	size_t len = 0;
-	int pfd[2];
-	FILE *f;
+	char *json = NULL;
+	size_t len;
+	FILE *f = open_memstream(&json, &len);
+	int rc;
 
-	if (!bin)
-		bin = "build/plain/tools/rths-site";
-	snprintf(s->file, sizeof(s->file), "/tmp/rths-site-dev.%d.json",
-		 (int)getpid());
-	f = fopen(s->file, "w");
-	if (!f || pipe(pfd))
+	if (!f)
 		return -1;
 	site_json(f, proto, seed);
 	fclose(f);
-	s->pid = fork();
-	if (s->pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execl(bin, bin, s->file, (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	s->log = pfd[0];
-	s->port = 0;
-	while (len < sizeof(buf) - 1) {
-		struct pollfd pl = { s->log, POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&pl, 1, WAIT_MS) <= 0)
-			break;
-		r = read(s->log, buf + len, 1);
-		if (r <= 0)
-			break;
-		buf[++len] = 0;
-		p = strstr(buf, "listening on 127.0.0.1:");
-		if (p && strchr(p, '\n')) {
-			s->port = atoi(p + strlen("listening on 127.0.0.1:"));
-			break;
-		}
-	}
-	return s->port ? 0 : -1;
+	rc = site_proc_start(s, json, 1, NULL);
+	free(json);
+	return rc;
 }
 
-/* The site's log after it stopped. */
+/* The site's whole log once it stopped; its wait status. */
 static int site_stop(struct site_proc *s, char *log, size_t size)
 {
-	size_t n = 0;
-	ssize_t r;
-	int st = -1;
+	size_t n;
 
-	kill(s->pid, SIGTERM);
-	waitpid(s->pid, &st, 0);
-	while (n + 1 < size && (r = read(s->log, log + n, size - 1 - n)) > 0)
-		n += r;
-	log[n] = 0;
-	close(s->log);
-	unlink(s->file);
-	return st;
-}
-
-static int connect_to(int port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(port),
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-static int send_all(int fd, const void *b, size_t len)
-{
-	return site_io_send(fd, b, len);
-}
-
-static int recv_all(int fd, void *b, size_t len)
-{
-	return site_io_recv(fd, b, len, WAIT_MS);
+	snprintf(log, size, "%s", s->start_log);
+	n = strlen(log);
+	return site_proc_stop(s, "", log + n, size - n);
 }
 
 /* Code @code in msg[0], the reply in r. */
 static int ask(int fd, double *msg, int code, double *r)
 {
 	msg[0] = code;
-	if (send_all(fd, msg, NS * sizeof(double)))
+	if (put(fd, msg, NS * sizeof(double)))
 		return -1;
-	return r ? recv_all(fd, r, NS * sizeof(double)) : 0;
+	return r ? get(fd, r, NS * sizeof(double)) : 0;
 }
 
 /* ------------------------------------------------------------- tests */
@@ -261,11 +193,11 @@ static void c_run(struct __test_metadata *_metadata, int port, int seed,
 	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
 	double m[NS] = { 0 }, r[NS], u[2], d[2], f[2];
 	struct ref ref;
-	int fd = connect_to(port);
+	int fd = dial(port);
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ref_open(&ref, seed));
-	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
 	for (int n = 1; n <= steps; n++) {
 		trial_u(n, u);
 		memcpy(m + 1, u, sizeof(u));
@@ -294,7 +226,7 @@ TEST(element_offline_gives_the_model)
 	double f[2];
 
 	ASSERT_EQ(0, site_start(&s, "element", 7));
-	c_run(_metadata, s.port, 7, 40, f);
+	c_run(_metadata, s.port[0], 7, 40, f);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "device rths0 started (offline backend, 1024 Hz, 10 ticks a step)"));
 	EXPECT_NE(NULL, strstr(log, "device at rest after 40 steps"));
@@ -310,13 +242,13 @@ TEST(deterministic)
 	struct site_proc s;
 
 	ASSERT_EQ(0, site_start(&s, "element", 3));
-	c_run(_metadata, s.port, 3, 25, f1);
+	c_run(_metadata, s.port[0], 3, 25, f1);
 	usleep(100000);
-	c_run(_metadata, s.port, 3, 25, f2);
+	c_run(_metadata, s.port[0], 3, 25, f2);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_EQ(0, memcmp(f1, f2, sizeof(f1)));
 	ASSERT_EQ(0, site_start(&s, "element", 4));
-	c_run(_metadata, s.port, 4, 25, f3);
+	c_run(_metadata, s.port[0], 4, 25, f3);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(0, memcmp(f1, f3, sizeof(f1)));
 }
@@ -332,9 +264,9 @@ TEST(element_matrices_are_the_estimate)
 	int fd;
 
 	ASSERT_EQ(0, site_start(&s, "element", 1));
-	fd = connect_to(s.port);
+	fd = dial(s.port[0]);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
 	for (int code = 12; code <= 15; code++) {
 		const double (*x)[2] = code == 14 ? C : K;
 
@@ -388,15 +320,15 @@ TEST(site_protocol_steps_the_device)
 
 	ASSERT_EQ(0, site_start(&s, "site", 5));
 	ASSERT_EQ(0, ref_open(&ref, 5));
-	fd = connect_to(s.port);
+	fd = dial(s.port[0]);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, send_all(fd, &one, sizeof(one)));
-	ASSERT_EQ(0, recv_all(fd, &one, sizeof(one)));
+	ASSERT_EQ(0, put(fd, &one, sizeof(one)));
+	ASSERT_EQ(0, get(fd, &one, sizeof(one)));
 	ASSERT_EQ(0, ask(fd, m, 1, r));
 	EXPECT_EQ(0, r[0]);
 	m[1] = NS;	/* dataSize: every message after setup */
 	ASSERT_EQ(0, ask(fd, m, 2, NULL));
-	ASSERT_EQ(0, send_all(fd, sizes, sizeof(sizes)));
+	ASSERT_EQ(0, put(fd, sizes, sizeof(sizes)));
 	for (int n = 1; n <= 12; n++) {
 		int same = n % 4 == 0;
 
@@ -429,9 +361,9 @@ TEST(controller_protocol_steps_the_device)
 
 	ASSERT_EQ(0, site_start(&s, "controller", 6));
 	ASSERT_EQ(0, ref_open(&ref, 6));
-	fd = connect_to(s.port);
+	fd = dial(s.port[0]);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, send_all(fd, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
 	for (int n = 1; n <= 10; n++) {
 		trial_u(n, u);
 		memcpy(m + 1, u, sizeof(u));
@@ -453,12 +385,12 @@ TEST(one_session_drives_the_device)
 	int fd1, fd2;
 
 	ASSERT_EQ(0, site_start(&s, "element", 1));
-	fd1 = connect_to(s.port);
-	ASSERT_EQ(0, send_all(fd1, hdr, sizeof(hdr)));
+	fd1 = dial(s.port[0]);
+	ASSERT_EQ(0, put(fd1, hdr, sizeof(hdr)));
 	ASSERT_EQ(0, ask(fd1, m, 12, r));
-	fd2 = connect_to(s.port);
-	ASSERT_EQ(0, send_all(fd2, hdr, sizeof(hdr)));
-	EXPECT_EQ(-1, recv_all(fd2, &c, 1));	/* closed */
+	fd2 = dial(s.port[0]);
+	ASSERT_EQ(0, put(fd2, hdr, sizeof(hdr)));
+	EXPECT_EQ(-1, get(fd2, &c, 1));	/* closed */
 	/* The first goes on. */
 	ASSERT_EQ(0, ask(fd1, m, 13, r));
 	EXPECT_EQ(K[0][0], r[0]);
@@ -536,7 +468,7 @@ static int run_on(const char *fields, char *err, size_t size)
 
 	snprintf(json, sizeof(json), "{\"substructures\":[{\"name\":\"p\",\"protocol\":\"element\",\"port\":0,\"dof\":1,%s}]}",
 		 fields);
-	return site_io_run_on(json, err, size);
+	return site_proc_run(json, NULL, err, size);
 }
 
 TEST(device_errors_name_the_path)
@@ -578,8 +510,8 @@ static int native_get(int fd, unsigned char *p, size_t cap, uint32_t *len)
 	unsigned char h[RNP_HDR_SIZE];
 	struct rnp_hdr hdr;
 
-	if (recv_all(fd, h, sizeof(h)) || rnp_parse_hdr(h, &hdr, NULL, 0) ||
-	    hdr.length > cap || recv_all(fd, p, hdr.length))
+	if (get(fd, h, sizeof(h)) || rnp_parse_hdr(h, &hdr, NULL, 0) ||
+	    hdr.length > cap || get(fd, p, hdr.length))
 		return -1;
 	*len = hdr.length;
 	return hdr.type;
@@ -587,7 +519,7 @@ static int native_get(int fd, unsigned char *p, size_t cap, uint32_t *len)
 
 static int native_put(int fd, struct rnp_buf *b)
 {
-	int r = send_all(fd, b->p, b->len);
+	int r = put(fd, b->p, b->len);
 
 	b->len = 0;
 	return r;
@@ -624,7 +556,7 @@ TEST(native_protocol_steps_the_device)
 		if (n == 1 || n == 16) {	/* a new session at step 16 */
 			if (fd >= 0)
 				close(fd);
-			fd = connect_to(s.port);
+			fd = dial(s.port[0]);
 			ASSERT_LE(0, fd);
 			h.last_seq = n - 1;
 			ASSERT_EQ(0, rnp_put_hello(&b, &h));

@@ -24,7 +24,7 @@ _Static_assert(sizeof(struct rths_dev_config) == RTHS_DEV_CONFIG_SIZE_VER0,
 	       "rths_dev_config has tail padding or unpublished fields");
 _Static_assert(sizeof(struct rths_dev_info) == RTHS_DEV_INFO_SIZE_VER0,
 	       "rths_dev_info has tail padding or unpublished fields");
-_Static_assert(sizeof(struct rths_sim_params) == RTHS_SIM_PARAMS_SIZE_VER0,
+_Static_assert(sizeof(struct rths_sim_params) == RTHS_SIM_PARAMS_SIZE_VER1,
 	       "rths_sim_params has tail padding or unpublished fields");
 _Static_assert(sizeof(struct rths_comedi_params) ==
 	       RTHS_COMEDI_PARAMS_SIZE_VER0,
@@ -51,6 +51,9 @@ AT(rths_dev_info, position_raw, 1000);
 _Static_assert(RTHS_SIM_PARAMS_SIZE_VER0 == 88, "rths_sim_params size");
 AT(rths_sim_params, seed, 56);
 AT(rths_sim_params, post_stiffness, 80);
+_Static_assert(RTHS_SIM_PARAMS_SIZE_VER1 == 416, "rths_sim_params size");
+AT(rths_sim_params, plant_sections, 88);
+AT(rths_sim_params, plant, 96);
 _Static_assert(RTHS_COMEDI_PARAMS_SIZE_VER0 == 2512,
 	       "rths_comedi_params size");
 _Static_assert(sizeof(struct rths_comedi_chan) == 152,
@@ -179,7 +182,7 @@ TEST(sim_parameters_travel_size_tagged)
 	EXPECT_EQ(0, memcmp(want, got, (size_t)n));
 	x.newer = 1;
 	EXPECT_EQ(-E2BIG, encode(got, &cp, &err));
-	EXPECT_STREQ("struct rths_sim_params: byte 88 is set, but this librths knows only 88 bytes",
+	EXPECT_STREQ("struct rths_sim_params: byte 416 is set, but this librths knows only 416 bytes",
 		     err.msg);
 	cp.size = RTHS_SIM_PARAMS_SIZE_VER0 - 8;
 	EXPECT_EQ(-EINVAL, encode(got, &cp, &err));

@@ -231,6 +231,250 @@ TEST(lu_random_residuals)
 	}
 }
 
+/* A compressed copy of the nonzeros of a dense n x n matrix. */
+struct csc_buf {
+	struct la_csc m;
+	int *colptr, *rowind;
+};
+
+static void csc_from_dense(struct csc_buf *c, size_t n, const double *D)
+{
+	size_t nnz = 0;
+
+	for (size_t i = 0; i < n * n; i++)
+		nnz += D[i] != 0;
+	c->colptr = malloc((n + 1) * sizeof(int));
+	c->rowind = malloc((nnz + 1) * sizeof(int));
+	c->m = (struct la_csc){ .rows = n, .cols = n, .colptr = c->colptr,
+				.rowind = c->rowind,
+				.x = malloc((nnz + 1) * sizeof(double)) };
+	nnz = 0;
+	for (size_t j = 0; j < n; j++) {
+		c->colptr[j] = (int)nnz;
+		for (size_t i = 0; i < n; i++)
+			if (LA_AT(D, n, i, j) != 0) {
+				c->rowind[nnz] = (int)i;
+				c->m.x[nnz++] = LA_AT(D, n, i, j);
+			}
+	}
+	c->colptr[n] = (int)nnz;
+}
+
+static void csc_free(struct csc_buf *c)
+{
+	free(c->colptr);
+	free(c->rowind);
+	free(c->m.x);
+}
+
+/*
+ * A random sparse n x n matrix, about @per_col off-diagonal entries a
+ * column: symmetric positive definite (diagonally dominant) or
+ * unsymmetric with a weak diagonal (so that KLU has to pivot).
+ */
+static void random_sparse(size_t n, int spd, size_t per_col, uint64_t *seed,
+			  double *D)
+{
+	memset(D, 0, n * n * sizeof(*D));
+	for (size_t j = 0; j < n; j++)
+		for (size_t k = 0; k < per_col; k++) {
+			size_t i = (size_t)((rnd(seed) + 1) / 2 * (double)n);
+
+			if (i >= n || i == j)
+				continue;
+			LA_AT(D, n, i, j) = rnd(seed);
+			if (spd)
+				LA_AT(D, n, j, i) = LA_AT(D, n, i, j);
+		}
+	for (size_t i = 0; i < n; i++) {
+		double s = 0;
+
+		for (size_t j = 0; j < n; j++)
+			s += fabs(LA_AT(D, n, i, j));
+		LA_AT(D, n, i, i) = spd ? s + 1 : 0.1 * rnd(seed);
+	}
+}
+
+/* KLU and the dense LU (from the CSC) solve alike; x = A^-1 b. */
+static int sparse_vs_dense(struct __test_metadata *_metadata, size_t n,
+			   const double *D, const struct la_csc *A,
+			   const double *b, size_t nrhs, double *err)
+{
+	struct la_lin ks, dl;
+	double *xs = malloc(n * nrhs * sizeof(*xs) + 1);
+	double *xd = malloc(n * nrhs * sizeof(*xd) + 1);
+	int r;
+
+	memcpy(xs, b, n * nrhs * sizeof(*b));
+	memcpy(xd, b, n * nrhs * sizeof(*b));
+	EXPECT_EQ(0, la_lin_init(&ks, &la_klu_lu, n, 0));
+	EXPECT_EQ(0, la_lin_init(&dl, &la_dense_lu, n, 0));
+	r = la_lin_factor_csc(&ks, A);
+	EXPECT_EQ(0, la_lin_factor_csc(&dl, A));
+	if (!r) {
+		la_lin_solve(&ks, xs, nrhs);
+		la_lin_solve(&dl, xd, nrhs);
+		*err = 0;
+		for (size_t c = 0; c < nrhs; c++) {
+			double e = residual(n, D, xs + c * n, b + c * n);
+
+			*err = fmax(*err, e);
+			for (size_t i = 0; i < n; i++)
+				*err = fmax(*err, fabs(xs[c * n + i] -
+						       xd[c * n + i]) /
+					    (la_norm_inf(n, xd + c * n) *
+					     (double)n));
+		}
+	}
+	la_lin_free(&ks);
+	la_lin_free(&dl);
+	free(xs);
+	free(xd);
+	return r;
+}
+
+TEST(sparse_random_vs_dense)
+{
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+
+	for (int spd = 0; spd <= 1; spd++)
+		for (size_t n = 1; n <= 200; n = n * 3 + 1) {
+			double *D = malloc(n * n * sizeof(*D));
+			double *b = malloc(2 * n * sizeof(*b));
+			struct csc_buf c;
+			double err = 1;
+
+			ASSERT_TRUE(D && b);
+			random_sparse(n, spd, 3, &seed, D);
+			csc_from_dense(&c, n, D);
+			ASSERT_EQ(0, la_csc_check(&c.m));
+			for (size_t i = 0; i < 2 * n; i++)
+				b[i] = rnd(&seed);
+			ASSERT_EQ(0, sparse_vs_dense(_metadata, n, D, &c.m, b,
+						     2, &err));
+			EXPECT_TRUE(err < 1e-12)
+				TH_LOG("%s n %zu: %g", spd ? "spd" : "unsym",
+				       n, err);
+			csc_free(&c);
+			free(D);
+			free(b);
+		}
+}
+
+/* New values on the same pattern (a refactorization), then values that
+ * make the old pivot order fail, then a new pattern. */
+TEST(sparse_refactor_and_new_pattern)
+{
+	/* A = [4 1 0; 1 4 1; 0 1 4] */
+	int cp[4] = { 0, 2, 5, 7 }, ri[7] = { 0, 1, 0, 1, 2, 1, 2 };
+	double x[7] = { 4, 1, 1, 4, 1, 1, 4 }, b[3], D[9];
+	struct la_csc A = { 3, 3, cp, ri, x };
+	struct la_lin l;
+
+	ASSERT_EQ(0, la_lin_init(&l, &la_klu_lu, 3, 0));
+	EXPECT_EQ(0, la_klu_factor_nnz(&l));
+	for (int round = 0; round < 4; round++) {
+		if (round == 1) {
+			x[0] = 2;	/* [2 1 0; 1 4 1; 0 1 -3] */
+			x[6] = -3;
+		} else if (round == 2) {
+			x[0] = 0;	/* a zero pivot where one was */
+			x[3] = 0;	/* [0 1 0; 1 0 1; 0 1 -3] */
+		} else if (round == 3) {
+			/* the diagonal only: [5 0 0; 0 6 0; 0 0 7] */
+			cp[1] = 1;
+			cp[2] = 2;
+			cp[3] = 3;
+			ri[1] = 1;
+			ri[2] = 2;
+			x[1] = 6;
+			x[2] = 7;
+			x[0] = 5;
+		}
+		for (int i = 0; i < 3; i++)
+			b[i] = i + 1;
+		la_csc_to_dense(&A, D);
+		ASSERT_EQ(0, la_lin_factor_csc(&l, &A)) TH_LOG("round %d", round);
+		EXPECT_TRUE(l.factored);
+		/* no fill without pivoting: L + U hold A's entries; the
+		 * zero pivot of round 2 made KLU pivot and fill */
+		if (round == 2) {
+			EXPECT_LT(la_csc_nnz(&A), la_klu_factor_nnz(&l));
+		} else {
+			EXPECT_EQ(la_csc_nnz(&A), la_klu_factor_nnz(&l));
+		}
+		la_lin_solve(&l, b, 1);
+		EXPECT_TRUE(residual(3, D, b, (double[]){ 1, 2, 3 }) < 1e-15)
+			TH_LOG("round %d", round);
+	}
+	EXPECT_EQ(0.2, b[0]);
+	la_lin_free(&l);
+	la_lin_free(&l);
+}
+
+TEST(sparse_rejects_singular_and_misfit)
+{
+	/* [1 2 0; 2 4 0; 0 0 1]: rank 2 */
+	int cp[4] = { 0, 2, 4, 5 }, ri[5] = { 0, 1, 0, 1, 2 };
+	double x[5] = { 1, 2, 2, 4, 1 }, d[4] = { 1, 0, 0, 1 };
+	struct la_csc A = { 3, 3, cp, ri, x };
+	struct rths_mat dense = la_dense(2, 2, d);
+	int bad[5] = { 0, 1, 0, 1, 2 };
+	struct la_lin l;
+
+	ASSERT_EQ(0, la_lin_init(&l, &la_klu_lu, 3, 0));
+	EXPECT_EQ(LA_ESINGULAR, la_lin_factor_csc(&l, &A));
+	EXPECT_FALSE(l.factored);
+	EXPECT_NE(0, l.info);
+	/* and after a good factorization, a refactorization to singular */
+	x[3] = 5;
+	ASSERT_EQ(0, la_lin_factor_csc(&l, &A));
+	x[3] = 4;
+	EXPECT_EQ(LA_ESINGULAR, la_lin_factor_csc(&l, &A));
+	EXPECT_FALSE(l.factored);
+	/* the dense LU of the same CSC agrees */
+	{
+		struct la_lin dl;
+
+		ASSERT_EQ(0, la_lin_init(&dl, &la_dense_lu, 3, 0));
+		EXPECT_EQ(LA_ESINGULAR, la_lin_factor_csc(&dl, &A));
+		la_lin_free(&dl);
+	}
+	/* rows out of order, out of range; a dense matrix; wrong order */
+	A.rowind = (int[5]){ 1, 0, 0, 1, 2 };
+	EXPECT_EQ(LA_EINVAL, la_csc_check(&A));
+	EXPECT_EQ(LA_EINVAL, la_lin_factor_csc(&l, &A));
+	bad[4] = 3;
+	A.rowind = bad;
+	EXPECT_EQ(LA_EINVAL, la_lin_factor_csc(&l, &A));
+	EXPECT_EQ(LA_EINVAL, la_lin_factor(&l, &dense));
+	A.rows = A.cols = 2;
+	EXPECT_EQ(LA_EINVAL, la_lin_factor_csc(&l, &A));
+	la_lin_free(&l);
+}
+
+TEST(sparse_gemv_and_dense_copy)
+{
+	/* [1 0 2; 0 3 0] */
+	int cp[4] = { 0, 1, 2, 3 }, ri[3] = { 0, 1, 0 };
+	double x[3] = { 1, 3, 2 }, D[6], y[2] = { 1, 1 };
+	struct la_csc A = { 2, 3, cp, ri, x };
+
+	la_csc_to_dense(&A, D);
+	EXPECT_EQ(1, D[0]);
+	EXPECT_EQ(0, D[1]);
+	EXPECT_EQ(0, D[2]);
+	EXPECT_EQ(3, D[3]);
+	EXPECT_EQ(2, D[4]);
+	EXPECT_EQ(0, D[5]);
+	la_csc_gemv(&A, 2.0, (double[]){ 1, 1, 1 }, -1.0, y);
+	EXPECT_EQ(2 * 3 - 1, y[0]);
+	EXPECT_EQ(2 * 3 - 1, y[1]);
+	la_csc_gemv(&A, 1.0, (double[]){ 1, -1, 1 }, 0.0, y);
+	EXPECT_EQ(3, y[0]);
+	EXPECT_EQ(-3, y[1]);
+}
+
 /* [4 2; 2 3] = U^T U with U = [2 1; 0 sqrt 2] */
 TEST(cholesky_by_hand)
 {

@@ -19,12 +19,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../site/site_io.h"
+#include "../site/site_proc.h"
 
 #define NS 256
-#define IO_MS 60000
+#define REPLY_MS 60000
 
-static int dial(const char *host, int port)
+static int dial_host(const char *host, int port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_port = htons(port) };
@@ -43,9 +43,9 @@ static int dial(const char *host, int port)
 static int msg(int fd, double *m, int code, double *reply)
 {
 	m[0] = code;
-	if (site_io_send(fd, m, NS * sizeof(double)))
+	if (put(fd, m, NS * sizeof(double)))
 		return -1;
-	return reply ? site_io_recv(fd, reply, NS * sizeof(double), IO_MS) : 0;
+	return reply ? get_within(fd, reply, NS * sizeof(double), REPLY_MS) : 0;
 }
 
 /* Connected, header sent and code 12 answered: the site is there.  QEMU
@@ -56,13 +56,13 @@ static int session(const char *host, int port, double *k)
 	double m[NS] = { 0 }, r[NS];
 
 	for (int tries = 0; tries < 60; tries++, sleep(1)) {
-		int fd = dial(host, port);
+		int fd = dial_host(host, port);
 
 		if (fd == -2)
 			return -2;
 		if (fd < 0)
 			continue;
-		if (site_io_send(fd, hdr, sizeof(hdr)) == 0 &&
+		if (put(fd, hdr, sizeof(hdr)) == 0 &&
 		    msg(fd, m, 12, r) == 0) {
 			*k = r[0];
 			return fd;

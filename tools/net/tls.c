@@ -422,12 +422,31 @@ static int peer_cert(struct tls_conn *t)
 	return r < 0 ? -1 : 0;
 }
 
+/* t->err = "WHAT: " and GnuTLS's text for a verification status. */
+static void status_err(struct tls_conn *t, const char *what,
+		       unsigned int status)
+{
+	gnutls_datum_t why;
+	size_t n;
+
+	if (gnutls_certificate_verification_status_print(status,
+			GNUTLS_CRT_X509, &why, 0) < 0) {
+		snprintf(t->err, sizeof(t->err), "%s", what);
+		return;
+	}
+	n = strlen((char *)why.data);
+	while (n && why.data[n - 1] == ' ')
+		why.data[--n] = 0;
+	snprintf(t->err, sizeof(t->err), "%s: %.300s", what, why.data);
+	gnutls_free(why.data);
+}
+
 /* A server checks the client's certificate itself (GnuTLS verifies a
  * server's for the client through gnutls_session_set_verify_cert()). */
 static int verify_client(struct tls_conn *t)
 {
 	unsigned status = 0;
-	gnutls_datum_t why;
+	char what[256];
 	int r;
 
 	r = gnutls_certificate_verify_peers2(t->s, &status);
@@ -437,21 +456,19 @@ static int verify_client(struct tls_conn *t)
 	}
 	if (!status)
 		return 0;
-	if (gnutls_certificate_verification_status_print(status,
-			GNUTLS_CRT_X509, &why, 0) >= 0) {
-		size_t n = strlen((char *)why.data);
-
-		while (n && why.data[n - 1] == ' ')
-			why.data[--n] = 0;
-		snprintf(t->err, sizeof(t->err),
-			 "client certificate \"%.200s\" rejected: %.250s",
-			 t->dn, why.data);
-		gnutls_free(why.data);
-	} else {
-		snprintf(t->err, sizeof(t->err),
-			 "client certificate \"%.200s\" rejected", t->dn);
-	}
+	snprintf(what, sizeof(what), "client certificate \"%.200s\" rejected",
+		 t->dn);
+	status_err(t, what, status);
 	return -1;
+}
+
+/* A client's handshake stopped at the server's certificate: why, from
+ * GnuTLS's verification status rather than its generic error text. */
+static int server_rejected(struct tls_conn *t)
+{
+	status_err(t, "TLS handshake: the server's certificate is not accepted",
+		   gnutls_session_get_verify_cert_status(t->s));
+	return -EKEYREJECTED;
 }
 
 int tls_handshake(struct tls_conn *t)
@@ -465,6 +482,8 @@ int tls_handshake(struct tls_conn *t)
 		t->want_write = gnutls_record_get_direction(t->s);
 		return -EAGAIN;
 	}
+	if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR)
+		return server_rejected(t);
 	if (r < 0) {
 		set_err(t, "TLS handshake", r);
 		return -EPROTO;

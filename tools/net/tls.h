@@ -75,7 +75,9 @@ int tls_conn_new(struct tls_conn **out, struct tls_creds *c, int fd,
 void tls_conn_free(struct tls_conn *t);
 
 /* 0 once the handshake is done (and the peer verified), -EAGAIN while it
- * goes on, another negative errno when it failed (see tls_error()). */
+ * goes on, -EKEYREJECTED when the server's certificate failed the
+ * client's verification (chain or name: retrying will not help), another
+ * negative errno when it failed otherwise (see tls_error()). */
 int tls_handshake(struct tls_conn *t);
 /* While the handshake or a send waits: 1 if it needs POLLOUT, else 0. */
 int tls_want_write(const struct tls_conn *t);

@@ -513,7 +513,7 @@ static void connected(struct coord *c, struct link *L)
 		r = conn_handshake(&L->c, why, sizeof(why));
 	if (r == -EAGAIN)
 		return;
-	if (r < 0 && strstr(why, "certificate verification"))
+	if (r == -EKEYREJECTED)
 		/* The site's certificate will not change by retrying. */
 		set_fatal(c, L, -EACCES, "connect to %s port %d: %s: the site's certificate is not signed by tls.ca or does not name %s%s",
 			  L->cfg->address, L->cfg->port, why,

@@ -54,6 +54,27 @@ static int device_open(const struct rths_hs_experiment *x, const char *dir,
 	return rths_hs_device_open(b, &p, err);
 }
 
+/* device.actuator.plant in place of the lag, said in the summary */
+static int plant_set(const struct rths_hs_experiment *x,
+		     struct rths_hs_backend *b, char *actuator,
+		     size_t act_len, struct rths_error *err)
+{
+	size_t n = strlen(actuator);
+	int r;
+
+	if (!(x->plant.set & RTHS_SIM_PLANT))
+		return 0;
+	r = rths_hs_backend_set_plant(b, &x->plant, err);
+	if (r) {
+		rths_hs_backend_close(b);
+		return r;
+	}
+	snprintf(actuator + n, act_len - n,
+		 "; plant %s at %u Hz (%u sections) in place of the lag",
+		 x->plant_name, x->device.rate, x->plant.plant_sections);
+	return 0;
+}
+
 int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 const char *dir, struct rths_hs_backend *b, char *desc,
 		 size_t desc_len, char *actuator, size_t act_len,
@@ -62,14 +83,19 @@ int backend_open(const struct rths_hs_experiment *x, bool offline,
 	const struct rths_hs_actuator_model *a = &x->device.actuator;
 	struct rths_hs_offline_params op;
 
-	if (!offline && x->device.backend == RTHS_HS_BACKEND_DEVICE)
-		return device_open(x, dir, b, desc, desc_len, actuator,
-				   act_len, err);
+	int r;
+
+	if (!offline && x->device.backend == RTHS_HS_BACKEND_DEVICE) {
+		r = device_open(x, dir, b, desc, desc_len, actuator, act_len,
+				err);
+		return r ? r : plant_set(x, b, actuator, act_len, err);
+	}
 	rths_hs_experiment_offline_params(x, &op);
 	snprintf(desc, desc_len, "offline");
 	snprintf(actuator, act_len,
 		 "modelled like the %s card: lag %.3g ms, delay %u ticks, noise %.3g um / %.3g N",
 		 x->device.card, a->lag * 1e3, a->delay_ticks,
 		 a->noise_disp * 1e6, a->noise_force);
-	return rths_hs_offline_open(b, &op, err);
+	r = rths_hs_offline_open(b, &op, err);
+	return r ? r : plant_set(x, b, actuator, act_len, err);
 }

@@ -306,6 +306,10 @@ enum rths_sim_attr {
 	RTHS_SIM_A_SPRING_STIFFNESS,	/* u64 initial stiffness, N/m */
 	RTHS_SIM_A_YIELD_FORCE,		/* u64 yield force, uN */
 	RTHS_SIM_A_POST_STIFFNESS,	/* u64 post-yield stiffness, N/m */
+	/* binary: 1..RTHS_SIM_SECTIONS_MAX struct rths_sim_section, the
+	 * actuator as a discrete-time plant in place of the lag; empty: none
+	 */
+	RTHS_SIM_A_PLANT,
 	__RTHS_SIM_A_MAX,
 };
 
@@ -314,6 +318,27 @@ enum rths_sim_attr {
 #define RTHS_SIM_LAG_US_MAX	10000000	/* 10 s */
 #define RTHS_SIM_STIFFNESS_MAX	(1ULL << 32)	/* N/m */
 #define RTHS_SIM_DAMPING_MAX	(1ULL << 32)	/* N*s/m */
+
+/*
+ * One second-order section of the sim card's plant, coefficients in Q
+ * RTHS_SIM_PLANT_Q (a = 1.0 is 1 << 40), each |c| <= RTHS_SIM_COEF_MAX,
+ * a stable denominator (|a2| < 1, |a1| < 1 + a2).  With signals carrying
+ * RTHS_SIM_PLANT_XQ fraction bits of a nm, per tick:
+ *	y = (b0 x + b1 x1 + b2 x2 - a1 y1 - a2 y2 + 2^(Q-1)) >> Q
+ * saturated to +-RTHS_SIM_SIGNAL_MAX; sections run in order, the first
+ * takes the delayed command, the last gives the actuator position
+ * (Documentation/sim-card.rst).
+ */
+struct rths_sim_section {
+	__s64 b0, b1, b2, a1, a2;
+};
+
+#define RTHS_SIM_PLANT_Q	40
+#define RTHS_SIM_PLANT_XQ	16
+#define RTHS_SIM_SECTIONS_MAX	8
+#define RTHS_SIM_COEF_MAX	(1LL << 48)
+#define RTHS_SIM_SIGNAL_MAX	(1LL << 60)	/* Q16 nm */
+#define RTHS_SIM_PLANT_LEN_MAX	320	/* 8 sections of 40 bytes */
 
 /*
  * The mmap region of a device: the header page at offset 0, then the

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bench-hs: what its two parts (bench_hs_step.c, frame.c) share. */
+#ifndef RTHS_BENCH_HS_H
+#define RTHS_BENCH_HS_H
+
+#include <stddef.h>
+
+#include <rths/hs.h>
+
+#define BENCH_HS_BATCHES 7
+
+double bench_hs_now(void);
+double bench_hs_median(double *v, int n);
+/* Median time of one step (command + accept), batches of @reps. */
+double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
+			   double *f, const double *mr, long reps);
+/* The frame part: a frame of about @dofs DOF, dense up to @dense_max. */
+void bench_hs_frame(size_t dofs, size_t dense_max);
+void bench_frame_element(double *K, size_t n, long a, long b, double dx,
+			 double dy, double E, double A, double I);
+
+#endif /* RTHS_BENCH_HS_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-hs, second part: one CR and KR-alpha step of a 2-D plane frame
+ * finite-element model (about 5,000 DOF by default) on the sparse path
+ * (KLU, lib/hs/stepper_sparse.c) and on the dense path, next to the
+ * floor of the sparse method: the time of the sparse matrix-vector
+ * products one step needs (CR: M a, K u, C v; KR-alpha also N a, M x
+ * and D y), measured in the same run.  The triangular solves (CR: D and
+ * M, KR-alpha: D twice, D - N and M) come on top of that floor.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rths/hs.h>
+
+#include "hs/integrator_impl.h"
+#include "bench_hs.h"
+
+/*
+ * Frame of @stories x @bays: (bays + 1) column lines, 3 DOF a node (ux,
+ * uy, theta), nodes fixed at the ground; steel-like columns and beams
+ * (Euler-Bernoulli, 3.5 m stories, 6 m bays), lumped masses of 2 t a
+ * node with a small rotational inertia, Rayleigh damping of 2 % at
+ * about 1 and 10 Hz, the ground motion along x.
+ */
+static int frame_model(struct rths_hs_model *mo, size_t stories, size_t bays)
+{
+	size_t cols = bays + 1, n = 3 * stories * cols;
+	const double h = 3.5, w = 6.0, E = 2.1e11;
+	const double Ac = 0.02, Ic = 4e-4, Ab = 0.01, Ib = 3e-4;
+
+	if (rths_hs_model_init(mo, n, NULL) < 0)
+		return -1;
+	/* DOF of node (story s >= 1, line c); s = 0 is the ground */
+	for (size_t s = 1; s <= stories; s++)
+		for (size_t c = 0; c < cols; c++) {
+			size_t d = 3 * ((s - 1) * cols + c);
+
+			mo->m[d * n + d] = 2000;
+			mo->m[(d + 1) * n + d + 1] = 2000;
+			mo->m[(d + 2) * n + d + 2] = 20;
+			mo->r[d] = 1;
+			mo->r[d + 1] = 0;
+			mo->r[d + 2] = 0;
+		}
+	for (size_t s = 1; s <= stories; s++)
+		for (size_t c = 0; c < cols; c++) {
+			long top = (long)(3 * ((s - 1) * cols + c));
+			long below = s > 1 ? (long)(3 * ((s - 2) * cols + c)) : -1;
+
+			/* column from the node below (or the ground) */
+			bench_frame_element(mo->k, n, below, top, 0, h, E, Ac,
+					    Ic);
+			if (c + 1 < cols)	/* beam to the right */
+				bench_frame_element(mo->k, n, top, top + 3, w, 0,
+						    E, Ab, Ib);
+		}
+	/* 2 % at 1 and 10 Hz */
+	{
+		double w1 = 2 * M_PI, w2 = 20 * M_PI, z = 0.02;
+
+		rths_hs_model_set_rayleigh(mo, 2 * z * w1 * w2 / (w1 + w2),
+					   2 * z / (w1 + w2));
+	}
+	return 0;
+}
+
+/*
+ * A 2-D frame element from DOF block @a (-1: a fixed node) to @b, with
+ * direction (dx, dy): K += T^T k T at the 3 DOF of each end.
+ */
+void bench_frame_element(double *K, size_t n, long a, long b, double dx,
+			 double dy, double E, double A, double I)
+{
+	double L = hypot(dx, dy), c = dx / L, s = dy / L;
+	double ea = E * A / L, k1 = 12 * E * I / (L * L * L);
+	double k2 = 6 * E * I / (L * L), k3 = 4 * E * I / L, k4 = 2 * E * I / L;
+	/* local stiffness, (u1, v1, th1, u2, v2, th2) */
+	double kl[6][6] = {
+		{ ea, 0, 0, -ea, 0, 0 },
+		{ 0, k1, k2, 0, -k1, k2 },
+		{ 0, k2, k3, 0, -k2, k4 },
+		{ -ea, 0, 0, ea, 0, 0 },
+		{ 0, -k1, -k2, 0, k1, -k2 },
+		{ 0, k2, k4, 0, -k2, k3 },
+	};
+	double T[6][6] = { { 0 } }, kg[6][6];
+	long dof[6];
+
+	for (int e = 0; e < 2; e++) {
+		T[3 * e][3 * e] = c;
+		T[3 * e][3 * e + 1] = s;
+		T[3 * e + 1][3 * e] = -s;
+		T[3 * e + 1][3 * e + 1] = c;
+		T[3 * e + 2][3 * e + 2] = 1;
+	}
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 6; j++) {
+			double x = 0;
+
+			for (int p = 0; p < 6; p++)
+				for (int q = 0; q < 6; q++)
+					x += T[p][i] * kl[p][q] * T[q][j];
+			kg[i][j] = x;
+		}
+	for (int i = 0; i < 3; i++) {
+		dof[i] = a < 0 ? -1 : a + i;
+		dof[3 + i] = b + i;
+	}
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 6; j++)
+			if (dof[i] >= 0 && dof[j] >= 0)
+				K[(size_t)dof[j] * n + (size_t)dof[i]] +=
+					kg[i][j];
+}
+
+/* The step's sparse products, in turn, as one CR or KR-alpha step. */
+static double time_floor(const struct rths_hs_stepper *st, int kr,
+			 const struct rths_hs_csc *d, const struct rths_hs_csc *nm,
+			 double *x, double *y, long reps)
+{
+	const struct rths_hs_sparse *sp = st->sp;
+	double t[BENCH_HS_BATCHES];
+
+	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
+		double t0 = bench_hs_now();
+
+		for (long i = 0; i < reps; i++) {
+			la_csc_gemv(&sp->m.m, 1.0, x, 0.0, y);
+			la_csc_gemv(&sp->k.m, 1.0, x, 0.5, y);
+			la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
+			if (kr) {
+				la_csc_gemv(&nm->m, 1.0, x, 0.5, y);
+				la_csc_gemv(&sp->m.m, 1.0, x, 0.5, y);
+				la_csc_gemv(&d->m, 1.0, x, 0.5, y);
+			}
+		}
+		t[b] = (bench_hs_now() - t0) / (double)reps;
+	}
+	return bench_hs_median(t, BENCH_HS_BATCHES);
+}
+
+/* Sparse and dense steps of one frame, and the floor. */
+void bench_hs_frame(size_t dofs, size_t dense_max)
+{
+	size_t bays = 9, stories = dofs / 3 / (bays + 1);
+	static const enum rths_hs_method meth[2] = { RTHS_HS_CR,
+						     RTHS_HS_KR_ALPHA };
+	struct rths_hs_model mo;
+	double *f, *mr, *x, *y;
+	size_t n, nnz_d = 0, nnz_lu = 0, nnz_k = 0;
+
+	if (!stories)
+		stories = 1;
+	if (frame_model(&mo, stories, bays) < 0) {
+		fprintf(stderr, "bench-hs: cannot allocate the frame\n");
+		exit(1);
+	}
+	n = mo.n;
+	f = calloc(4 * n, sizeof(double));
+	if (!f)
+		exit(1);
+	mr = f + n;
+	x = mr + n;
+	y = x + n;
+	for (size_t i = 0; i < n; i++)
+		x[i] = sin((double)i);
+	rths_hs_model_ground_force(&mo, -1.0, mr);
+	printf("\nbench-hs: one step of a 2-D plane frame, %zu stories x %zu bays, %zu DOF\n",
+	       stories, bays, n);
+	printf("  method      sparse (us)   floor (us)   sparse/floor   dense (us)   dense/sparse\n");
+	for (int m = 0; m < 2; m++) {
+		struct rths_hs_stepper_params p;
+		struct rths_hs_stepper *st;
+		struct rths_hs_csc d = { 0 }, nm = { 0 };
+		double ts, tf, td = NAN;
+		double dt = 1.0 / 1024;
+		double rho = 0.8, am = (2 * rho - 1) / (rho + 1);
+		double af = rho / (rho + 1), g = 0.5 - am + af;
+		double be = 0.25 * (1 - am + af) * (1 - am + af);
+
+		size_t keep = rths_hs_sparse_min_dofs;
+
+		/* sparse whatever the size, to find where it pays */
+		rths_hs_sparse_min_dofs = 1;
+		ts = bench_hs_time_steps(&mo, meth[m], f, mr, 200);
+		/* the floor on the same matrices as the sparse stepper's */
+		rths_hs_stepper_defaults(&p, meth[m], dt);
+		if (rths_hs_stepper_new(&st, &mo, NULL, &p, NULL) < 0 ||
+		    !st->sp) {
+			fprintf(stderr, "bench-hs: the frame is not sparse\n");
+			exit(1);
+		}
+		if (m && (rths_hs_csc_combine(st, 1.0, g * dt, be * dt * dt,
+					      &d, NULL) < 0 ||
+			  rths_hs_csc_combine(st, am, af * g * dt,
+					      af * be * dt * dt, &nm,
+					      NULL) < 0))
+			exit(1);
+		tf = time_floor(st, m, &d, &nm, x, y, 2000);
+		if (!m) {
+			struct la_lin lu;
+			struct rths_hs_csc dd;
+
+			if (rths_hs_csc_combine(st, 1.0, dt / 2, dt * dt / 4,
+						&dd, NULL) < 0 ||
+			    rths_hs_csc_factor(st, 1.0, dt / 2, dt * dt / 4,
+					       &lu, "D", NULL) < 0)
+				exit(1);
+			nnz_d = la_csc_nnz(&dd.m);
+			nnz_lu = la_klu_factor_nnz(&lu);
+			nnz_k = la_csc_nnz(&st->sp->k.m);
+			la_lin_free(&lu);
+			rths_hs_csc_free(&dd);
+		}
+		rths_hs_csc_free(&d);
+		rths_hs_csc_free(&nm);
+		rths_hs_stepper_free(st);
+		if (n <= dense_max) {
+			rths_hs_sparse_min_dofs = SIZE_MAX;
+			td = bench_hs_time_steps(&mo, meth[m], f, mr,
+						 n < 500 ? 200 : 20);
+		}
+		rths_hs_sparse_min_dofs = keep;
+		printf("  %-9s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
+		       rths_hs_method_name(meth[m]), ts * 1e6, tf * 1e6,
+		       ts / tf, td * 1e6, td / ts);
+		fflush(stdout);
+	}
+	if (n > dense_max)
+		printf("  dense skipped: %zu DOF > %zu (HS_FRAME_DENSE_MAX; its setup factors and inverts n x n matrices)\n",
+		       n, dense_max);
+	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y)\n");
+	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
+	       nnz_k, nnz_d, nnz_lu);
+	rths_hs_model_free(&mo);
+	free(f);
+}
