@@ -260,6 +260,7 @@ int main(int argc, char **argv)
 	struct report_input in = { 0 };
 	struct rths_hs_preview_result pr;
 	struct rths_hs_backend b = { 0 };
+	struct rths_hs_odesub_work ode_work[RTHS_HS_MAX_ODESUBS] = { 0 };
 	struct rths_hs_run_result res;
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_experiment *x;
@@ -322,8 +323,12 @@ int main(int argc, char **argv)
 	cfg.progress = progress_update;
 	cfg.progress_ctx = &prog;
 	cfg.progress_every = 1;
-	r = rths_hs_sim_run(&cfg, &h, &res, &err);
+	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h, &res,
+				    &err);
 	progress_done(&prog);
+	/* before the reference run starts them again */
+	for (size_t i = 0; h.rows > 1 && i < x->n_odesubs; i++)
+		rths_hs_odesub_work(x->odesubs[i], &ode_work[i], NULL);
 	if (x->has_specimen)
 		rths_hs_backend_close(&b);
 	if (r < 0 && h.rows == 0) {
@@ -350,6 +355,9 @@ int main(int argc, char **argv)
 	in.warnings = x->warnings;
 	in.n_warnings = x->n_warnings < RTHS_HS_MAX_WARNINGS ? x->n_warnings :
 			RTHS_HS_MAX_WARNINGS;
+	in.odesubs = x->odesubs;
+	in.ode_work = ode_work;
+	in.n_odesubs = h.rows > 1 ? x->n_odesubs : 0;
 	if (write_outputs(x, &o, dir, &in))
 		status = 1;
 	if (res.error) {

@@ -24,6 +24,7 @@
 #include <rths/hs_sim.h>
 #include <rths/hs_output.h>
 #include <rths/hs_experiment.h>
+#include <rths/hs_odesub.h>
 
 #pragma GCC visibility pop
 

@@ -131,6 +131,9 @@ enum rths_hs_warning_code {
 };
 
 #define RTHS_HS_MAX_WARNINGS 8
+/* Most ODE substructures of an experiment. */
+#define RTHS_HS_MAX_ODESUBS 8
+struct rths_hs_odesub;
 /* 5 g: above any recorded earthquake (about 4 g); tens of g mean units
  * or a scale gone wrong. */
 #define RTHS_HS_PLAUSIBLE_PGA (5 * RTHS_HS_G)
@@ -173,6 +176,10 @@ struct rths_hs_experiment {
 	 * "transfer function") */
 	struct rths_sim_params plant;
 	char plant_name[32];
+	/* "ode_substructures" (rths/hs_odesub.h), in file order; run them
+	 * with rths_hs_sim_run_odesubs() */
+	size_t n_odesubs;
+	struct rths_hs_odesub *odesubs[RTHS_HS_MAX_ODESUBS];
 };
 
 /*

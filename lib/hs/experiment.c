@@ -684,6 +684,7 @@ static void release(struct rths_hs_experiment *x)
 	rths_hs_model_free(&x->model);
 	rths_hs_substructure_free(&x->sub);
 	rths_hs_gm_free(&x->gm);
+	rths_hs_exp_odesubs_free(x);
 }
 
 /* @x comes zeroed from rths_hs_experiment_parse(). */
@@ -694,7 +695,8 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 	static const char *const keys[] = {
 		"name", "description", "model", "substructure", "specimen",
 		"setup", "device", "ground_motion", "integrator",
-		"compensation", "outputs", "duration", NULL,
+		"compensation", "outputs", "duration", "ode_substructures",
+		NULL,
 	};
 	struct rths_hs_jctx c = { .file = name, .err = err };
 	const char *title = NULL;
@@ -745,6 +747,8 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 	free(kd);
 	if (r == 0)
 		r = rths_hs_exp_device(&c, root, x);
+	if (r == 0)
+		r = rths_hs_exp_odesubs(&c, root, x);
 	/* The integrator first: a synthetic record follows its step. */
 	if (r == 0)
 		r = integrator(&c, root, x, &dt);

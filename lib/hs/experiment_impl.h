@@ -29,6 +29,11 @@ int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
 /* "device". */
 int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 		       struct rths_hs_experiment *x);
+/* "ode_substructures" (after the model and the device); and freeing
+ * them. */
+int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
+			struct rths_hs_experiment *x);
+void rths_hs_exp_odesubs_free(struct rths_hs_experiment *x);
 /* One hysteretic element's parameters (type, stiffness, ...). */
 int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,
 			const char *path, double default_k,

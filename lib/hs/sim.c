@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <linux/rths.h>
+#include <rths/hs_odesub.h>
 #include <rths/hs_sim.h>
 
 #include "hs/linalg.h"
@@ -109,8 +110,11 @@ struct loop {
 	struct rths_hs_model model;
 	struct rths_hs_stepper *st;
 	struct rths_hs_comp *comp[NCH];
+	struct rths_hs_odesub *const *ode;	/* ODE substructures */
+	size_t n_ode;
 	size_t n, q, m;
 	double *f, *r_exp;
+	double *r_num;		/* r_exp plus the ODE substructures' */
 	double *mr;		/* M r: the ground force is -ag M r */
 	double (*now)(void *ctx);
 };
@@ -164,11 +168,12 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	r = rths_hs_model_copy(&L->model, cfg->model, err);
 	if (r < 0)
 		return r;
-	L->f = rths_hs_zalloc(3 * L->n, err);
+	L->f = rths_hs_zalloc(4 * L->n, err);
 	if (!L->f)
 		return -ENOMEM;
 	L->r_exp = L->f + L->n;
 	L->mr = L->r_exp + L->n;
+	L->r_num = L->mr + L->n;
 	rths_hs_model_ground_force(&L->model, -1.0, L->mr);
 	if (sub && (cfg->k_if || cfg->c_if)) {
 		kd = rths_hs_zalloc(2 * L->n * L->n, err);
@@ -202,19 +207,20 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 }
 
 /*
- * The experimental half of step n: out to the backend and back.  The
- * compute time of a step runs from the previous step's feedback
- * (*t_fb) to this step's command: the real-time critical path.
+ * The experimental half of step n: out to the backend (post) and back
+ * (wait).  The compute time of a step runs from the previous step's
+ * feedback (*t_fb) to this step's command: the real-time critical path.
+ * The ODE substructures are integrated in between, while the actuators
+ * move.
  */
-static int exchange(struct loop *L, uint64_t n, const double *u1,
-		    struct rths_hs_history *h, double *t_fb,
-		    struct rths_error *err)
+static int exchange_post(struct loop *L, uint64_t n, const double *u1,
+			 struct rths_hs_history *h, double t_fb,
+			 struct rths_error *err)
 {
 	const struct rths_hs_sim_config *cfg = L->cfg;
 	size_t q = L->q, m = L->m;
 	double *x = h->x_if + n * q, *tgt = h->target + n * m;
-	double *cmd = h->command + n * m, *xm = h->x_meas + n * q;
-	struct rths_hs_feedback fb;
+	double *cmd = h->command + n * m;
 	int r;
 
 	rths_hs_substructure_command(cfg->sub, u1, x);
@@ -223,10 +229,22 @@ static int exchange(struct loop *L, uint64_t n, const double *u1,
 		return r;
 	for (size_t i = 0; i < m; i++)
 		cmd[i] = rths_hs_comp_command(L->comp[i], tgt[i]);
-	h->compute[n] = L->now(cfg->clock_ctx) - *t_fb;
-	r = rths_hs_backend_post(cfg->backend, n, cmd, err);
-	if (r == 0)
-		r = rths_hs_backend_wait(cfg->backend, n, &fb, err);
+	h->compute[n] = L->now(cfg->clock_ctx) - t_fb;
+	return rths_hs_backend_post(cfg->backend, n, cmd, err);
+}
+
+static int exchange_wait(struct loop *L, uint64_t n,
+			 struct rths_hs_history *h, double *t_fb,
+			 struct rths_error *err)
+{
+	const struct rths_hs_sim_config *cfg = L->cfg;
+	size_t q = L->q, m = L->m;
+	double *x = h->x_if + n * q, *cmd = h->command + n * m;
+	double *xm = h->x_meas + n * q;
+	struct rths_hs_feedback fb;
+	int r;
+
+	r = rths_hs_backend_wait(cfg->backend, n, &fb, err);
 	if (r < 0)
 		return r;
 	*t_fb = L->now(cfg->clock_ctx);
@@ -259,9 +277,65 @@ static void record_state(struct loop *L, struct rths_hs_history *h,
 	h->rows = n + 1;
 }
 
+/* The ODE substructures' step: their force joins the measured one. */
+static int ode_step(struct loop *L, double t, const double *u1, double ag,
+		    struct rths_error *err)
+{
+	int r = 0;
+
+	memset(L->r_num, 0, L->n * sizeof(double));
+	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
+		struct rths_error e = { 0 };
+
+		r = rths_hs_odesub_step(L->ode[i], t, u1, ag, L->r_num, &e);
+		if (r < 0)
+			return rths_error_set(err, r, NULL, 0, e.path,
+					      "ODE substructure %zu at t = %g s: %s",
+					      i, t, e.msg);
+	}
+	return r;
+}
+
+static int odesubs_start(struct loop *L, double ag0, uint64_t steps,
+			 struct rths_error *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
+		if (rths_hs_odesub_max_dof(L->ode[i]) >= (int)L->n)
+			return rths_error_set(err, RTHS_E_BAD_DOF, NULL, 0, NULL,
+					      "ODE substructure %zu: DOF %d, the model has %zu",
+					      i, rths_hs_odesub_max_dof(L->ode[i]),
+					      L->n);
+		/* Real time: the offline backend waits, the others do not. */
+		if (L->cfg->sub && strcmp(L->cfg->backend->ops->name, "offline") &&
+		    !rths_hs_odesub_bounded(L->ode[i]))
+			return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+					      "method",
+					      "ODE substructure %zu: %s adapts its step, so its work per hybrid step has no bound; on the %s backend cap it (max_steps, max_f_evals) or use constant_bdf",
+					      i,
+					      rths_ode_method_name(rths_hs_odesub_method(L->ode[i])),
+					      L->cfg->backend->ops->name);
+		r = rths_hs_odesub_start(L->ode[i], 0.0,
+					 rths_hs_stepper_u(L->st),
+					 rths_hs_stepper_v(L->st), ag0, steps,
+					 err);
+	}
+	return r;
+}
+
 int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    struct rths_hs_history *h, struct rths_hs_run_result *res,
 		    struct rths_error *err)
+{
+	return rths_hs_sim_run_odesubs(cfg, NULL, 0, h, res, err);
+}
+
+int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
+			    struct rths_hs_odesub *const *odesubs,
+			    size_t n_odesubs, struct rths_hs_history *h,
+			    struct rths_hs_run_result *res,
+			    struct rths_error *err)
 {
 	struct rths_error run_err = { 0 };
 	double dt = cfg->integrator.dt, duration, t0, t_mark;
@@ -274,10 +348,15 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 	if (!cfg->gm || !(dt > 0))
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
 				      "a run needs a ground motion and a time step");
+	if (n_odesubs && !odesubs)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "no ODE substructures");
 	duration = cfg->duration > 0 ? cfg->duration :
 		   rths_hs_gm_duration(cfg->gm);
 	steps = (uint64_t)floor(duration / dt + 1e-9);
 	r = loop_init(&L, cfg, err);
+	L.ode = odesubs;
+	L.n_ode = n_odesubs;
 	if (r == 0)
 		r = history_alloc(h, steps + 1, L.n, L.q, L.m, dt, err);
 	if (r == 0) {
@@ -285,6 +364,8 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 					   L.f);
 		r = rths_hs_stepper_start(L.st, NULL, NULL, L.f, NULL, err);
 	}
+	if (r == 0)
+		r = odesubs_start(&L, rths_hs_gm_at(cfg->gm, 0), steps, err);
 	if (r == 0 && cfg->sub)
 		r = rths_hs_backend_start(cfg->backend, err);
 	if (r < 0) {
@@ -311,9 +392,18 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 			L.f[i] = -ag * L.mr[i];
 		r = rths_hs_stepper_command(L.st, L.f, &u1, &run_err);
 		if (r == 0 && cfg->sub)
-			r = exchange(&L, n, u1, h, &t_mark, &run_err);
+			r = exchange_post(&L, n, u1, h, t_mark, &run_err);
+		/* While the actuators move: the ODE substructures. */
+		if (r == 0 && L.n_ode)
+			r = ode_step(&L, t, u1, ag, &run_err);
+		if (r == 0 && cfg->sub)
+			r = exchange_wait(&L, n, h, &t_mark, &run_err);
+		if (r == 0 && L.n_ode && cfg->sub)
+			for (size_t i = 0; i < L.n; i++)
+				L.r_num[i] += L.r_exp[i];
 		if (r == 0)
-			r = rths_hs_stepper_accept(L.st, cfg->sub ? L.r_exp : NULL,
+			r = rths_hs_stepper_accept(L.st, L.n_ode ? L.r_num :
+						   cfg->sub ? L.r_exp : NULL,
 						   &run_err);
 		if (r < 0)
 			break;

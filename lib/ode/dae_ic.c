@@ -52,7 +52,7 @@ int ode_dae_check_ic(struct rths_ode *s)
 		ode_newton_reset(s);
 		rc = 0;
 	} else if (!rc) {
-		s->st.ic_norm = ode_wrms(s, r);
+		s->st.ic_norm = ode_newton_norm(s, r, s->y, 1.0 / h);
 		if (!(s->st.ic_norm <= 1.0))
 			rc = -RTHS_E_INCONSISTENT;
 	}

@@ -392,6 +392,11 @@ sed 's/"integrator": { "method": "cr" },/&\n  "compensation": { "method": "polyn
 "$COORD" -q "$T/bad-comp.json" 2> "$T/bad.log"
 check "compensation in the coordinator is refused" \
 	[ $? -eq 1 -a -n "$(grep 'bad-comp.json: compensation.method: expected "none"' "$T/bad.log")" ]
+sed 's/"integrator": { "method": "cr" },/&\n  "ode_substructures": [ { "type": "chain", "dof": 0, "masses": [1], "stiffness": [1e4], "max_steps": 50 } ],/' \
+	"$T/bridge.json" > "$T/bad-ode.json"
+"$COORD" -q "$T/bad-ode.json" 2> "$T/bad.log"
+check "ODE substructures in the coordinator are refused" \
+	[ $? -eq 1 -a -n "$(grep 'bad-ode.json: ode_substructures: not run by the coordinator' "$T/bad.log")" ]
 
 if [ $FAILS -ne 0 ]; then
 	for f in "$T"/coord-*.log; do

@@ -20,7 +20,7 @@ field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" |
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..15"
 # The same file with the compensation block replaced by "none" alone.
 sed '/"compensation": {/,/}/c\  "compensation": { "method": "none" },' "$example" >"$work/none.json"
 
@@ -80,6 +80,14 @@ echo "# ATS delay on the card $a ms, offline $b ms"
 check "ATS finds the plant's delay on the card ($a ms) as offline ($b ms)" \
 	awk -v a="$a" -v b="$b" \
 	'BEGIN { d = a - b; exit !(a > 15 && a < 35 && d * d < 1) }'
+# A pendulum tuned-mass damper on the roof: a multibody ODE
+# substructure (SI2, GSTIFF capped) stepped while the sim card moves.
+"$run" --no-progress --no-plots --no-reference -t 3 -o "$work/tmd" \
+	examples/two-story-frame-sim-tmd.json >"$work/tmd.log" 2>&1
+check "rths-run with a multibody ODE substructure on the sim card" test $? -eq 0
+check "its summary has the pendulum's work per step and its drift" \
+	grep -q '"drift_m"' "$work/tmd/summary.json"
+grep -A2 -e 'ODE sub' -e '^timing' "$work/tmd.log" | sed 's/^/# /'
 
 # Ctrl-C in the middle of a long test.
 "$run" -q --no-plots -o "$work/int" "$example" >"$work/int.log" 2>&1 &
@@ -92,7 +100,7 @@ check "Ctrl-C ends rths-run with status 130 (got $st)" test $st -eq 130
 check "an interrupted run still writes its summary" grep -q '"interrupted": true' \
 	"$work/int/summary.json"
 check "and its step history" test -s "$work/int/history.csv"
-for f in ats none int; do
+for f in ats none tmd int; do
 	sed 's/^/# /' "$work/$f.log" | tail -n 5
 done
 exit $failed

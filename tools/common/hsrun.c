@@ -64,7 +64,8 @@ int reference_run(const struct rths_hs_experiment *x,
 	cfg.setup = NULL;
 	cfg.comp = NULL;
 	cfg.k_if = cfg.c_if = NULL;
-	r = rths_hs_sim_run(&cfg, ref, &res, err);
+	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, ref, &res,
+				    err);
 	rths_hs_model_free(&full);
 	return r;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <rths/hs_experiment.h>
+#include <rths/hs_odesub.h>
 #include <rths/hs_sim.h>
 
 /* "TOOL: what went wrong" on stderr; returns 1, the exit status of a

@@ -417,6 +417,8 @@ static int check_experiment(struct ctx *cx, const struct rths_hs_experiment *x)
 		return fail(cx, "setup.type", "expected \"direct\" or \"one_actuator\": each site does its own setup");
 	if (x->comp.kind != RTHS_HS_COMP_NONE)
 		return fail(cx, "compensation.method", "expected \"none\": a device site compensates itself");
+	if (x->n_odesubs)
+		return fail(cx, "ode_substructures", "not run by the coordinator (its journal replays commands, not their state): use rths-run");
 	return 0;
 }
 

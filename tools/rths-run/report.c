@@ -93,6 +93,71 @@ static void compute(const struct report_input *in, struct report *R)
 			R->over_budget++;
 }
 
+static const char *const ode_kinds[] = { "", "chain", "viscous_damper",
+					  "multibody" };
+
+/* An ODE substructure's work per hybrid step against the step. */
+static void ode_text(FILE *f, size_t i, const struct rths_hs_odesub *s,
+		     const struct rths_hs_odesub_work *w)
+{
+	fprintf(f, "  ODE sub %zu     %s, %s, %s input: per step ODE steps p50 %.0f p99 %.0f max %.0f, f-evals p50 %.0f p99 %.0f max %.0f, Jacobians max %.0f, Newton iterations p99 %.0f max %.0f\n",
+		i, ode_kinds[rths_hs_odesub_kind(s)],
+		rths_ode_method_name(rths_hs_odesub_method(s)),
+		rths_hs_odesub_input(s) == RTHS_HS_ODESUB_LINEAR ? "linear" :
+		"held", w->ode_steps.p50, w->ode_steps.p99, w->ode_steps.max,
+		w->f_evals.p50, w->f_evals.p99, w->f_evals.max,
+		w->jac_evals.max, w->newton_iters.p99, w->newton_iters.max);
+	fprintf(f, "                compute p50 %.1f  p99 %.1f  max %.1f us (budget %.1f us: p99 %.1f %%, %llu over)\n",
+		w->compute.p50 * 1e6, w->compute.p99 * 1e6,
+		w->compute.max * 1e6, w->budget * 1e6,
+		w->budget > 0 ? 100 * w->compute.p99 / w->budget : 0,
+		(unsigned long long)w->over_budget);
+	if (rths_hs_odesub_kind(s) == RTHS_HS_ODESUB_MULTIBODY)
+		fprintf(f, "                constraint drift max %.2e m, %.2e m/s; energy balance max %.3g J (%.2e of the largest energy, %.3g J)\n",
+			w->drift_pos, w->drift_vel, w->energy_error,
+			w->energy_max > 0 ? w->energy_error / w->energy_max : 0,
+			w->energy_max);
+}
+
+static json_t *pct_json(const struct rths_hs_odesub_pct *p, double scale)
+{
+	return json_pack("{s:f,s:f,s:f}", "p50", p->p50 * scale, "p99",
+			 p->p99 * scale, "max", p->max * scale);
+}
+
+static json_t *ode_json(const struct report_input *in)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < in->n_odesubs; i++) {
+		const struct rths_hs_odesub *s = in->odesubs[i];
+		const struct rths_hs_odesub_work *w = &in->ode_work[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:f,s:I,s:I}",
+			"type", ode_kinds[rths_hs_odesub_kind(s)],
+			"method", rths_ode_method_name(rths_hs_odesub_method(s)),
+			"input", rths_hs_odesub_input(s) == RTHS_HS_ODESUB_LINEAR ?
+			"linear" : "hold",
+			"ode_steps", pct_json(&w->ode_steps, 1),
+			"f_evals", pct_json(&w->f_evals, 1),
+			"jacobians", pct_json(&w->jac_evals, 1),
+			"newton_iters", pct_json(&w->newton_iters, 1),
+			"compute_us", pct_json(&w->compute, 1e6),
+			"budget_us", w->budget * 1e6,
+			"over_budget", (json_int_t)w->over_budget,
+			"f_evals_total", (json_int_t)w->total_f_evals));
+		if (rths_hs_odesub_kind(s) == RTHS_HS_ODESUB_MULTIBODY)
+			json_object_set_new(json_array_get(a, i), "multibody",
+					    json_pack("{s:f,s:f,s:f,s:f}",
+						      "drift_m", w->drift_pos,
+						      "drift_mps", w->drift_vel,
+						      "energy_error_J", w->energy_error,
+						      "energy_max_J", w->energy_max));
+	}
+	return a;
+}
+
 void report_text(FILE *f, const struct report_input *in)
 {
 	const struct rths_hs_run_result *res = in->res;
@@ -181,6 +246,8 @@ void report_text(FILE *f, const struct report_input *in)
 		(unsigned long long)R.over_budget);
 	fprintf(f, "  wall          %.3f s for %.3f s of test (%.1fx real time)\n",
 		res->wall, dur, res->wall > 0 ? dur / res->wall : 0);
+	for (size_t i = 0; i < in->n_odesubs; i++)
+		ode_text(f, i, in->odesubs[i], &in->ode_work[i]);
 	fprintf(f, "events\n");
 	if (res->has_stats)
 		fprintf(f, "  backend       %llu steps, %llu ticks, %llu late (%llu extrapolated, %llu held, %llu decelerated), %llu limit trips, %llu lost records\n",
@@ -278,6 +345,8 @@ int report_json(const char *path, const struct report_input *in,
 				in->warnings[i].msg));
 		json_object_set_new(root, "warnings", w);
 	}
+	if (in->n_odesubs)
+		json_object_set_new(root, "ode_substructures", ode_json(in));
 	if (in->preview && in->preview->chosen)
 		json_object_set_new(root, "preview_step_ticks",
 				    json_integer(in->preview->chosen));

@@ -9,6 +9,7 @@
 
 #include <rths/hs.h>
 #include <rths/hs_experiment.h>
+#include <rths/hs_odesub.h>
 #include <rths/hs_output.h>
 
 /* A progress bar on stderr; silent unless stderr is a terminal. */
@@ -48,6 +49,10 @@ struct report_input {
 	/* the experiment's warnings, shown in the summary */
 	const struct rths_hs_warning *warnings;
 	size_t n_warnings;
+	/* the ODE substructures and their work in the run */
+	struct rths_hs_odesub *const *odesubs;
+	const struct rths_hs_odesub_work *ode_work;
+	size_t n_odesubs;
 };
 
 /* Peaks, RTHS benchmark tracking criteria, errors against the
