@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# "make check-debug": the whole guest selftest suite on a debug kernel
+# (lockdep, DEBUG_ATOMIC_SLEEP, KASAN, KFENCE, kmemleak, UBSAN) built
+# from Debian's linux-source-6.1 by scripts/build-debug-kernel.sh, cached
+# under $(O)/debug-kernel; any checker's report fails the run.  Not part
+# of "make check": the kernel build alone takes 20 to 40 minutes on two
+# CPUs, the suite under TCG several times its stock time (see
+# Documentation/testing.rst).  Results go to $(O)/results-debug/.
+
+# Building a kernel: kconfig's parser (flex, bison), objtool (libelf),
+# the certificate tools (libssl), bc for the time constants.
+DEB_PKGS += flex bison bc libelf-dev libssl-dev
+
+DEBUG_VMDIR = $(O)/vm/debug
+DEBUG_RESULTS = $(O)/results-debug
+# The kernel tree the modules build against, known once it is built.
+KDIR_debug = $(shell sed -n 's/^KBUILD=//p' $(DEBUG_VMDIR)/kernel.env)
+KMOD_EXTRA_FLAVOURS += debug
+DEBUG_SPLAT_KO := $(O)/splat-debug/rths_splat.ko
+# The guest's time limit: the suite takes ~15 min on the stock kernel.
+DEBUG_TIMEOUT ?= 7200
+
+.PHONY: debug-kernel check-debug splat-scan-check
+
+# Cheap when the build is cached: the script only checks its stamp.
+debug-kernel: | $(DEPS_STAMP)
+	@O='$(O)' scripts/build-debug-kernel.sh $(DEBUG_VMDIR)
+
+$(O)/kmod-debug/kernel/rths.ko: debug-kernel
+
+# The self-check's splat maker, built against the debug kernel only.
+$(DEBUG_SPLAT_KO): tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild \
+		debug-kernel
+	@mkdir -p $(O)/splat-debug
+	cp tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild $(O)/splat-debug/
+	$(MAKE) -C $(KDIR_debug) M=$(O)/splat-debug W=1 modules
+
+# The scanner against recorded reports: no kernel needed.
+splat-scan-check:
+	@mkdir -p $(O)/results
+	@tests/vm/splat-scan-test.sh > $(O)/results/splat-scan.tap; \
+		rc=$$?; cat $(O)/results/splat-scan.tap; exit $$rc
+CHECK_PARTS += splat-scan-check
+
+# One boot: the selftests, kmemleak scans, then the splat self-check
+# (tests/vm/debug-run.sh).  The host scans the console up to the
+# self-check's mark, the dmesg and the kmemleak listing taken before it
+# (debug-splats.tap), and checks that the self-check's reports were all
+# seen (debug-selfcheck.tap).
+check-debug: $(O)/kmod-debug/kernel/rths.ko $(DEBUG_SPLAT_KO) selftests \
+		tools ynl splat-scan-check
+	@rm -rf $(DEBUG_RESULTS); mkdir -p $(DEBUG_RESULTS)
+	@r=$(DEBUG_RESULTS); start=$$(date +%s); st=0; \
+	$(VM_ENV) $(VM_RUN) --timeout $(DEBUG_TIMEOUT) --mem 2048 \
+		--append kasan_multi_shot --log $$r/console.log \
+		debug $$r -- tests/vm/debug-run.sh $$r $(O)/kmod-debug \
+		$(SELFTEST_DIR) $(DEBUG_SPLAT_KO) $(SELFTESTS) || st=$$?; \
+	echo "check-debug: the guest ran $$(( $$(date +%s) - start )) s"; \
+	cat $$r/vm-debug-*.tap 2>/dev/null; \
+	if [ $$st -eq 125 ]; then \
+		printf 'TAP version 13\n1..1\nnot ok 1 the debug guest reported no result\n' \
+			> $$r/vm-debug-guest.tap; \
+	fi; \
+	sed '/rths-debug: splat self-check/q' $$r/console.log \
+		> $$r/console-suite.log; \
+	logs=$$r/console-suite.log; \
+	for f in debug-dmesg.txt debug-kmemleak.txt; do \
+		[ ! -f $$r/$$f ] || logs="$$logs $$r/$$f"; done; \
+	tests/vm/splat-scan.sh "debug kernel: selftests and stress test" \
+		$$logs > $$r/debug-splats.tap; \
+	cat $$r/debug-splats.tap; \
+	tests/vm/splat-scan-test.sh --live \
+		$$r/debug-selfcheck.txt $$r/debug-selfcheck-kmemleak.txt \
+		> $$r/debug-selfcheck.tap; \
+	cat $$r/debug-selfcheck.tap; \
+	tests/summary.sh $$r
