@@ -16,7 +16,9 @@
 # fragment and of the build recipe's revision (rev below: raise it when
 # the recipe changes what gets built): a second run with the same inputs builds
 # nothing.  Older keys are removed after a successful build (a tree is a
-# few GB).  The compiler's output goes to KEY/build.log.
+# few GB).  The compiler's output goes to KEY/build.log.  An interrupted
+# build resumes where it stopped (make is incremental; the extraction and
+# configuration are redone only if they did not finish).
 set -euo pipefail
 
 prog=${0##*/}
@@ -49,11 +51,9 @@ dir=$(cd "$1" && pwd)
 exec 9>"$cache/.lock"
 flock 9
 
-if ! [ -f "$kb/built" ]; then
+configure() {
 	rm -rf "$kb"
 	mkdir -p "$kb"
-	echo "$prog: building the debug kernel in $kb (log: $kb/build.log)" >&2
-	start=$SECONDS
 	tar -xf "$tarball" -C "$kb"
 	(
 		cd "$src"
@@ -84,6 +84,17 @@ if ! [ -f "$kb/built" ]; then
 		fi
 	done <"$frag"
 	[ $bad -eq 0 ] || exit 1
+	touch "$kb/configured"
+}
+
+if ! [ -f "$kb/built" ]; then
+	start=$SECONDS
+	if [ -f "$kb/configured" ]; then
+		echo "$prog: resuming the debug kernel's build in $kb (log: $kb/build.log)" >&2
+	else
+		echo "$prog: building the debug kernel in $kb (log: $kb/build.log)" >&2
+		configure
+	fi
 	if ! make -C "$src" -j"$jobs" bzImage modules >>"$kb/build.log" 2>&1; then
 		echo "$prog: the kernel build failed; last lines of $kb/build.log:" >&2
 		tail -n 30 "$kb/build.log" >&2
