@@ -14,7 +14,8 @@ DEB_PKGS += flex bison bc libelf-dev libssl-dev
 DEBUG_VMDIR = $(O)/vm/debug
 DEBUG_RESULTS = $(O)/results-debug
 # The kernel tree the modules build against, known once it is built.
-KDIR_debug = $(shell sed -n 's/^KBUILD=//p' $(DEBUG_VMDIR)/kernel.env)
+KDIR_debug = $(or $(shell sed -n 's/^KBUILD=//p' $(DEBUG_VMDIR)/kernel.env \
+	2>/dev/null),$(error no debug kernel in $(DEBUG_VMDIR) (make debug-kernel)))
 KMOD_EXTRA_FLAVOURS += debug
 DEBUG_SPLAT_KO := $(O)/splat-debug/rths_splat.ko
 # The guest's time limit: the suite takes ~15 min on the stock kernel.
@@ -43,34 +44,10 @@ splat-scan-check:
 CHECK_PARTS += splat-scan-check
 
 # One boot: the selftests, kmemleak scans, then the splat self-check
-# (tests/vm/debug-run.sh).  The host scans the console up to the
-# self-check's mark, the dmesg and the kmemleak listing taken before it
-# (debug-splats.tap), and checks that the self-check's reports were all
-# seen (debug-selfcheck.tap).
+# (tests/vm/debug-run.sh in the guest, tests/vm/check-debug.sh on the
+# host, which judges the logs).
 check-debug: $(O)/kmod-debug/kernel/rths.ko $(DEBUG_SPLAT_KO) selftests \
 		tools ynl splat-scan-check
-	@rm -rf $(DEBUG_RESULTS); mkdir -p $(DEBUG_RESULTS)
-	@r=$(DEBUG_RESULTS); start=$$(date +%s); st=0; \
-	$(VM_ENV) $(VM_RUN) --timeout $(DEBUG_TIMEOUT) --mem 2048 \
-		--append kasan_multi_shot --log $$r/console.log \
-		debug $$r -- tests/vm/debug-run.sh $$r $(O)/kmod-debug \
-		$(SELFTEST_DIR) $(DEBUG_SPLAT_KO) $(SELFTESTS) || st=$$?; \
-	echo "check-debug: the guest ran $$(( $$(date +%s) - start )) s"; \
-	cat $$r/vm-debug-*.tap 2>/dev/null; \
-	if [ $$st -eq 125 ]; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 the debug guest reported no result\n' \
-			> $$r/vm-debug-guest.tap; \
-	fi; \
-	sed '/rths-debug: splat self-check/q' $$r/console.log \
-		> $$r/console-suite.log; \
-	logs=$$r/console-suite.log; \
-	for f in debug-dmesg.txt debug-kmemleak.txt; do \
-		[ ! -f $$r/$$f ] || logs="$$logs $$r/$$f"; done; \
-	tests/vm/splat-scan.sh "debug kernel: selftests and stress test" \
-		$$logs > $$r/debug-splats.tap; \
-	cat $$r/debug-splats.tap; \
-	tests/vm/splat-scan-test.sh --live \
-		$$r/debug-selfcheck.txt $$r/debug-selfcheck-kmemleak.txt \
-		> $$r/debug-selfcheck.tap; \
-	cat $$r/debug-selfcheck.tap; \
-	tests/summary.sh $$r
+	@$(VM_ENV) DEBUG_TIMEOUT=$(DEBUG_TIMEOUT) tests/vm/check-debug.sh debug \
+		$(DEBUG_RESULTS) $(O)/kmod-debug $(SELFTEST_DIR) \
+		$(DEBUG_SPLAT_KO) $(SELFTESTS)
