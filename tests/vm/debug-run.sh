@@ -55,7 +55,7 @@ dmesg >"$results/debug-dmesg.txt"
 
 echo "rths-debug: splat self-check" >/dev/kmsg
 mark=$(dmesg | grep -c .)
-echo clear >$kml 2>/dev/null
+[ ! -w $kml ] || echo clear >$kml
 if insmod "$splat"; then
 	kmemleak_scan
 	cat $kml >"$results/debug-selfcheck-kmemleak.txt" 2>/dev/null
