@@ -233,7 +233,7 @@ help:
 	@echo '  docs-check     Documentation/ and man pages'
 	@echo '  kstyle-check   checkpatch, sparse, W=1 (all four kernels)'
 	@echo '  check-debug    selftests on a lockdep/KASAN/UBSAN kernel (not in check)'
-	@echo '  splat-scan-check  the check-debug splat scanner on recorded reports'
+	@echo '  splat-scan-check  the check-debug splat scanner on sample reports'
 	@echo '  dkms-check     dkms build against all four kernels'
 	@echo '  build-check    dependency graph from a fresh clone'
 	@echo '  abi-check      exported symbols and abidiff against the baseline'

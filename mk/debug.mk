@@ -36,7 +36,7 @@ $(DEBUG_SPLAT_KO): tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild \
 	cp tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild $(O)/splat-debug/
 	$(MAKE) -C $(KDIR_debug) M=$(O)/splat-debug W=1 modules
 
-# The scanner against recorded reports: no kernel needed.
+# The scanner against sample reports (tests/vm/splats): no kernel needed.
 splat-scan-check:
 	@mkdir -p $(O)/results
 	@tests/vm/splat-scan-test.sh > $(O)/results/splat-scan.tap; \
