@@ -4,8 +4,9 @@
 # splat-scan-test.sh: the splat scanner of "make check-debug"
 # (splat-scan.sh) against sample kernel reports in splats/ (hand-made in
 # the formats of 6.1's lockdep, KASAN, KFENCE, UBSAN, kmemleak...; not
-# captured from a run): each must be found, with its first line in the diagnostics, and a clean boot log with
-# the checkers' own banners must pass.  TAP on standard output.
+# captured from a run): each must be found, with its first line in the
+# diagnostics, and a clean boot log with the checkers' own banners must
+# pass.  TAP on standard output.
 #
 # splat-scan-test.sh --live LOG...: the same scanner against what the
 # debug kernel logged while tests/vm/splat/rths_splat.ko made each checker
