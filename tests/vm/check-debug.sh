@@ -38,9 +38,10 @@ st=0
 echo "check-debug: the $flavour guest ran $(($(date +%s) - start)) s (status $st)"
 # guest-run.sh names its files after the flavour it is told: debug
 cat "$r"/vm-debug-*.tap 2>/dev/null
-if [ $st -eq 125 ]; then
-	printf 'TAP version 13\n1..1\nnot ok 1 the %s guest reported no result\n' \
-		"$flavour" >"$r/vm-debug-guest.tap"
+if [ $st -eq 125 ] || ! [ -s "$r/console.log" ]; then
+	printf 'TAP version 13\n1..1\nnot ok 1 the %s guest reported no result (status %s)\n' \
+		"$flavour" "$st" >"$r/vm-debug-guest.tap"
+	touch "$r/console.log"
 fi
 
 sed '/rths-debug: splat self-check/q' "$r/console.log" >"$r/console-suite.log"

@@ -43,8 +43,11 @@ fi
 # gives them (6.1 and 6.12 differ: 6.12 folds fscache into netfs).  In
 # Debian's kernels all of them are modules; a built-in one is skipped (the
 # debug kernel has them all built in: modprobe says "builtin", no insmod).
+# The tree above lib/modules: DIR for Debian's kernels, the build cache
+# for the debug kernel (scripts/build-debug-kernel.sh).
+base=${MODDIR%/lib/modules/"$KREL"}
 mods=$(for m in virtio_pci 9pnet_virtio 9p; do
-	modprobe -d "$dir" -S "$KREL" --show-depends "$m" || {
+	modprobe -d "$base" -S "$KREL" --show-depends "$m" || {
 		echo "mkinitramfs: module $m not in $KREL" >&2
 		exit 1
 	}
@@ -61,7 +64,7 @@ echo "$MODDIR" >"$work/mods/moddir"
 : >"$work/mods/order"
 
 for m in $mods; do
-	f=$(modinfo -b "$dir" -k "$KREL" -F filename "$m" 2>/dev/null) || {
+	f=$(modinfo -b "$base" -k "$KREL" -F filename "$m" 2>/dev/null) || {
 		echo "mkinitramfs: module $m not in $KREL" >&2
 		exit 1
 	}
