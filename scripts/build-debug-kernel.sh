@@ -133,6 +133,6 @@ else
 	mv "$dir/kernel.env.new" "$dir/kernel.env"
 fi
 echo "vmlinuz=$root/boot/vmlinuz-$krel"
-echo "vmlinux=$root/boot/vmlinux-$krel"
+echo "vmlinux="
 echo "modules=$root/lib/modules/$krel"
 echo "kbuild=$src"
