@@ -9,8 +9,8 @@
  *   KASAN    a one-byte read past the end of a kmalloc()ed buffer
  *   atomic   might_sleep() under a spinlock
  *   kmemleak a kmalloc()ed buffer nothing points to
- *   lockdep  two mutexes taken in both orders by one thread (last, as
- *            lockdep turns itself off after its first report)
+ *   lockdep  two mutexes taken in both orders by one thread (first:
+ *            lockdep turns itself off after any report that taints)
  *
  * Never load it anywhere else.
  */
@@ -77,11 +77,14 @@ static noinline void rths_splat_lockdep(void)
 
 static int __init rths_splat_init(void)
 {
+	/* first: a KASAN report taints the kernel LOCKDEP_NOW_UNRELIABLE,
+	 * which turns lockdep off
+	 */
+	rths_splat_lockdep();
 	pr_info("rths_splat: ubsan %d\n", rths_splat_ubsan());
 	pr_info("rths_splat: kasan %d\n", rths_splat_kasan());
 	rths_splat_atomic_sleep();
 	rths_splat_leak();
-	rths_splat_lockdep();
 	pr_info("rths_splat: done\n");
 	return 0;
 }
