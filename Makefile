@@ -102,7 +102,10 @@ $(O)/$(1)/librths.a: $$(addprefix $(O)/$(1)/,$$(LIBRTHS_SRCS:.c=.o))
 endef
 $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+# Not into the debug kernel's tree (mk/debug.mk): gigabytes to walk, and
+# directories named *.d.
+-include $(shell find $(O) -path '$(O)/debug-kernel' -prune -o \
+	-name '*.d' -type f -print 2>/dev/null)
 
 # The shared library exports exactly the functions lib/librths.map lists
 # (the public API, see Documentation/abi.rst); its objects are built with
@@ -229,6 +232,8 @@ help:
 	@echo '  unit-check     unit tests, plain and ASan/UBSan'
 	@echo '  docs-check     Documentation/ and man pages'
 	@echo '  kstyle-check   checkpatch, sparse, W=1 (all four kernels)'
+	@echo '  check-debug    selftests on a lockdep/KASAN/UBSAN kernel (not in check)'
+	@echo '  splat-scan-check  the check-debug splat scanner on sample reports'
 	@echo '  dkms-check     dkms build against all four kernels'
 	@echo '  build-check    dependency graph from a fresh clone'
 	@echo '  abi-check      exported symbols and abidiff against the baseline'

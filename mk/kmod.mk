@@ -39,7 +39,9 @@ $(O)/kmod-$(1)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
 		--exclude '*' ./ $(O)/kmod-$(1)/
 	$$(MAKE) -C $$(KDIR_$(1)) M=$(O)/kmod-$(1) $$(KMOD_FLAGS) modules
 endef
-$(foreach f,$(KFLAVOURS),$(eval $(call kmod_rules,$(f))))
+# KMOD_EXTRA_FLAVOURS: flavours another fragment adds (mk/debug.mk:
+# debug) with its own KDIR_FLAVOUR; not part of "module" or kstyle-check.
+$(foreach f,$(KFLAVOURS) $(KMOD_EXTRA_FLAVOURS),$(eval $(call kmod_rules,$(f))))
 
 KMODS := $(foreach f,$(KFLAVOURS),$(O)/kmod-$(f)/kernel/rths.ko)
 

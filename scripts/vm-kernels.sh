@@ -11,6 +11,10 @@
 # and records them, with the package name and version, in DIR/kernel.env
 # (shell syntax) for tests/vm/mkinitramfs.sh and tests/vm/run-vm.sh.
 #
+# FLAVOUR debug is not Debian's: the lockdep/KASAN kernel that
+# scripts/build-debug-kernel.sh builds from linux-source-6.1 (cached under
+# $O/debug-kernel), with a DIR/kernel.env of the same form.
+#
 # The .deb is cached in $O/vm/debs ($O defaults to build/ at the top).
 # Nothing is downloaded or unpacked again while DIR/kernel.env records the
 # very package version that would be fetched.
@@ -23,7 +27,7 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt|stock-6.12|rt-6.12 DIR" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug DIR" >&2
 	exit 2
 }
 [ $# -eq 2 ] || usage
@@ -33,6 +37,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 case $flavour in
 stock | rt) series=6.1 ;;
 stock-6.12 | rt-6.12) series=6.12 ;;
+debug) exec "$top/scripts/build-debug-kernel.sh" "$dir" ;;
 *) usage ;;
 esac
 kver=$("$top/scripts/kver.sh" $series)

@@ -10,19 +10,20 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt|stock-6.12|rt-6.12 DIR OUT" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug DIR OUT" >&2
 	exit 2
 }
 [ $# -eq 3 ] || usage
 flavour=$1
 dir=$2
 out=$3
-case $flavour in stock | rt | stock-6.12 | rt-6.12) ;; *) usage ;; esac
+case $flavour in stock | rt | stock-6.12 | rt-6.12 | debug) ;; *) usage ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
 # shellcheck source=/dev/null
 . "$dir/kernel.env"
 case $KREL in
+*-rths-debug) [ "$flavour" = debug ] ;;
 *-rt-amd64) [ "${flavour%-*}" = rt ] ;;
 *) [ "${flavour%-*}" = stock ] ;;
 esac || {
@@ -40,15 +41,18 @@ fi
 
 # What /init needs, with their dependencies in load order as modules.dep
 # gives them (6.1 and 6.12 differ: 6.12 folds fscache into netfs).  In
-# Debian's kernels all of them are modules; a built-in one is skipped.
+# Debian's kernels all of them are modules; a built-in one is skipped (the
+# debug kernel has them all built in: modprobe says "builtin", no insmod).
+# The tree above lib/modules: DIR for Debian's kernels, the build cache
+# for the debug kernel (scripts/build-debug-kernel.sh).
+base=${MODDIR%/lib/modules/"$KREL"}
 mods=$(for m in virtio_pci 9pnet_virtio 9p; do
-	modprobe -d "$dir" -S "$KREL" --show-depends "$m" || {
+	modprobe -d "$base" -S "$KREL" --show-depends "$m" || {
 		echo "mkinitramfs: module $m not in $KREL" >&2
 		exit 1
 	}
 done | awk '$1 == "insmod" { n = split($2, p, "/"); m = p[n];
 	sub(/\.ko(\.[a-z]+)?$/, "", m); if (!seen[m]++) print m }')
-[ -n "$mods" ] || exit 1
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,9 +61,10 @@ cp $busybox "$work/bin/busybox"
 install -m 755 "$here/init" "$work/init"
 install -m 755 "$here/stage2" "$work/stage2"
 echo "$MODDIR" >"$work/mods/moddir"
+: >"$work/mods/order"
 
 for m in $mods; do
-	f=$(modinfo -b "$dir" -k "$KREL" -F filename "$m" 2>/dev/null) || {
+	f=$(modinfo -b "$base" -k "$KREL" -F filename "$m" 2>/dev/null) || {
 		echo "mkinitramfs: module $m not in $KREL" >&2
 		exit 1
 	}

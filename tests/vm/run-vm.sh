@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run one command as root inside a QEMU (TCG) guest that boots Debian's
-# own 6.1 or 6.12 kernel, stock or PREEMPT_RT, with the host's root file system
+# own 6.1 or 6.12 kernel, stock or PREEMPT_RT (or the debug kernel built
+# from linux-source-6.1), with the host's root file system
 # mounted read-only and RWDIR writable at the same path.  See --help and
 # Documentation/testing.rst.
 set -euo pipefail
@@ -14,8 +15,9 @@ usage: $prog [OPTIONS] FLAVOUR RWDIR -- CMD [ARGS...]
 
 Boot Debian's linux-image-\$KVER-amd64 (FLAVOUR stock) or -rt-amd64
 (FLAVOUR rt), or the 6.12 series' linux-image-\$KVER612-amd64 (stock-6.12)
-or -rt-amd64 (rt-6.12), under qemu-system-x86_64 -accel tcg and run CMD as root in
-the guest, with the current directory at the top of the repository.
+or -rt-amd64 (rt-6.12), or the lockdep/KASAN kernel that
+scripts/build-debug-kernel.sh builds from linux-source-6.1 (debug), under
+qemu-system-x86_64 -accel tcg and run CMD as root in the guest, with the current directory at the top of the repository.
 The guest sees the host's / read-only and RWDIR (created if needed)
 writable at the same absolute path; /tmp and /run are the guest's own.
 Kernel and initramfs are fetched and built on first use, under \$O/vm
@@ -27,6 +29,8 @@ Options:
   --mem MB        guest memory (default $mem)
   --stdout FILE   CMD's standard output goes to FILE (inside RWDIR)
                   instead of the console
+  --append ARGS   more kernel command line arguments (white space
+                  separated), e.g. kasan_multi_shot
   --bzimage       boot vmlinuz (bzImage, self-decompressing) instead of
                   the unpacked vmlinux through its PVH entry (~6 s slower)
   --log FILE      write the guest console to FILE (absolute, or relative
@@ -59,9 +63,11 @@ log=
 bzimage=
 fwds=()
 netns=
+extra=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--timeout | --smp | --mem | --stdout | --log | --hostfwd | --net-ns)
+	--timeout | --smp | --mem | --stdout | --log | --hostfwd | --net-ns | \
+		--append)
 		[ $# -ge 2 ] || {
 			echo "$prog: $1 needs an argument" >&2
 			exit 2
@@ -74,6 +80,7 @@ while [ $# -gt 0 ]; do
 		--log) log=$2 ;;
 		--hostfwd) fwds+=("$2") ;;
 		--net-ns) netns=$2 ;;
+		--append) extra="$extra $2" ;;
 		esac
 		shift 2
 		;;
@@ -127,9 +134,9 @@ flavour=$1
 rwdir=$2
 shift 3
 case $flavour in
-stock | rt | stock-6.12 | rt-6.12) ;;
+stock | rt | stock-6.12 | rt-6.12 | debug) ;;
 *)
-	echo "$prog: FLAVOUR is stock, rt, stock-6.12 or rt-6.12, not '$flavour'" >&2
+	echo "$prog: FLAVOUR is stock, rt, stock-6.12, rt-6.12 or debug, not '$flavour'" >&2
 	exit 2
 	;;
 esac
@@ -240,6 +247,7 @@ kernel=${VMLINUX:-$VMLINUZ}
 append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname$keep"
 # stage2 brings the interface up.
 [ ${#fwds[@]} -eq 0 ] || append="$append rthsvm.net=1"
+for a in $extra; do append="$append $a"; done
 # -nic none by default: the guest needs no network and must not reach
 # any; with --hostfwd only the forwards reach it, and it reaches nothing.
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax

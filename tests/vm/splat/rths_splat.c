@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths_splat: makes the debug kernel's checkers report, once each, so that
+ * "make check-debug" sees its splat scanner fire on this very kernel's
+ * output (tests/vm/debug-run.sh loads it after the selftests, and only
+ * there).  Each report is harmless in itself:
+ *
+ *   UBSAN    a shift by more than the width of the type
+ *   KASAN    a one-byte read past the end of a kmalloc()ed buffer
+ *   atomic   might_sleep() under a spinlock
+ *   kmemleak a kmalloc()ed buffer nothing points to
+ *   lockdep  two mutexes taken in both orders by one thread (first:
+ *            lockdep turns itself off after any report that taints)
+ *
+ * Never load it anywhere else.
+ */
+#include <linux/compiler.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+static DEFINE_MUTEX(rths_splat_a);
+static DEFINE_MUTEX(rths_splat_b);
+static DEFINE_SPINLOCK(rths_splat_spin);
+
+static noinline int rths_splat_ubsan(void)
+{
+	int one = 1, shift = 40;
+
+	OPTIMIZER_HIDE_VAR(shift);
+	return one << shift;
+}
+
+static noinline int rths_splat_kasan(void)
+{
+	size_t n = 16;
+	char *p = kmalloc(n, GFP_KERNEL);
+	int v;
+
+	if (!p)
+		return -ENOMEM;
+	OPTIMIZER_HIDE_VAR(n);
+	v = READ_ONCE(p[n]);
+	kfree(p);
+	return v;
+}
+
+static noinline void rths_splat_atomic_sleep(void)
+{
+	spin_lock(&rths_splat_spin);
+	might_sleep();
+	spin_unlock(&rths_splat_spin);
+}
+
+static noinline void rths_splat_leak(void)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	if (p)
+		memset(p, 0x5a, 64);
+	/* p goes out of scope: only kmemleak knows of the buffer now */
+}
+
+static noinline void rths_splat_lockdep(void)
+{
+	mutex_lock(&rths_splat_a);
+	mutex_lock(&rths_splat_b);
+	mutex_unlock(&rths_splat_b);
+	mutex_unlock(&rths_splat_a);
+
+	mutex_lock(&rths_splat_b);
+	mutex_lock(&rths_splat_a);
+	mutex_unlock(&rths_splat_a);
+	mutex_unlock(&rths_splat_b);
+}
+
+static int __init rths_splat_init(void)
+{
+	/* first: a KASAN report taints the kernel LOCKDEP_NOW_UNRELIABLE,
+	 * which turns lockdep off
+	 */
+	rths_splat_lockdep();
+	pr_info("rths_splat: ubsan %d\n", rths_splat_ubsan());
+	pr_info("rths_splat: kasan %d\n", rths_splat_kasan());
+	rths_splat_atomic_sleep();
+	rths_splat_leak();
+	pr_info("rths_splat: done\n");
+	return 0;
+}
+
+static void __exit rths_splat_exit(void)
+{
+}
+
+module_init(rths_splat_init);
+module_exit(rths_splat_exit);
+MODULE_DESCRIPTION("rths: make the debug kernel's checkers report (self-check)");
+MODULE_LICENSE("GPL");
