@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 struct rths_hs_tracking {
-	double j1_ms;		/* delay estimate */
+	double j1_ms;		/* delay estimate; < 0: the measurement leads */
 	double j1_samples;	/* the same in samples (fractional) */
 	double j2_pct;
 	double j3_pct;
@@ -34,8 +34,10 @@ struct rths_hs_tracking {
 
 /*
  * @c and @x hold @n samples @stride apart (stride 1: plain arrays), @dt
- * apart in time; lags 0..@max_lag are searched (the benchmark uses up to
- * 50; lag 0 is included so that perfect tracking reads 0 ms).
+ * apart in time; lags -@max_lag..@max_lag are searched (the benchmark
+ * uses up to 50).  Lag 0 is included so that perfect tracking reads 0 ms,
+ * and a negative J1 is a measurement that leads its command: the
+ * compensation over-predicts.
  */
 void rths_hs_tracking(const double *c, const double *x, size_t n,
 		      size_t stride, double dt, unsigned int max_lag,

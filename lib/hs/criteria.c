@@ -50,16 +50,21 @@ void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
 	*peak_pct = pr > 0 ? 100 * pe / pr : 0;
 }
 
-/* Normalized correlation of x(k + lag) with c(k). */
+/* Normalized correlation of x(k + lag) with c(k); a negative lag is a
+ * measurement ahead of its command (over-compensation). */
 static double correlation(const double *c, const double *x, size_t n,
-			  size_t stride, size_t lag)
+			  size_t stride, long lag)
 {
+	size_t c0 = lag < 0 ? (size_t)-lag : 0, x0 = lag > 0 ? (size_t)lag : 0;
+	size_t len = n > c0 + x0 ? n - c0 - x0 : 0;
 	double sxy = 0, sxx = 0, syy = 0;
 
-	for (size_t k = 0; k + lag < n; k++) {
-		sxy += V(c, k) * V(x, k + lag);
-		sxx += V(c, k) * V(c, k);
-		syy += V(x, k + lag) * V(x, k + lag);
+	for (size_t k = 0; k < len; k++) {
+		double ck = V(c, c0 + k), xk = V(x, x0 + k);
+
+		sxy += ck * xk;
+		sxx += ck * ck;
+		syy += xk * xk;
 	}
 	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
@@ -69,20 +74,26 @@ void rths_hs_tracking(const double *c, const double *x, size_t n,
 		      struct rths_hs_tracking *out)
 {
 	double best = -INFINITY, lag = 0;
-	size_t at = 0;
+	long at = 0, m;
 
 	if (max_lag >= n)
 		max_lag = n ? (unsigned int)(n - 1) : 0;
-	for (size_t l = 0; l <= max_lag; l++) {
-		double r = correlation(c, x, n, stride, l);
+	m = max_lag;
+	/* From lag 0 outwards, so that a tie keeps the smaller delay. */
+	for (long l = 0; l <= m; l++) {
+		for (int sgn = 1; sgn >= -1; sgn -= 2) {
+			double r = correlation(c, x, n, stride, sgn * l);
 
-		if (r > best) {
-			best = r;
-			at = l;
+			if (r > best) {
+				best = r;
+				at = sgn * l;
+			}
+			if (!l)
+				break;
 		}
 	}
 	lag = (double)at;
-	if (at > 0 && at < max_lag) {
+	if (at > -m && at < m) {
 		/* Vertex of the parabola through the peak and its neighbours. */
 		double rm = correlation(c, x, n, stride, at - 1);
 		double rp = correlation(c, x, n, stride, at + 1);

@@ -19,9 +19,9 @@ static double sig(double t)
 TEST(j1_finds_whole_and_fractional_delays)
 {
 	static double c[N], x[N];
-	double delays[] = { 0, 7, 7.4, 23.6 };
+	double delays[] = { 0, 7, 7.4, 23.6, -3, -2.6 };
 
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 6; d++) {
 		struct rths_hs_tracking tr;
 
 		for (int k = 0; k < N; k++) {
