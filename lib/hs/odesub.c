@@ -404,7 +404,9 @@ int rths_hs_odesub_integrate(struct rths_hs_odesub *s, double *y,
 		    ((s->max_steps && st->steps >= s->max_steps) ||
 		     (s->max_f_evals && st->f_evals >= s->max_f_evals)))
 			return rths_error_set(err, RTHS_E_TOO_SLOW, NULL, 0,
-					      "max_steps",
+					      s->max_steps &&
+					      st->steps >= s->max_steps ?
+					      "max_steps" : "max_f_evals",
 					      "%s reached its cap (%lu steps, %lu f-evals) at t = %g s, %.3g s short of the hybrid step's end",
 					      rths_ode_method_name(s->method),
 					      st->steps, st->f_evals, t,

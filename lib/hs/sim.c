@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The hybrid simulation step loop. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -287,11 +288,16 @@ static int ode_step(struct loop *L, double t, const double *u1, double ag,
 	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
 		struct rths_error e = { 0 };
 
+		char path[sizeof(e.path) + 48];
+
 		r = rths_hs_odesub_step(L->ode[i], t, u1, ag, L->r_num, &e);
-		if (r < 0)
-			return rths_error_set(err, r, NULL, 0, e.path,
-					      "ODE substructure %zu at t = %g s: %s",
-					      i, t, e.msg);
+		if (r < 0) {
+			/* the experiment file's path of what gave out */
+			snprintf(path, sizeof(path), "ode_substructures[%zu]%s%s",
+				 i, e.path[0] ? "." : "", e.path);
+			return rths_error_set(err, r, NULL, 0, path,
+					      "at t = %g s: %s", t, e.msg);
+		}
 	}
 	return r;
 }

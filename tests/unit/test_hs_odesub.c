@@ -945,6 +945,48 @@ TEST(pendulum_on_frame_matches_reduced_model)
  * offline backend (the sim-card example's device replaced by it), the
  * loop reporting every step's ODE work; the pendulum's constraints hold.
  */
+/* A cap reached in a run names the experiment file's field. */
+TEST(cap_in_a_run_names_its_field)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_offline_params op;
+	struct rths_hs_run_result res;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_history h;
+	struct rths_hs_backend b;
+	struct rths_error e = { 0 };
+	json_error_t je;
+	json_t *j = json_load_file(RTHS_HS_EXAMPLES
+				   "/two-story-frame-chain.json", 0, &je);
+	char *text;
+
+	ASSERT_NE(NULL, j);
+	ASSERT_EQ(0, json_object_set_new(json_array_get(json_object_get(j,
+			"ode_substructures"), 1), "max_steps", json_integer(1)));
+	text = json_dumps(j, 0);
+	json_decref(j);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, rths_hs_experiment_parse(text, "capped.json",
+					      RTHS_HS_EXAMPLES, &x, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	free(text);
+	x->duration = 0.1;
+	if (!x->device.step_ticks)
+		ASSERT_EQ(0, rths_hs_experiment_set_step(x, 1, &e));
+	rths_hs_experiment_offline_params(x, &op);
+	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, &e));
+	rths_hs_experiment_sim_config(x, &cfg);
+	cfg.backend = &b;
+	EXPECT_EQ(-RTHS_E_TOO_SLOW,
+		  rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h,
+					  &res, &e));
+	EXPECT_STREQ("ode_substructures[1].max_steps", e.path);
+	EXPECT_NE(NULL, strstr(e.msg, "reached its cap"));
+	rths_hs_backend_close(&b);
+	rths_hs_history_free(&h);
+	rths_hs_experiment_free(x);
+}
+
 TEST(examples_run_offline)
 {
 	static const struct {
