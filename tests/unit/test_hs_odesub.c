@@ -940,20 +940,35 @@ TEST(pendulum_on_frame_matches_reduced_model)
 	rths_hs_model_free(&frame);
 }
 
-/*
- * The examples: each loads with its substructures, and runs 2 s on the
- * offline backend (the sim-card example's device replaced by it), the
- * loop reporting every step's ODE work; the pendulum's constraints hold.
- */
+/* @x's ODE substructures run offline for x->duration: the loop's status. */
+static int run_offline(struct rths_hs_experiment *x, struct rths_hs_history *h,
+		       struct rths_hs_run_result *res, struct rths_error *e)
+{
+	struct rths_hs_offline_params op;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_backend b;
+	int r;
+
+	if (!x->device.step_ticks &&
+	    (r = rths_hs_experiment_set_step(x, 1, e)))
+		return r;
+	rths_hs_experiment_offline_params(x, &op);
+	r = rths_hs_offline_open(&b, &op, e);
+	if (r)
+		return r;
+	rths_hs_experiment_sim_config(x, &cfg);
+	cfg.backend = &b;
+	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, h, res, e);
+	rths_hs_backend_close(&b);
+	return r;
+}
+
 /* A cap reached in a run names the experiment file's field. */
 TEST(cap_in_a_run_names_its_field)
 {
 	struct rths_hs_experiment *x = NULL;
-	struct rths_hs_offline_params op;
 	struct rths_hs_run_result res;
-	struct rths_hs_sim_config cfg;
 	struct rths_hs_history h;
-	struct rths_hs_backend b;
 	struct rths_error e = { 0 };
 	json_error_t je;
 	json_t *j = json_load_file(RTHS_HS_EXAMPLES
@@ -971,22 +986,18 @@ TEST(cap_in_a_run_names_its_field)
 		TH_LOG("%s: %s", e.path, e.msg);
 	free(text);
 	x->duration = 0.1;
-	if (!x->device.step_ticks)
-		ASSERT_EQ(0, rths_hs_experiment_set_step(x, 1, &e));
-	rths_hs_experiment_offline_params(x, &op);
-	ASSERT_EQ(0, rths_hs_offline_open(&b, &op, &e));
-	rths_hs_experiment_sim_config(x, &cfg);
-	cfg.backend = &b;
-	EXPECT_EQ(-RTHS_E_TOO_SLOW,
-		  rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h,
-					  &res, &e));
+	EXPECT_EQ(-RTHS_E_TOO_SLOW, run_offline(x, &h, &res, &e));
 	EXPECT_STREQ("ode_substructures[1].max_steps", e.path);
 	EXPECT_NE(NULL, strstr(e.msg, "reached its cap"));
-	rths_hs_backend_close(&b);
 	rths_hs_history_free(&h);
 	rths_hs_experiment_free(x);
 }
 
+/*
+ * The examples: each loads with its substructures, and runs 2 s on the
+ * offline backend (the sim-card example's device replaced by it), the
+ * loop reporting every step's ODE work; the pendulum's constraints hold.
+ */
 TEST(examples_run_offline)
 {
 	static const struct {
@@ -1001,11 +1012,8 @@ TEST(examples_run_offline)
 
 	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
 		struct rths_hs_experiment *x;
-		struct rths_hs_offline_params op;
 		struct rths_hs_run_result res;
-		struct rths_hs_sim_config cfg;
 		struct rths_hs_history h;
-		struct rths_hs_backend b;
 		struct rths_error e = { 0 };
 		char path[512];
 		uint64_t steps;
@@ -1016,16 +1024,9 @@ TEST(examples_run_offline)
 		ASSERT_EQ(ex[i].n, x->n_odesubs);
 		EXPECT_EQ(ex[i].kind, rths_hs_odesub_kind(x->odesubs[0]));
 		x->duration = 2.0;
-		if (!x->device.step_ticks)
-			ASSERT_EQ(0, rths_hs_experiment_set_step(x, 1, &e));
-		steps = (uint64_t)floor(2.0 / x->integrator.dt + 1e-9);
-		rths_hs_experiment_offline_params(x, &op);
-		ASSERT_EQ(0, rths_hs_offline_open(&b, &op, &e));
-		rths_hs_experiment_sim_config(x, &cfg);
-		cfg.backend = &b;
-		ASSERT_EQ(0, rths_hs_sim_run_odesubs(&cfg, x->odesubs,
-						     x->n_odesubs, &h, &res, &e))
+		ASSERT_EQ(0, run_offline(x, &h, &res, &e))
 			TH_LOG("%s: %s: %s", ex[i].file, e.path, e.msg);
+		steps = (uint64_t)floor(2.0 / x->integrator.dt + 1e-9);
 		EXPECT_EQ(steps, res.steps_done);
 		for (size_t k = 0; k < x->n_odesubs; k++) {
 			struct rths_hs_odesub_work w;
@@ -1043,7 +1044,6 @@ TEST(examples_run_offline)
 				EXPECT_LT(w.drift_vel, 1e-6);
 			}
 		}
-		rths_hs_backend_close(&b);
 		rths_hs_history_free(&h);
 		rths_hs_experiment_free(x);
 	}
