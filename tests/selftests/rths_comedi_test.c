@@ -67,7 +67,7 @@ static int load_modules(void)
 
 	if (!kdir)
 		return -ENOENT;
-	/* left over from a failed detached_board_faults_the_device */
+	/* left over from a failed detach.board_faults_the_device */
 	if (f) {
 		if (fscanf(f, "%d", &legacy) != 1)
 			legacy = 0;
@@ -977,8 +977,15 @@ static void unload_all(void)
  * can be detached the same way while the device uses it): no board until
  * it is attached; once detached under the device, the next tick fails
  * with -ENODEV and the device faults, without touching freed memory.
+ * Its fixture is empty: it loads and unloads comedi itself.  Four module
+ * loads and as many unloads take longer than the harness's default 30 s
+ * on a KASAN and lockdep kernel under emulation (make check-debug).
  */
-TEST(detached_board_faults_the_device)
+FIXTURE(detach) {};
+FIXTURE_SETUP(detach) {}
+FIXTURE_TEARDOWN(detach) {}
+
+TEST_F_TIMEOUT(detach, board_faults_the_device, 180)
 {
 	const char *kdir = getenv("RTHS_KMOD_DIR");
 	struct rths_comedi_params p;
