@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include <lapacke.h>
-
 #include <rths/sim_plant.h>
+
+#include "la/la.h"
 
 #define ONE_Q ((double)(1LL << RTHS_SIM_PLANT_Q))
 
@@ -174,15 +174,15 @@ void rths_sim_plant_fit(const struct rths_sim_params *sim, uint32_t rate,
 
 /*
  * The n roots of p (n + 1 coefficients, p[0] != 0): eigenvalues of the
- * companion matrix (LAPACK dgeev balances it first), each polished by a
- * few Newton steps on the polynomial.
+ * companion matrix (la_eig: LAPACK's dgeev balances it first), each
+ * polished by a few Newton steps on the polynomial.  The matrix is built
+ * row by row, so la_eig sees its transpose: the same eigenvalues.
  */
 static int roots(const double *p, size_t n, double complex *r)
 {
 	double a[RTHS_SIM_PLANT_ORDER_MAX * RTHS_SIM_PLANT_ORDER_MAX];
 	double wr[RTHS_SIM_PLANT_ORDER_MAX], wi[RTHS_SIM_PLANT_ORDER_MAX];
 	double dp[RTHS_SIM_PLANT_ORDER_MAX];
-	double vl = 0, vr = 0;
 
 	if (!n)
 		return 0;
@@ -191,8 +191,7 @@ static int roots(const double *p, size_t n, double complex *r)
 		a[j] = -p[j + 1] / p[0];
 	for (size_t i = 1; i < n; i++)
 		a[i * n + i - 1] = 1;
-	if (LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)n, a,
-			  (lapack_int)n, wr, wi, &vl, 1, &vr, 1))
+	if (la_eig(n, a, wr, wi))
 		return -RTHS_E_NO_CONVERGENCE;
 	for (size_t i = 0; i < n; i++)
 		dp[i] = p[i] * (double)(n - i);

@@ -68,6 +68,18 @@ out:
 	return r;
 }
 
+int la_eig(size_t n, double *A, double *wr, double *wi)
+{
+	double vl = 0, vr = 0;
+	lapack_int info;
+
+	if (!n)
+		return 0;
+	info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, A,
+			     (lapack_int)n, wr, wi, &vl, 1, &vr, 1);
+	return info ? LA_EFAIL : 0;
+}
+
 int la_lstsq(size_t rows, size_t cols, const double *A, double *b,
 	     double rcond, int *rank)
 {

@@ -193,6 +193,12 @@ int la_sym_eig(size_t n, const double *K, const double *M, double *w,
 	       double *phi);
 
 /*
+ * Eigenvalues of a general n x n matrix (dgeev, balanced first): @wr and
+ * @wi get their real and imaginary parts.  @A is overwritten.
+ */
+int la_eig(size_t n, double *A, double *wr, double *wi);
+
+/*
  * Minimum-norm least-squares solution of A x = b (dgelsd), A rows x cols
  * (copied), b has max(rows, cols) entries, x is its first cols.  @rank
  * (may be NULL) gets the numerical rank.
