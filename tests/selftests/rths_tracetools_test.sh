@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The rths trace events through the usual tools (in the test guest):
-# perf lists and counts them, trace-cmd records them and decodes their
+# perf lists and counts them, trace-cmd extracts them and decodes their
 # print formats (state names included); the counts are the ticks the
 # test ran on a manual-clock device.  Prints TAP.
 # Usage: rths_tracetools_test.sh (from the top of the tree; RTHS_RUN set:
@@ -11,7 +11,9 @@ set -uo pipefail
 rthsctl=$(dirname "${RTHS_RUN:?RTHS_RUN: path of rths-run}")/rthsctl
 dev=tt$$
 work=$(mktemp -d)
-trap '"$rthsctl" dev del $dev >/dev/null 2>&1; trace-cmd reset >/dev/null 2>&1
+tr=/sys/kernel/tracing
+trap '"$rthsctl" dev del $dev >/dev/null 2>&1
+	echo 0 >$tr/events/rths/enable 2>/dev/null; echo 1 >$tr/tracing_on
 	rm -rf "$work"' EXIT
 
 . tests/lib/tap.sh	# its counter is $n: not ours to set
@@ -38,17 +40,21 @@ count=$(awk -F, '$3 == "rths:rths_tick" { print $1 }' "$work/stat")
 check "perf stat counts the 100 ticks run (${count:-none})" \
 	test "${count:-0}" -eq 100 || sed 's/^/# /' "$work/stat"
 
-# trace-cmd start/stop/extract, not "trace-cmd record": record's
-# per-CPU readers sometimes saved nothing under TCG on -rt (CI lost the
-# ticks of one record, or a second record's state change), while the
-# ring buffer itself had the events; extract reads what the buffer holds
-# once tracing has stopped, so nothing races with the events.
-trace-cmd start -e rths >"$work/rec" 2>&1 &&
+# The events are switched on and off through tracefs, and trace-cmd
+# extract reads what the ring buffer holds once tracing has stopped.  Not
+# "trace-cmd record": its per-CPU readers sometimes saved nothing under
+# TCG on -rt.  Not "trace-cmd start" either: once, on 6.12-rt under TCG,
+# it ended in an int3 oops (text patching) in ttwu_do_activate; switching
+# on the rths events alone, as rths_trace_test does, never has.
+{ echo 0 >$tr/tracing_on && echo >$tr/trace &&
+	echo 1 >$tr/events/rths/enable && echo 1 >$tr/tracing_on; } \
+	>"$work/rec" 2>&1 &&
 	"$rthsctl" run tick $dev 50 >>"$work/rec" 2>&1 &&
 	"$rthsctl" run hold $dev >>"$work/rec" 2>&1 &&
-	trace-cmd stop >>"$work/rec" 2>&1 &&
+	{ echo 0 >$tr/tracing_on && echo 0 >$tr/events/rths/enable; } \
+	>>"$work/rec" 2>&1 &&
 	trace-cmd extract -o "$work/t.dat" >>"$work/rec" 2>&1
-check "trace-cmd records the rths events" test $? -eq 0 ||
+check "trace-cmd extracts the rths events" test $? -eq 0 ||
 	sed 's/^/# /' "$work/rec"
 trace-cmd report -i "$work/t.dat" >"$work/report" 2>&1
 ticks=$(grep -c "rths_tick: *dev=$dev " "$work/report")
