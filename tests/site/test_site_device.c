@@ -9,18 +9,11 @@
  * linked in) is tested too.
  * RTHS_SITE names the binary under test.
  */
-#include <arpa/inet.h>
 #include <math.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
