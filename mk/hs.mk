@@ -49,3 +49,28 @@ HS_FRAME_DENSE_MAX ?= 2000
 bench-hs: $(HS_BENCH)
 	OPENBLAS_NUM_THREADS=1 $(HS_BENCH) -f "$(HS_FRAME_DOFS)" \
 		-d $(HS_FRAME_DENSE_MAX)
+
+# rths-run's exit status as its man page gives it (plain and ASan/UBSan
+# builds of the tool; the ASan one in bin/, as asan/tools/rths-run holds
+# the objects test_hs_output links).
+RUN_SRCS := tools/rths-run.c $(sort $(wildcard tools/rths-run/*.c)) \
+	tools/common/gnuplot.c tools/common/hsrun.c
+$(O)/asan/bin/rths-run: $(RUN_SRCS) $(wildcard tools/rths-run/*.h) \
+		$(wildcard tools/common/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
+		$(CPPFLAGS_COMMON) $(RUN_SRCS) $(O)/asan/librths.a \
+		$(LIBRTHS_LIBS)
+
+.PHONY: run-exit-check
+run-exit-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		r=$(O)/results/run-exit-$$v.tap; \
+		b=$(O)/plain/tools/rths-run; \
+		[ $$v = asan ] && b=$(O)/asan/bin/rths-run; \
+		tests/hs/run-exit.sh $$b $(TOP)/examples \
+			> $$r 2>&1 || rc=1; \
+		cat $$r; \
+	done; exit $$rc
+CHECK_PARTS += run-exit-check

@@ -55,8 +55,9 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n"
 		"\n"
 		"Ctrl-C holds the actuators and still writes everything collected.\n"
-		"Exit status: 0 done, 1 bad file or options, 3 the run failed,\n"
-		"130 interrupted.  See rths-run(1) and Documentation/experiment-file.rst.\n");
+		"Exit status: 0 done, 1 bad file or options, 3 the backend could not be\n"
+		"opened or the run failed, 130 interrupted.\n"
+		"See rths-run(1) and Documentation/experiment-file.rst.\n");
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -184,19 +185,23 @@ static int exchange_cost(struct rths_hs_experiment *x, const struct options *o,
 /* The step: given, from the file, or by the preview. */
 static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 		       struct rths_hs_preview_result *pr, double exchange[2],
-		       bool *previewed, struct rths_error *err)
+		       bool *previewed, bool *backend_failed,
+		       struct rths_error *err)
 {
 	struct rths_hs_preview_params pp;
 	struct rths_hs_sim_config cfg;
 	int r;
 
 	*previewed = false;
+	*backend_failed = false;
 	if (o->step_ticks)
 		return rths_hs_experiment_set_step(x, o->step_ticks, err);
 	if (x->device.step_ticks && !o->preview_only)
 		return 0;
-	if (x->has_specimen && (r = exchange_cost(x, o, exchange, err)) < 0)
+	if (x->has_specimen && (r = exchange_cost(x, o, exchange, err)) < 0) {
+		*backend_failed = true;
 		return r;
+	}
 	rths_hs_experiment_sim_config(x, &cfg);
 	cfg.stop = &interrupted;
 	rths_hs_preview_defaults(&pp);
@@ -269,7 +274,7 @@ int main(int argc, char **argv)
 	struct progress prog;
 	struct sigaction sa;
 	struct options o;
-	bool previewed, has_ref = false;
+	bool previewed, backend_failed, has_ref = false;
 	double exchange[2] = { 0, 0 };
 	char dir_default[sizeof(x->name) + 16];
 	const char *dir;
@@ -284,9 +289,11 @@ int main(int argc, char **argv)
 		return fail(&err);
 	if (o.duration > 0 && o.duration < x->duration)
 		x->duration = o.duration;
-	if (choose_step(x, &o, &pr, exchange, &previewed, &err) < 0) {
+	if (choose_step(x, &o, &pr, exchange, &previewed, &backend_failed,
+			&err) < 0) {
 		rths_hs_experiment_free(x);
-		return fail(&err);
+		fail(&err);
+		return backend_failed ? 3 : 1;
 	}
 	if (previewed && !o.quiet)
 		print_preview(&pr, exchange);
@@ -308,8 +315,10 @@ int main(int argc, char **argv)
 		r = backend_open(x, o.offline, dir, &b, desc, sizeof(desc),
 				 act, sizeof(act), &err);
 		if (r < 0) {
+			/* no module, no device, a card that refuses */
 			rths_hs_experiment_free(x);
-			return fail(&err);
+			fail(&err);
+			return 3;
 		}
 		cfg.backend = &b;
 	} else {

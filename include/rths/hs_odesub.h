@@ -105,6 +105,13 @@ int rths_hs_odesub_new_damper(struct rths_hs_odesub **out, int dof_i,
 #define RTHS_HS_MB_MAX_BODIES 8
 #define RTHS_HS_MB_MAX_JOINTS 8
 #define RTHS_HS_MB_MAX_SPRINGS 8
+/*
+ * rths_hs_odesub_new_multibody() refuses an initial pose in which a
+ * revolute joint's two points are further apart than this (m), naming
+ * "joints[k].points", and a body tied to the base by no chain of joints
+ * or springs, naming "bodies[b]".
+ */
+#define RTHS_HS_MB_JOINT_GAP_MAX 1e-6
 
 struct rths_hs_mb_body {
 	double mass;		/* kg */

@@ -15,6 +15,7 @@
 #include "hs/experiment_impl.h"
 #include "hs/gm_parse.h"
 #include "hs/linalg.h"
+#include "hs/odesub_impl.h"
 
 void rths_hs_experiment_warn(struct rths_hs_experiment *x,
 			     enum rths_hs_warning_code code, const char *path,
@@ -554,6 +555,15 @@ static int set_step(struct rths_hs_experiment *x, uint32_t step_ticks,
 		free(w);
 		if (r < 0)
 			return r;
+	}
+	for (size_t i = 0; i < x->n_odesubs; i++) {
+		char q[RTHS_HS_JPATH], qi[RTHS_HS_JPATH];
+
+		if (rths_hs_odesub_check_dt(x->odesubs[i], dt, &e) == 0)
+			continue;
+		rths_hs_jpath_index(qi, "ode_substructures", i);
+		rths_hs_jpath_key(q, qi, e.path);
+		return rths_error_set(err, e.code, file, 0, q, "%s", e.msg);
 	}
 	/* Steps over record samples skip its peaks (31 ms over a 20 ms
 	 * record: +36 % peak response): refused unless asked for. */

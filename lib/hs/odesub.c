@@ -177,6 +177,30 @@ int rths_hs_odesub_bounded(const struct rths_hs_odesub *s)
 	       s->max_f_evals;
 }
 
+int rths_hs_odesub_check_dt(const struct rths_hs_odesub *s, double dt,
+			    struct rths_error *err)
+{
+	double h = s->ctl.h_init, n;
+
+	if (s->method != RTHS_ODE_CONSTANT_BDF || !(dt > 0))
+		return 0;
+	if (h > dt * (1 + 1e-9))
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, "step",
+				      "constant_bdf's step %g s is longer than the hybrid step dt = %g s: give at most dt",
+				      h, dt);
+	n = ceil(dt / h * (1 - 1e-9));
+	if (n > RTHS_HS_ODESUB_MAX_FIXED_STEPS)
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, "step",
+				      "constant_bdf's step %g s makes %.0f steps a hybrid step of %g s, more than %d: give at least %g s",
+				      h, n, dt, RTHS_HS_ODESUB_MAX_FIXED_STEPS,
+				      dt / RTHS_HS_ODESUB_MAX_FIXED_STEPS);
+	if (s->max_steps && n > (double)s->max_steps)
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, "step",
+				      "constant_bdf's step %g s makes %.0f steps a hybrid step of %g s, over max_steps %lu",
+				      h, n, dt, s->max_steps);
+	return 0;
+}
+
 enum rths_hs_odesub_kind rths_hs_odesub_kind(const struct rths_hs_odesub *s)
 {
 	return s->kind;

@@ -6,6 +6,7 @@
  * mechanism DAE (rths/ode_mech.h) in I3, SI2 or SI1.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +285,65 @@ static int phi_t_cb(double t, const double *q, double *phi_t, void *params)
 	return 0;
 }
 
+/* Root of body @b's group (-1, the base, is index nb). */
+static size_t group_of(size_t *up, size_t b)
+{
+	while (up[b] != b)
+		b = up[b] = up[up[b]];
+	return b;
+}
+
+/*
+ * The initial pose must hold: a revolute joint's two points at one world
+ * point (the projection would otherwise move the bodies without a word),
+ * and every body tied to the base through joints or springs (a free body
+ * falls away under gravity).  Prismatic joints take their references
+ * from this pose, so they always hold.
+ */
+static int check_pose(const struct mb *mb, struct rths_error *err)
+{
+	size_t up[RTHS_HS_MB_MAX_BODIES + 1], nb = mb->nb;
+	char path[48];
+
+	for (size_t k = 0; k < mb->nj; k++) {
+		const struct rths_hs_mb_joint *j = &mb->j[k];
+		double ra[2], rb[2], tha, thb, Pa[2], Pb[2], dP[2], gap;
+
+		if (j->kind != RTHS_HS_MB_REVOLUTE)
+			continue;
+		pose(mb, j->body_a, mb->q, 0, ra, &tha);
+		pose(mb, j->body_b, mb->q, 0, rb, &thb);
+		point(ra, tha, j->pa, Pa, dP);
+		point(rb, thb, j->pb, Pb, dP);
+		gap = hypot(Pb[0] - Pa[0], Pb[1] - Pa[1]);
+		if (gap > RTHS_HS_MB_JOINT_GAP_MAX) {
+			snprintf(path, sizeof(path), "joints[%zu].points", k);
+			return rths_error_set(err, RTHS_E_CONFLICT, NULL, 0, path,
+					      "joint %zu's points are %.3g m apart at rest ((%g, %g) on body %d, (%g, %g) on body %d): a revolute joint's points must meet at one point (within %g m); move the bodies or the points",
+					      k, gap, Pa[0], Pa[1], j->body_a,
+					      Pb[0], Pb[1], j->body_b,
+					      RTHS_HS_MB_JOINT_GAP_MAX);
+		}
+	}
+	for (size_t b = 0; b <= nb; b++)
+		up[b] = b;
+	for (size_t k = 0; k < mb->nj + mb->ns; k++) {
+		int a = k < mb->nj ? mb->j[k].body_a : mb->sp[k - mb->nj].body_a;
+		int b = k < mb->nj ? mb->j[k].body_b : mb->sp[k - mb->nj].body_b;
+
+		up[group_of(up, a < 0 ? nb : (size_t)a)] =
+			group_of(up, b < 0 ? nb : (size_t)b);
+	}
+	for (size_t b = 0; b < nb; b++)
+		if (group_of(up, b) != group_of(up, nb)) {
+			snprintf(path, sizeof(path), "bodies[%zu]", b);
+			return rths_error_set(err, RTHS_E_CONFLICT, NULL, 0, path,
+					      "body %zu is tied to the base by no joint or spring: it would fall away",
+					      b);
+		}
+	return 0;
+}
+
 int rths_hs_odesub_new_multibody(struct rths_hs_odesub **out, int dof,
 				 const struct rths_hs_mb_params *p,
 				 struct rths_error *err)
@@ -401,6 +461,11 @@ int rths_hs_odesub_new_multibody(struct rths_hs_odesub **out, int dof,
 		mb->q[3 * b] = mb->b[b].x;
 		mb->q[3 * b + 1] = mb->b[b].y;
 		mb->q[3 * b + 2] = mb->b[b].angle;
+	}
+	r = check_pose(mb, err);
+	if (r < 0) {
+		rths_hs_odesub_free(s);
+		return r;
 	}
 	/* The prismatic joints' references and the springs' free lengths
 	 * from the initial pose. */

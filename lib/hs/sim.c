@@ -11,6 +11,7 @@
 #include <rths/hs_sim.h>
 
 #include "hs/linalg.h"
+#include "hs/odesub_impl.h"
 
 #define NCH RTHS_HS_MAX_CHANNELS
 
@@ -308,6 +309,9 @@ static int odesubs_start(struct loop *L, double ag0, uint64_t steps,
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
+		struct rths_error e = { 0 };
+		char path[sizeof(e.path) + 48];
+
 		if (rths_hs_odesub_max_dof(L->ode[i]) >= (int)L->n)
 			return rths_error_set(err, RTHS_E_BAD_DOF, NULL, 0, NULL,
 					      "ODE substructure %zu: DOF %d, the model has %zu",
@@ -322,6 +326,14 @@ static int odesubs_start(struct loop *L, double ag0, uint64_t steps,
 					      i,
 					      rths_ode_method_name(rths_hs_odesub_method(L->ode[i])),
 					      L->cfg->backend->ops->name);
+		r = rths_hs_odesub_check_dt(L->ode[i], L->cfg->integrator.dt,
+					    &e);
+		if (r < 0) {
+			snprintf(path, sizeof(path), "ode_substructures[%zu].%s",
+				 i, e.path);
+			return rths_error_set(err, r, NULL, 0, path, "%s",
+					      e.msg);
+		}
 		r = rths_hs_odesub_start(L->ode[i], 0.0,
 					 rths_hs_stepper_u(L->st),
 					 rths_hs_stepper_v(L->st), ag0, steps,

@@ -532,6 +532,26 @@ TEST(device_refuses_uncapped_adaptive_methods)
 		  -RTHS_E_BAD_DOF, "ode_substructures[0].joints[0].bodies" },
 		{ "{" PENDULUM "\"joints\": [{\"type\": \"prismatic\", \"bodies\": [-1, 0]}], \"max_steps\": 100}",
 		  -RTHS_E_MISSING_FIELD, "ode_substructures[0].joints[0].axis" },
+		/* a revolute joint whose points do not meet at rest */
+		{ "{" PENDULUM "\"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.4]]}], \"max_steps\": 100}",
+		  -RTHS_E_CONFLICT, "ode_substructures[0].joints[0].points" },
+		/* a second body tied to nothing */
+		{ "{\"type\": \"multibody\", \"dof\": 1, \"bodies\": [{\"mass\": 40, \"inertia\": 0.05, \"position\": [0, -0.5]}, {\"mass\": 1, \"inertia\": 0.01, \"position\": [1, 0]}], \"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.5]]}], \"max_steps\": 100}",
+		  -RTHS_E_CONFLICT, "ode_substructures[0].bodies[1]" },
+		/* no joint, hung by a spring: a valid mechanism */
+		{ "{" PENDULUM "\"max_steps\": 100}", 0, NULL },
+#define DAMPER_CBDF "\"type\": \"viscous_damper\", \"dofs\": [1, 0], \"damping\": 2e4, \"exponent\": 0.5, \"brace_stiffness\": 2e6, \"method\": \"constant_bdf\", "
+		/* dt is 7.8125 ms: a step of 1 ns would hang the loop */
+		{ "{" DAMPER_CBDF "\"step\": 1e-9}",
+		  -RTHS_E_OUT_OF_RANGE, "ode_substructures[0].step" },
+		/* a step longer than dt is not cut short silently */
+		{ "{" DAMPER_CBDF "\"step\": 0.01}",
+		  -RTHS_E_OUT_OF_RANGE, "ode_substructures[0].step" },
+		/* 32 steps a hybrid step, over max_steps */
+		{ "{" DAMPER_CBDF "\"step\": 2.44140625e-4, \"max_steps\": 16}",
+		  -RTHS_E_OUT_OF_RANGE, "ode_substructures[0].step" },
+		{ "{" DAMPER_CBDF "\"step\": 7.8125e-3, \"max_steps\": 1}", 0, NULL },
+#undef DAMPER_CBDF
 #undef PENDULUM
 	};
 
@@ -963,34 +983,64 @@ static int run_offline(struct rths_hs_experiment *x, struct rths_hs_history *h,
 	return r;
 }
 
-/* A cap reached in a run names the experiment file's field. */
-TEST(cap_in_a_run_names_its_field)
+/*
+ * The chain example with ode_substructures[@sub].max_steps = 1, run for
+ * 0.1 s offline; its return code, the error in @e.
+ */
+static int run_chain_capped(size_t sub, struct rths_error *e)
 {
 	struct rths_hs_experiment *x = NULL;
 	struct rths_hs_run_result res;
 	struct rths_hs_history h;
-	struct rths_error e = { 0 };
 	json_error_t je;
 	json_t *j = json_load_file(RTHS_HS_EXAMPLES
 				   "/two-story-frame-chain.json", 0, &je);
-	char *text;
+	char *text = NULL;
+	int r = -1;
 
-	ASSERT_NE(NULL, j);
-	ASSERT_EQ(0, json_object_set_new(json_array_get(json_object_get(j,
-			"ode_substructures"), 1), "max_steps", json_integer(1)));
-	text = json_dumps(j, 0);
+	if (j && json_object_set_new(json_array_get(json_object_get(j,
+			"ode_substructures"), sub), "max_steps",
+			json_integer(1)) == 0)
+		text = json_dumps(j, 0);
 	json_decref(j);
-	ASSERT_NE(NULL, text);
-	ASSERT_EQ(0, rths_hs_experiment_parse(text, "capped.json",
-					      RTHS_HS_EXAMPLES, &x, &e))
-		TH_LOG("%s: %s", e.path, e.msg);
+	if (!text)
+		return -1;
+	r = rths_hs_experiment_parse(text, "capped.json", RTHS_HS_EXAMPLES,
+				     &x, e);
 	free(text);
+	if (r < 0)
+		return -2;	/* the file must be read: only the run fails */
 	x->duration = 0.1;
-	EXPECT_EQ(-RTHS_E_TOO_SLOW, run_offline(x, &h, &res, &e));
-	EXPECT_STREQ("ode_substructures[1].max_steps", e.path);
-	EXPECT_NE(NULL, strstr(e.msg, "reached its cap"));
+	memset(&h, 0, sizeof(h));
+	r = run_offline(x, &h, &res, e);
 	rths_hs_history_free(&h);
 	rths_hs_experiment_free(x);
+	return r;
+}
+
+/* A cap reached in a run names the experiment file's field. */
+TEST(cap_in_a_run_names_its_field)
+{
+	struct rths_error e = { 0 };
+
+	EXPECT_EQ(-RTHS_E_TOO_SLOW, run_chain_capped(0, &e));
+	TH_LOG("%s: %s", e.path, e.msg);
+	EXPECT_STREQ("ode_substructures[0].max_steps", e.path);
+	EXPECT_NE(NULL, strstr(e.msg, "reached its cap"));
+}
+
+/*
+ * constant_bdf's steps per hybrid step are checked once dt is known (here
+ * the step is "auto", so at the run's start): 4 or more over max_steps 1.
+ */
+TEST(fixed_steps_over_the_cap_refused_at_start)
+{
+	struct rths_error e = { 0 };
+
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE, run_chain_capped(1, &e));
+	TH_LOG("%s: %s", e.path, e.msg);
+	EXPECT_STREQ("ode_substructures[1].step", e.path);
+	EXPECT_NE(NULL, strstr(e.msg, "over max_steps 1"));
 }
 
 /*

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rths-run's exit status, as rths-run(1) documents it: 0 done, 1 a bad
+# file or option, 3 the backend could not be opened or the run failed.
+# Usage: run-exit.sh RTHS_RUN EXAMPLES_DIR
+set -u
+run=$1 ex=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0 nfail=0
+
+# expect NAME STATUS PATTERN -- ARGS...: exit status and a stderr line
+expect() {
+	local name=$1 want=$2 pat=$3 got
+	shift 4
+	n=$((n + 1))
+	"$run" -q --no-plots --no-progress -o "$work/out" "$@" \
+		>"$work/stdout" 2>"$work/stderr"
+	got=$?
+	if [ "$got" = "$want" ] &&
+	   { [ -z "$pat" ] || grep -q -- "$pat" "$work/stderr"; }; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name (exit $got, want $want)"
+		sed 's/^/# /' "$work/stderr"
+		nfail=$((nfail + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..5"
+expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
+printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
+expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
+sed 's/"step": 0.000244140625/"step": 1e-9/' "$ex/two-story-frame-chain.json" \
+	>"$work/tiny-step.json"
+expect "a tiny constant_bdf step exits 1 naming it" 1 \
+	"ode_substructures\[1\].step" -- -d 8 -t 0.05 "$work/tiny-step.json"
+expect "offline run exits 0" 0 "" -- --offline -t 0.05 \
+	"$ex/two-story-frame-sim.json"
+n=$((n + 1))
+if [ -d /sys/module/rths ]; then
+	echo "ok $n # SKIP the rths module is loaded here"
+else
+	n=$((n - 1))
+	expect "device backend without the module exits 3" 3 \
+		"rths module not loaded" -- -t 0.05 "$ex/two-story-frame-sim.json"
+fi
+echo "# $((n - nfail)) of $n passed"
+[ $nfail -eq 0 ]
