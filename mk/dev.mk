@@ -13,7 +13,7 @@ MAN_PAGES += Documentation/man/rthsctl.8
 
 TOOLS += rthsctl
 
-# The parser test links two of rthsctl's parts; the tool rule builds them
+# The parser test links rthsctl's parser, units and plant; the tool rule builds them
 # for the plain variant, this one for the sanitized variant.
 $(O)/asan/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -21,7 +21,8 @@ $(O)/asan/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(DEPS_STAMP)
 		-fPIC -MMD -MP -c $< -o $@
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_rthsctl: \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
-	$(O)/$(v)/tools/rthsctl.parts/units.o))
+	$(O)/$(v)/tools/rthsctl.parts/units.o \
+	$(O)/$(v)/tools/rthsctl.parts/plant.o))
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_comedi: \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
 	$(O)/$(v)/tools/rthsctl.parts/units.o))

@@ -17,6 +17,13 @@ plant-response: $(PLANT_RESPONSE)
 
 CHECK_PARTS += plant-response
 
+# The design the guest's rths_plant_test.sh compares the card with.
+PLANT_SECTIONS := $(O)/plain/tests/plant/plant-sections
+$(PLANT_SECTIONS): $(O)/plain/tests/plant/plant-sections.o \
+		$(O)/plain/librths.a
+	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
+vm-check: $(PLANT_SECTIONS)
+
 # The benchmark's reference structure (examples/benchmark): J1..J9 under
 # El Centro at 40 % and a synthetic record, without compensation, with
 # polynomial and with ATS, nominal and perturbed plant; offline, twelve

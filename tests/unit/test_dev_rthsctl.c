@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rths/error.h>
+#include <rths/sim_plant.h>
+
 #include "kselftest_harness.h"
 #include "../../tools/rthsctl/rthsctl.h"
 
@@ -390,6 +393,123 @@ TEST(dev_set_errors)
 	EXPECT_STREQ("velocity: give \"limit CH\" first", e.msg);
 	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "cpu"));
 	EXPECT_STREQ("cpu: missing value", e.msg);
+}
+
+/* plant none | benchmark[:KEY=VALUE,...], in dev set and dev add (sim). */
+TEST(plant_words)
+{
+	struct rc_dev_set s;
+	struct rc_dev_add a;
+	struct rc_err e;
+
+	ASSERT_EQ(0, SET(&s, &e, "s0", "plant", "benchmark"));
+	EXPECT_TRUE(s.plant.given);
+	EXPECT_FALSE(s.plant.none);
+	EXPECT_EQ(0U, s.plant.set);
+	EXPECT_FALSE(s.sim_given);	/* designed later, at the rate */
+	ASSERT_EQ(0, SET(&s, &e, "s0", "rate", "4096", "plant",
+			 "benchmark:b1=2.2,ke=1.5e5,gain=0,prewarp=4"));
+	EXPECT_EQ(4096U, s.cfg.rate_hz);
+	EXPECT_EQ((1u << RC_PLANT_B1) | (1u << RC_PLANT_KE) |
+		  (1u << RC_PLANT_GAIN) | (1u << RC_PLANT_PREWARP),
+		  s.plant.set);
+	EXPECT_EQ(2.2, s.plant.v[RC_PLANT_B1]);
+	EXPECT_EQ(1.5e5, s.plant.v[RC_PLANT_KE]);
+	EXPECT_EQ(0.0, s.plant.v[RC_PLANT_GAIN]);
+	EXPECT_EQ(4.0, s.plant.v[RC_PLANT_PREWARP]);
+	ASSERT_EQ(0, SET(&s, &e, "s0", "plant", "none", "seed", "3"));
+	EXPECT_TRUE(s.plant.none);
+	EXPECT_TRUE(s.sim_given);
+	ASSERT_EQ(0, ADD(&a, &e, "s0", "type", "sim", "channels", "1",
+			 "plant", "benchmark:a3=3.1"));
+	EXPECT_EQ(1u << RC_PLANT_A3, a.plant.set);
+	EXPECT_EQ(3.1, a.plant.v[RC_PLANT_A3]);
+
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "bench"));
+	EXPECT_STREQ("plant: \"bench\" is no plant; expected none or benchmark[:KEY=VALUE,...]",
+		     e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmarks"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:"));
+	EXPECT_STREQ("plant benchmark: nothing after ':'", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:b1"));
+	EXPECT_STREQ("plant benchmark: \"b1\": expected KEY=VALUE", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:k=1"));
+	EXPECT_STREQ("unknown plant benchmark key \"k\"; valid: gain a1b0 a2 b1 b2 a3 me ke zeta prewarp",
+		     e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:b1=0"));
+	EXPECT_STREQ("plant benchmark: b1: \"0\" is not a positive number",
+		     e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:gain=-1"));
+	EXPECT_STREQ("plant benchmark: gain: \"-1\" is not a non-negative number",
+		     e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:ke=1e5x"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "benchmark:ke=nan"));
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant",
+			       "benchmark:ke=1e5,ke=2e5"));
+	EXPECT_STREQ("plant benchmark: ke given twice", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "none", "plant",
+			       "benchmark"));
+	EXPECT_STREQ("plant given twice", e.msg);
+	EXPECT_EQ(-EINVAL, SET(&s, &e, "s0", "plant", "none", "device",
+			       "/dev/comedi0"));
+	EXPECT_STREQ("dev set s0: sim and comedi parameters together", e.msg);
+	EXPECT_EQ(-EINVAL, ADD(&a, &e, "c0", "type", "comedi", "channels",
+			       "1", "device", "/dev/comedi0", "plant",
+			       "benchmark"));
+	EXPECT_STREQ("dev add c0: plant: only the sim card has one, the card is comedi",
+		     e.msg);
+}
+
+/* The plant rthsctl loads is librths' design of the benchmark at the
+ * device's rate, with the parameters given; none removes it. */
+TEST(plant_design_is_the_librths_design)
+{
+	static const uint32_t rates[] = { 1024, 4096 };
+	struct rths_sim_params got, want;
+	struct rths_benchmark_plant bp;
+	struct rths_error err;
+	struct rc_dev_set s;
+	struct rc_err e;
+	double num[1], den[6];
+
+	for (size_t i = 0; i < 2; i++) {
+		for (int perturbed = 0; perturbed < 2; perturbed++) {
+			ASSERT_EQ(0, SET(&s, &e, "s0", "plant", perturbed ?
+					 "benchmark:b1=467.5,b2=1.1e5,a3=3.63,ke=1.31e6" :
+					 "benchmark"));
+			memset(&got, 0, sizeof(got));
+			ASSERT_EQ(0, rc_plant_design(&s.plant, rates[i], &got,
+						     &e))
+				TH_LOG("%s", e.msg);
+			rths_benchmark_plant_nominal(&bp);
+			if (perturbed) {
+				bp.b1 = 467.5;
+				bp.b2 = 1.1e5;
+				bp.a3 = 3.63;
+				bp.ke = 1.31e6;
+			}
+			memset(&want, 0, sizeof(want));
+			ASSERT_EQ(0, rths_benchmark_plant_tf(&bp, num, den,
+							     &err));
+			ASSERT_EQ(0, rths_sim_plant_design(num, 1, den, 6,
+							   rates[i], 0, &want,
+							   &err));
+			EXPECT_EQ(RTHS_SIM_PLANT, got.set);
+			ASSERT_LT(0U, got.plant_sections);
+			EXPECT_EQ(want.plant_sections, got.plant_sections);
+			EXPECT_EQ(0, memcmp(want.plant, got.plant,
+					    sizeof(want.plant)));
+		}
+	}
+	ASSERT_EQ(0, SET(&s, &e, "s0", "plant", "none"));
+	got.set = 0;
+	ASSERT_EQ(0, rc_plant_design(&s.plant, 1024, &got, &e));
+	EXPECT_EQ(RTHS_SIM_PLANT, got.set);
+	EXPECT_EQ(0U, got.plant_sections);
+	ASSERT_EQ(0, SET(&s, &e, "s0", "plant", "benchmark:prewarp=512"));
+	EXPECT_EQ(-EINVAL, rc_plant_design(&s.plant, 1024, &got, &e));
+	EXPECT_STREQ("plant benchmark: prewarp 512 Hz is not below half the rate, 512 Hz",
+		     e.msg);
 }
 
 TEST_HARNESS_MAIN

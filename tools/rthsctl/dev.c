@@ -24,6 +24,9 @@ void rc_usage_dev(FILE *f)
 	      "SIM_PARAMS := [lag SEC] [delay TICKS] [stiffness N/m] [damping Ns/m]\n"
 	      "              [noise-disp M] [noise-force N] [seed S]\n"
 	      "              [spring-stiffness N/m yield-force N post-stiffness N/m]\n"
+	      "              [plant { none | benchmark[:KEY=VALUE,...] }]\n"
+	      "              (KEY: gain a1b0 a2 b1 b2 a3 me ke zeta prewarp; the plant\n"
+	      "              is designed at the device's rate)\n"
 	      "COMEDI_PARAMS := device /dev/comediN [ao-subdev S] [ai-subdev S]\n"
 	      "                 [channel I [ao C [range R]] [disp C [range R]]\n"
 	      "                            [force { C [range R] | none }]\n"
@@ -96,6 +99,7 @@ static json_t *json_sim(const struct rths_sim_params *s)
 	else if (s->set & RTHS_SIM_SEED)
 		json_object_set_new(o, "seed", json_sprintf("%llu",
 				    (unsigned long long)s->seed));
+	json_object_set_new(o, "plant", rc_plant_json(s));
 	return o;
 }
 
@@ -292,6 +296,7 @@ static void print_sim(const struct rths_sim_params *s)
 		       rc_fmt(b, s->yield_force, RC_FORCE),
 		       rc_fmt(a2, s->post_stiffness, RC_STIFFNESS));
 	putchar('\n');
+	rc_plant_print(s);
 }
 
 static void print_dev(const struct rths_dev_info *d,
@@ -442,6 +447,10 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 
 	if (rc_parse_dev_add(argc, argv, &a, &e))
 		return rc_usage_error(&e, "dev");
+	/* a new device runs at the default rate until set otherwise */
+	if (a.plant.given &&
+	    rc_plant_design(&a.plant, RTHS_RATE_DEFAULT, &a.sim, &e))
+		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
 		return RC_ERROR;
 	if (!strcmp(a.card, "comedi"))
@@ -473,6 +482,53 @@ static int dev_del(struct rc *rc, int argc, char **argv)
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
 }
 
+/*
+ * The plant is designed for one rate: give it at the device's rate (the
+ * new one if this command sets it), only to a sim card; and a new rate
+ * for a card that runs a plant needs the plant again (or "plant none"),
+ * else the card would run the old coefficients at another rate: another
+ * plant, without a word.
+ */
+static int plant_for_set(struct rc *rc, struct rc_dev_set *s)
+{
+	struct rths_sim_params cur;
+	struct rths_dev_info d;
+	struct rc_err e;
+	uint32_t rate;
+	int ret;
+
+	if (!s->plant.given && !(s->cfg.set & RTHS_CFG_RATE))
+		return RC_OK;
+	ret = rths_dev_get(rc->ctl, s->name, &d, sizeof(d));
+	if (ret)
+		return rc_fail(rc, ret, s->name);
+	if (strcmp(d.card, "sim")) {
+		if (!s->plant.given)
+			return RC_OK;
+		rc_err_set(&e, "dev set %s: plant: only the sim card has one, this device's card is %s",
+			   s->name, d.card);
+		return rc_usage_error(&e, "dev");
+	}
+	rate = (s->cfg.set & RTHS_CFG_RATE) ? s->cfg.rate_hz : d.rate_hz;
+	if (s->plant.given) {
+		if (rc_plant_design(&s->plant, rate, &s->sim, &e))
+			return rc_usage_error(&e, "dev");
+		s->sim_given = true;
+		return RC_OK;
+	}
+	if (rate == d.rate_hz)
+		return RC_OK;
+	ret = rths_dev_get_card(rc->ctl, s->name, "sim", &cur, sizeof(cur));
+	if (ret)
+		return rc_fail(rc, ret, s->name);
+	if ((cur.set & RTHS_SIM_PLANT) && cur.plant_sections) {
+		rc_err_set(&e, "dev set %s: rate: the card runs a plant designed for %u Hz; give it again in this command (plant benchmark[:...]) or remove it (plant none)",
+			   s->name, d.rate_hz);
+		return rc_usage_error(&e, "dev");
+	}
+	return RC_OK;
+}
+
 static int dev_set(struct rc *rc, int argc, char **argv)
 {
 	struct rc_dev_set s;
@@ -484,6 +540,9 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
 		return RC_ERROR;
+	ret = plant_for_set(rc, &s);
+	if (ret != RC_OK)
+		return ret;
 	ret = rths_dev_set(rc->ctl, s.name, &s.cfg, sizeof(s.cfg),
 			   s.sim_given ? RTHS_SIM_PARAMS(&s.sim) :
 			   s.comedi_given ? RTHS_COMEDI_PARAMS(&s.comedi) :

@@ -5,8 +5,10 @@
  * to the kernel or prints.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rthsctl.h"
@@ -173,6 +175,68 @@ static int parse_sim_param(int which, const char *s,
 	default:
 		return rc_parse_u64(w, s, &sim->seed, e);
 	}
+}
+
+/* ---- the sim card's plant --------------------------------------------------- */
+
+const char *const rc_plant_keys[] = {
+	"gain", "a1b0", "a2", "b1", "b2", "a3", "me", "ke", "zeta", "prewarp",
+	NULL
+};
+
+/* none | benchmark[:KEY=VALUE,...] */
+static int parse_plant(const char *v, struct rc_plant *p, struct rc_err *e)
+{
+	const char *rest;
+	char buf[256], *item, *save = NULL;
+
+	if (p->given)
+		return rc_err_set(e, "plant given twice");
+	p->given = true;
+	if (!strcmp(v, "none")) {
+		p->none = true;
+		return 0;
+	}
+	if (strncmp(v, "benchmark", 9) || (v[9] && v[9] != ':'))
+		return rc_err_set(e, "plant: \"%s\" is no plant; expected none or benchmark[:KEY=VALUE,...]",
+				  v);
+	if (!v[9])
+		return 0;
+	rest = v + 10;
+	if (strlen(rest) >= sizeof(buf))
+		return rc_err_set(e, "plant: too long");
+	strcpy(buf, rest);
+	for (item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '='), *end;
+		bool zero_ok;
+		double x;
+		int k;
+
+		if (!eq)
+			return rc_err_set(e, "plant benchmark: \"%s\": expected KEY=VALUE",
+					  item);
+		*eq = '\0';
+		k = rc_keyword(item, rc_plant_keys, "plant benchmark key", e);
+		if (k < 0)
+			return k;
+		if (p->set & (1u << k))
+			return rc_err_set(e, "plant benchmark: %s given twice",
+					  item);
+		zero_ok = k == RC_PLANT_GAIN || k == RC_PLANT_PREWARP;
+		errno = 0;
+		x = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || errno || !isfinite(x) || x < 0 ||
+		    (x == 0 && !zero_ok))
+			return rc_err_set(e, "plant benchmark: %s: \"%s\" is not a %s number",
+					  item, eq + 1,
+					  zero_ok ? "non-negative" : "positive");
+		p->set |= 1u << k;
+		p->v[k] = x;
+	}
+	if (!p->set)
+		return rc_err_set(e, "plant benchmark: nothing after ':'");
+	return 0;
 }
 
 /* The value after keyword argv[*i], or an error naming the keyword. */
@@ -411,14 +475,15 @@ static bool comedi_given(const struct rths_comedi_params *p)
 static const char *const add_words[] = {
 	"type", "channels", "lag", "delay", "stiffness", "damping",
 	"noise-disp", "noise-force", "seed", "spring-stiffness", "yield-force",
-	"post-stiffness",
+	"post-stiffness", "plant",
 	/* comedi_words, in their order */
 	"device", "ao-subdev", "ai-subdev", "channel", "ao", "disp", "force",
 	"range", "aref", "scale-ao", "offset-ao", "scale-disp", "offset-disp",
 	"scale-force", "offset-force", NULL
 };
 
-#define ADD_COMEDI_FIRST 12
+#define ADD_PLANT 12
+#define ADD_COMEDI_FIRST 13
 
 int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		     struct rc_err *e)
@@ -458,6 +523,8 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 			ret = rc_parse_u32("channels", v, NULL, &a->channels, e);
 			if (!ret && !a->channels)
 				ret = rc_err_set(e, "channels: must be at least 1");
+		} else if (k == ADD_PLANT) {
+			ret = parse_plant(v, &a->plant, e);
 		} else {
 			ret = parse_sim_param(k - 2, v, &a->sim, e);
 		}
@@ -471,6 +538,9 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 		return rc_err_set(e, "dev add %s: missing \"type CARD\"", a->name);
 	if (!a->channels)
 		return rc_err_set(e, "dev add %s: missing \"channels N\"", a->name);
+	if (strcmp(a->card, "sim") && a->plant.given)
+		return rc_err_set(e, "dev add %s: plant: only the sim card has one, the card is %s",
+				  a->name, a->card);
 	if (strcmp(a->card, "comedi") && comedi_given(&a->comedi))
 		return rc_err_set(e, "dev add %s: comedi parameters, but the card is %s",
 				  a->name, a->card);
@@ -483,7 +553,7 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 static const char *const set_words[] = {
 	"clock", "rate", "step-ticks", "late-policy", "deadline", "ramp",
 	"cpu", "priority", "cmd-entries", "fb-entries", "trace-entries",
-	"limit", "stroke", "velocity", "force",
+	"limit", "stroke", "velocity", "force", "plant",
 	"lag", "delay", "stiffness", "damping", "noise-disp", "noise-force",
 	"seed", "spring-stiffness", "yield-force", "post-stiffness",
 	/* comedi_words but "force" (after "channel I" it is comedi's) */
@@ -495,7 +565,7 @@ static const char *const set_words[] = {
 enum {
 	W_CLOCK, W_RATE, W_STEP_TICKS, W_LATE_POLICY, W_DEADLINE, W_RAMP,
 	W_CPU, W_PRIORITY, W_CMD_ENTRIES, W_FB_ENTRIES, W_TRACE_ENTRIES,
-	W_LIMIT, W_STROKE, W_VELOCITY, W_FORCE, W_SIM_FIRST,
+	W_LIMIT, W_STROKE, W_VELOCITY, W_FORCE, W_PLANT, W_SIM_FIRST,
 	W_COMEDI_FIRST = W_SIM_FIRST + 10,
 };
 
@@ -638,6 +708,11 @@ int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,
 		ret = value_of(argc, argv, &i, &v, "value", e);
 		if (ret)
 			return ret;
+		if (w == W_PLANT) {
+			ret = parse_plant(v, &s->plant, e);
+			ch = -1;
+			continue;
+		}
 		if (w >= W_SIM_FIRST && w < W_COMEDI_FIRST) {
 			ret = parse_sim_param(w - W_SIM_FIRST, v, &s->sim, e);
 			s->sim_given = true;
@@ -692,10 +767,10 @@ int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,
 	ret = comedi_end_channel(&cx, &s->comedi, e);
 	if (ret)
 		return ret;
-	if (s->sim_given && s->comedi_given)
+	if ((s->sim_given || s->plant.given) && s->comedi_given)
 		return rc_err_set(e, "dev set %s: sim and comedi parameters together",
 				  s->name);
-	if (!cfg->set && !s->sim_given && !s->comedi_given)
+	if (!cfg->set && !s->sim_given && !s->comedi_given && !s->plant.given)
 		return rc_err_set(e, "dev set %s: nothing to set", s->name);
 	return 0;
 }

@@ -79,9 +79,35 @@ const char *rc_fmt(char *buf, double v, enum rc_quantity q);
 extern const char *const rc_clock_words[];
 extern const char *const rc_policy_words[];
 
+/*
+ * The sim card's plant: "none" (back to the lag) or "benchmark" with any
+ * of rc_plant_keys changed ("benchmark:b1=2.2,ke=1e5").  The parser
+ * only reads it; rc_plant_design() (plant.c, with librths) designs it at
+ * the device's rate.
+ */
+enum {
+	RC_PLANT_GAIN, RC_PLANT_A1B0, RC_PLANT_A2, RC_PLANT_B1, RC_PLANT_B2,
+	RC_PLANT_A3, RC_PLANT_ME, RC_PLANT_KE, RC_PLANT_ZETA,
+	RC_PLANT_PREWARP, RC_PLANT_KEYS
+};
+
+struct rc_plant {
+	bool given, none;
+	unsigned int set;		/* 1 << RC_PLANT_* */
+	double v[RC_PLANT_KEYS];
+};
+
+extern const char *const rc_plant_keys[];
+
+int rc_plant_design(const struct rc_plant *p, uint32_t rate,
+		    struct rths_sim_params *sim, struct rc_err *e);
+void rc_plant_print(const struct rths_sim_params *sim);
+json_t *rc_plant_json(const struct rths_sim_params *sim);
+
 struct rc_dev_add {
 	const char *name, *card;
 	uint32_t channels;
+	struct rc_plant plant;
 	struct rths_sim_params sim;
 	struct rths_comedi_params comedi;	/* card "comedi" */
 };
@@ -97,6 +123,7 @@ struct rc_dev_set {
 	const char *name;
 	struct rths_dev_config cfg;
 	bool sim_given, comedi_given;
+	struct rc_plant plant;
 	struct rths_sim_params sim;
 	struct rths_comedi_params comedi;
 };
