@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-hs, second part: one CR and KR-alpha step of a 2-D plane frame
- * finite-element model (about 5,000 DOF by default) on the sparse path
- * (KLU, lib/hs/stepper_sparse.c) and on the dense path, next to the
- * floor of the sparse method: the time of the sparse matrix-vector
- * products one step needs (CR: M a, K u, C v; KR-alpha also N a, M x
- * and D y), measured in the same run.  The triangular solves (CR: D and
- * M, KR-alpha: D twice, D - N and M) come on top of that floor.
+ * bench-hs, second part: one CR, KR-alpha, alpha-OS and implicit Newmark
+ * step of a 2-D plane frame finite-element model (about 5,000 DOF by
+ * default) on the sparse path (KLU, lib/hs/stepper_sparse.c) and on the
+ * dense path, next to the floor of the sparse method: the time of the
+ * sparse matrix-vector products one step needs (time_floor() lists
+ * them), measured in the same run.  The triangular solves (CR: D and M,
+ * KR-alpha: D twice, D - N and M, alpha-OS: its effective mass, Newmark:
+ * its effective stiffness per iteration) come on top of that floor.
  */
 #include <math.h>
 #include <stdint.h>
@@ -118,10 +119,17 @@ void bench_frame_element(double *K, size_t n, long a, long b, double dx,
 					kg[i][j];
 }
 
-/* The step's sparse products, in turn, as one CR or KR-alpha step. */
-static double time_floor(const struct rths_hs_stepper *st, int kr,
-			 const struct rths_hs_csc *d, const struct rths_hs_csc *nm,
-			 double *x, double *y, long reps)
+/*
+ * The step's sparse products, in turn, as one step of method @m: CR
+ * M a, K u, C v; KR-alpha also N a, M x, D y; alpha-OS K u~, C v~, K0 a,
+ * C v; implicit Newmark three residuals (M a, K u, C v) on a linear
+ * model (the first, the one after the first correction, and the one
+ * that keeps a and v consistent once converged).
+ */
+static double time_floor(const struct rths_hs_stepper *st,
+			 enum rths_hs_method m, const struct rths_hs_csc *d,
+			 const struct rths_hs_csc *nm, double *x, double *y,
+			 long reps)
 {
 	const struct rths_hs_sparse *sp = st->sp;
 	double t[BENCH_HS_BATCHES];
@@ -130,10 +138,21 @@ static double time_floor(const struct rths_hs_stepper *st, int kr,
 		double t0 = bench_hs_now();
 
 		for (long i = 0; i < reps; i++) {
-			la_csc_gemv(&sp->m.m, 1.0, x, 0.0, y);
-			la_csc_gemv(&sp->k.m, 1.0, x, 0.5, y);
-			la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
-			if (kr) {
+			int rounds = m == RTHS_HS_NEWMARK_IMPLICIT ? 3 : 1;
+
+			if (m == RTHS_HS_ALPHA_OS) {
+				la_csc_gemv(&sp->k.m, 1.0, x, 0.0, y);
+				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
+				la_csc_gemv(&sp->k0.m, 1.0, x, 0.5, y);
+				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
+				continue;
+			}
+			for (int k = 0; k < rounds; k++) {
+				la_csc_gemv(&sp->m.m, 1.0, x, 0.0, y);
+				la_csc_gemv(&sp->k.m, 1.0, x, 0.5, y);
+				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
+			}
+			if (m == RTHS_HS_KR_ALPHA) {
 				la_csc_gemv(&nm->m, 1.0, x, 0.5, y);
 				la_csc_gemv(&sp->m.m, 1.0, x, 0.5, y);
 				la_csc_gemv(&d->m, 1.0, x, 0.5, y);
@@ -148,8 +167,10 @@ static double time_floor(const struct rths_hs_stepper *st, int kr,
 void bench_hs_frame(size_t dofs, size_t dense_max)
 {
 	size_t bays = 9, stories = dofs / 3 / (bays + 1);
-	static const enum rths_hs_method meth[2] = { RTHS_HS_CR,
-						     RTHS_HS_KR_ALPHA };
+	static const enum rths_hs_method meth[] = {
+		RTHS_HS_CR, RTHS_HS_KR_ALPHA, RTHS_HS_ALPHA_OS,
+		RTHS_HS_NEWMARK_IMPLICIT,
+	};
 	struct rths_hs_model mo;
 	double *f, *mr, *x, *y;
 	size_t n, nnz_d = 0, nnz_lu = 0, nnz_k = 0;
@@ -172,8 +193,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 	rths_hs_model_ground_force(&mo, -1.0, mr);
 	printf("\nbench-hs: one step of a 2-D plane frame, %zu stories x %zu bays, %zu DOF\n",
 	       stories, bays, n);
-	printf("  method      sparse (us)   floor (us)   sparse/floor   dense (us)   dense/sparse\n");
-	for (int m = 0; m < 2; m++) {
+	printf("  method             sparse (us)   floor (us)   sparse/floor   dense (us)   dense/sparse\n");
+	for (int m = 0; m < (int)(sizeof(meth) / sizeof(meth[0])); m++) {
 		struct rths_hs_stepper_params p;
 		struct rths_hs_stepper *st;
 		struct rths_hs_csc d = { 0 }, nm = { 0 };
@@ -195,13 +216,13 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 			fprintf(stderr, "bench-hs: the frame is not sparse\n");
 			exit(1);
 		}
-		if (m && (rths_hs_csc_combine(st, 1.0, g * dt, be * dt * dt,
-					      &d, NULL) < 0 ||
-			  rths_hs_csc_combine(st, am, af * g * dt,
-					      af * be * dt * dt, &nm,
-					      NULL) < 0))
+		if (meth[m] == RTHS_HS_KR_ALPHA &&
+		    (rths_hs_csc_combine(st, 1.0, g * dt, be * dt * dt,
+					 &d, NULL) < 0 ||
+		     rths_hs_csc_combine(st, am, af * g * dt,
+					 af * be * dt * dt, &nm, NULL) < 0))
 			exit(1);
-		tf = time_floor(st, m, &d, &nm, x, y, 2000);
+		tf = time_floor(st, meth[m], &d, &nm, x, y, 2000);
 		if (!m) {
 			struct la_lin lu;
 			struct rths_hs_csc dd;
@@ -226,7 +247,7 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 						 n < 500 ? 200 : 20);
 		}
 		rths_hs_sparse_min_dofs = keep;
-		printf("  %-9s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
+		printf("  %-16s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
 		       rths_hs_method_name(meth[m]), ts * 1e6, tf * 1e6,
 		       ts / tf, td * 1e6, td / ts);
 		fflush(stdout);
@@ -234,7 +255,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 	if (n > dense_max)
 		printf("  dense skipped: %zu DOF > %zu (HS_FRAME_DENSE_MAX; its setup factors and inverts n x n matrices)\n",
 		       n, dense_max);
-	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y)\n");
+	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y;\n"
+	       "         alpha-OS: K u, C v~, K0 a, C v; newmark_implicit: three residuals M a, K u, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
 	rths_hs_model_free(&mo);

@@ -182,10 +182,8 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 		la_axpy(n * n, 1.0, est->k, st->k0);
 	if (est && est->c)
 		la_axpy(n * n, 1.0, est->c, st->c);
-	/* CR and KR-alpha have a sparse path for large sparse models */
-	r = 0;
-	if (p->method == RTHS_HS_CR || p->method == RTHS_HS_KR_ALPHA)
-		r = rths_hs_sparse_setup(st, err);
+	/* every method has a sparse path for large sparse models */
+	r = rths_hs_sparse_setup(st, err);
 	if (r == 0 && !st->sp)
 		r = rths_hs_lu_factor(&st->mass_lu, n, model->m,
 				      "the mass matrix", err);

@@ -29,11 +29,19 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate central difference");
 	st->priv = cd;
-	cd->back = rths_hs_zalloc(nn, err);
 	cd->u_prev = rths_hs_zalloc(st->n, err);
 	cd->u_next = rths_hs_zalloc(st->n, err);
+	if (!cd->u_prev || !cd->u_next)
+		return -ENOMEM;
+	/* sparse: M/dt^2 - C/(2dt) stays two products with M and C */
+	if (st->sp)
+		return rths_hs_csc_factor_model_c(st, 1.0 / (dt * dt),
+						  1.0 / (2 * dt), 0.0,
+						  &cd->lhs,
+						  "M/dt^2 + C/(2 dt)", err);
+	cd->back = rths_hs_zalloc(nn, err);
 	A = rths_hs_zalloc(nn, err);
-	if (!cd->back || !cd->u_prev || !cd->u_next || !A) {
+	if (!cd->back || !A) {
 		free(A);
 		return -ENOMEM;
 	}
@@ -57,9 +65,15 @@ static void cd_advance(struct rths_hs_stepper *st, const double *f)
 
 	for (size_t i = 0; i < n; i++)
 		cd->u_next[i] = f[i] - st->r[i];
-	la_gemv(n, n, 2.0 / (dt * dt), st->model->m, st->u, 1.0,
-			cd->u_next);
-	la_gemv(n, n, -1.0, cd->back, cd->u_prev, 1.0, cd->u_next);
+	rths_hs_stepper_mv(st, 2.0 / (dt * dt), st->u, 1.0, cd->u_next);
+	if (st->sp) {
+		rths_hs_stepper_mv(st, -1.0 / (dt * dt), cd->u_prev, 1.0,
+				   cd->u_next);
+		rths_hs_stepper_cv(st, 1.0 / (2 * dt), cd->u_prev, 1.0,
+				   cd->u_next);
+	} else {
+		la_gemv(n, n, -1.0, cd->back, cd->u_prev, 1.0, cd->u_next);
+	}
 	la_lin_solve(&cd->lhs, cd->u_next, 1);
 }
 

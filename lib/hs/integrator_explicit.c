@@ -29,11 +29,16 @@ static int nme_setup(struct rths_hs_stepper *st, struct rths_error *err)
 				      "cannot allocate explicit Newmark");
 	st->priv = e;
 	e->vt = rths_hs_zalloc(st->n, err);
-	A = rths_hs_zalloc(nn, err);
-	if (!e->vt || !A) {
-		free(A);
+	if (!e->vt)
 		return -ENOMEM;
-	}
+	if (st->sp)
+		return rths_hs_csc_factor_model_c(st, 1.0,
+						  st->p.gamma * st->p.dt, 0.0,
+						  &e->lhs, "M + gamma dt C",
+						  err);
+	A = rths_hs_zalloc(nn, err);
+	if (!A)
+		return -ENOMEM;
 	for (size_t i = 0; i < nn; i++)
 		A[i] = st->model->m[i] + st->p.gamma * st->p.dt *
 			st->model->c[i];
@@ -65,7 +70,7 @@ static int nme_accept(struct rths_hs_stepper *st, const double *r_exp,
 	rths_hs_stepper_restoring(st, st->u1, r_exp, st->r);
 	for (size_t i = 0; i < n; i++)
 		st->a[i] = st->f1[i] - st->r[i];
-	la_gemv(n, n, -1.0, st->model->c, e->vt, 1.0, st->a);
+	rths_hs_stepper_cv(st, -1.0, e->vt, 1.0, st->a);
 	la_lin_solve(&e->lhs, st->a, 1);
 	for (size_t i = 0; i < n; i++) {
 		st->u[i] = st->u1[i];

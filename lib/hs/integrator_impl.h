@@ -36,6 +36,7 @@ struct rths_hs_sparse {
 	struct rths_hs_csc m;	/* model M */
 	struct rths_hs_csc k;	/* model K (linear part) */
 	struct rths_hs_csc c;	/* model C */
+	struct rths_hs_csc k0;	/* the stepper's K0 (specimen estimate in) */
 };
 
 /*
@@ -45,7 +46,8 @@ struct rths_hs_sparse {
  * RTHS_HS_SPARSE_MAX_DENSITY of their entries nonzero runs sparse.  On
  * shear buildings (tridiagonal) the sparse CR and KR-alpha steps were
  * 1.4 to 8 times faster than the dense ones from 35 DOF on; below about
- * 30 DOF a tridiagonal model is denser than 10 % anyway.
+ * 30 DOF a tridiagonal model is denser than 10 % anyway.  Every method
+ * has the sparse path.
  */
 #define RTHS_HS_SPARSE_MIN_DOFS 32
 extern size_t rths_hs_sparse_min_dofs;
@@ -106,7 +108,14 @@ int rths_hs_csc_combine(const struct rths_hs_stepper *st, double a, double b,
 int rths_hs_csc_factor(const struct rths_hs_stepper *st, double a, double b,
 		       double c, struct la_lin *lu, const char *what,
 		       struct rths_error *err);
+/* The same with the model's own C (no specimen estimate) for b. */
+int rths_hs_csc_factor_model_c(const struct rths_hs_stepper *st, double a,
+			       double b, double c, struct la_lin *lu,
+			       const char *what, struct rths_error *err);
 void rths_hs_csc_free(struct rths_hs_csc *m);
+/* y = alpha K0 x + beta y with the stepper's K0, dense or sparse. */
+void rths_hs_stepper_k0v(const struct rths_hs_stepper *st, double alpha,
+			 const double *x, double beta, double *y);
 /* y = alpha C x + beta y with the model's C, dense or sparse. */
 void rths_hs_stepper_cv(const struct rths_hs_stepper *st, double alpha,
 			const double *x, double beta, double *y);

@@ -33,12 +33,18 @@ static int nmi_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	st->priv = e;
 	e->a1 = rths_hs_zalloc(st->n, err);
 	e->v1 = rths_hs_zalloc(st->n, err);
+	if (!e->a1 || !e->v1)
+		return -ENOMEM;
+	if (st->sp)
+		return rths_hs_csc_factor(st, 1.0 / (NM_BETA * dt * dt),
+					  NM_GAMMA / (NM_BETA * dt), 1.0,
+					  &e->keff,
+					  "the Newmark effective stiffness",
+					  err);
 	A = rths_hs_stepper_combine(st, 1.0 / (NM_BETA * dt * dt),
 				    NM_GAMMA / (NM_BETA * dt), 1.0, err);
-	if (!e->a1 || !e->v1 || !A) {
-		free(A);
+	if (!A)
 		return -ENOMEM;
-	}
 	r = rths_hs_lu_factor(&e->keff, st->n, A,
 			      "the Newmark effective stiffness", err);
 	free(A);
@@ -62,8 +68,8 @@ static void nmi_residual(struct rths_hs_stepper *st, double *res)
 	rths_hs_stepper_restoring(st, st->u1, NULL, st->w1);
 	for (size_t i = 0; i < n; i++)
 		res[i] = st->f1[i] - st->w1[i];
-	la_gemv(n, n, -1.0, st->model->m, e->a1, 1.0, res);
-	la_gemv(n, n, -1.0, st->model->c, e->v1, 1.0, res);
+	rths_hs_stepper_mv(st, -1.0, e->a1, 1.0, res);
+	rths_hs_stepper_cv(st, -1.0, e->v1, 1.0, res);
 }
 
 static int nmi_command(struct rths_hs_stepper *st, struct rths_error *err)

@@ -37,14 +37,21 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	os->gamma = 0.5 - al;
 	os->vt = rths_hs_zalloc(st->n, err);
 	os->cv = rths_hs_zalloc(st->n, err);
+	if (!os->vt || !os->cv)
+		return -ENOMEM;
 	/* Only the stiffness is split: the damping term uses the model's C
 	 * (a specimen's damping is measured at the predictor). */
+	if (st->sp)
+		return rths_hs_csc_factor_model_c(st, 1.0,
+						  (1 + al) * os->gamma * dt,
+						  (1 + al) * os->beta * dt * dt,
+						  &os->meff,
+						  "the alpha-OS effective mass",
+						  err);
 	A = rths_hs_stepper_combine(st, 1.0, 0.0,
 				    (1 + al) * os->beta * dt * dt, err);
-	if (!os->vt || !os->cv || !A) {
-		free(A);
+	if (!A)
 		return -ENOMEM;
-	}
 	la_axpy(st->n * st->n, (1 + al) * os->gamma * dt,
 			st->model->c, A);
 	r = rths_hs_lu_factor(&os->meff, st->n, A,
@@ -58,7 +65,7 @@ static int os_started(struct rths_hs_stepper *st, struct rths_error *err)
 	struct os *os = st->priv;
 
 	(void)err;
-	la_gemv(st->n, st->n, 1.0, st->model->c, st->v, 0.0, os->cv);
+	rths_hs_stepper_cv(st, 1.0, st->v, 0.0, os->cv);
 	return 0;
 }
 
@@ -86,20 +93,20 @@ static int os_accept(struct rths_hs_stepper *st, const double *r_exp,
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, rt);
-	la_gemv(n, n, 1.0, st->model->c, os->vt, 0.0, cvt);
+	rths_hs_stepper_cv(st, 1.0, os->vt, 0.0, cvt);
 	for (size_t i = 0; i < n; i++)
 		a1[i] = (1 + al) * (st->f1[i] - cvt[i] - rt[i]) -
 			al * (st->f[i] - os->cv[i] - st->r[i]);
 	la_lin_solve(&os->meff, a1, 1);
 	/* r_{n+1} = r~ + K0 beta dt^2 a_{n+1} */
-	la_gemv(n, n, bd, st->k0, a1, 1.0, rt);
+	rths_hs_stepper_k0v(st, bd, a1, 1.0, rt);
 	for (size_t i = 0; i < n; i++) {
 		st->u[i] = st->u1[i] + bd * a1[i];
 		st->v[i] = os->vt[i] + os->gamma * dt * a1[i];
 	}
 	memcpy(st->a, a1, n * sizeof(double));
 	memcpy(st->r, rt, n * sizeof(double));
-	la_gemv(n, n, 1.0, st->model->c, st->v, 0.0, os->cv);
+	rths_hs_stepper_cv(st, 1.0, st->v, 0.0, os->cv);
 	return 0;
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The stepper's sparse path: a large model whose matrices are mostly
- * zeros keeps M, K and C in compressed columns, and the implicit methods
- * factor their matrices (M, and CR's and KR-alpha's D) by KLU instead of
- * forming dense inverses: a step then costs a few sparse products and
- * triangular solves instead of dense n x n products.
+ * zeros keeps M, K, C and K0 in compressed columns, and every method
+ * factors its matrices (M, and each method's own: CR's and KR-alpha's D,
+ * alpha-OS's effective mass, Newmark's effective stiffness, the explicit
+ * methods' M + c C) by KLU instead of forming dense inverses: a step
+ * then costs a few sparse products and triangular solves instead of
+ * dense n x n products.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@ void rths_hs_sparse_free(struct rths_hs_sparse *sp)
 	rths_hs_csc_free(&sp->m);
 	rths_hs_csc_free(&sp->k);
 	rths_hs_csc_free(&sp->c);
+	rths_hs_csc_free(&sp->k0);
 	free(sp);
 }
 
@@ -123,18 +126,35 @@ static int klu_factor(struct la_lin *lu, const struct la_csc *A,
 			      "%s is singular (KLU status %d)", what, lu->info);
 }
 
-int rths_hs_csc_factor(const struct rths_hs_stepper *st, double a, double b,
-		       double c, struct la_lin *lu, const char *what,
-		       struct rths_error *err)
+/* a*M + b*C + c*K0 with C given, factored by KLU. */
+static int factor_sum(const struct rths_hs_stepper *st, double a, double b,
+		      const double *c_mat, double c, struct la_lin *lu,
+		      const char *what, struct rths_error *err)
 {
+	const double coef[3] = { a, b, c };
+	const double *const A[3] = { st->model->m, c_mat, st->k0 };
 	struct rths_hs_csc m;
-	int r = rths_hs_csc_combine(st, a, b, c, &m, err);
+	int r = csc_sum(st->n, 3, coef, A, &m, err);
 
 	if (r < 0)
 		return r;
 	r = klu_factor(lu, &m.m, what, err);
 	rths_hs_csc_free(&m);
 	return r;
+}
+
+int rths_hs_csc_factor(const struct rths_hs_stepper *st, double a, double b,
+		       double c, struct la_lin *lu, const char *what,
+		       struct rths_error *err)
+{
+	return factor_sum(st, a, b, st->c, c, lu, what, err);
+}
+
+int rths_hs_csc_factor_model_c(const struct rths_hs_stepper *st, double a,
+			       double b, double c, struct la_lin *lu,
+			       const char *what, struct rths_error *err)
+{
+	return factor_sum(st, a, b, st->model->c, c, lu, what, err);
 }
 
 /* Nonzeros of M, C and K0 together (structurally), up to @stop. */
@@ -173,6 +193,9 @@ int rths_hs_sparse_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		r = csc_sum(n, 1, &one, (const double *const[]){ st->model->c },
 			    &sp->c, err);
 	if (!r)
+		r = csc_sum(n, 1, &one, (const double *const[]){ st->k0 },
+			    &sp->k0, err);
+	if (!r)
 		r = klu_factor(&st->mass_lu, &sp->m.m, "the mass matrix", err);
 	return r;
 }
@@ -200,4 +223,11 @@ void rths_hs_stepper_mv(const struct rths_hs_stepper *st, double alpha,
 {
 	product(st, st->sp ? &st->sp->m.m : NULL, st->model->m, alpha, x,
 		beta, y);
+}
+
+void rths_hs_stepper_k0v(const struct rths_hs_stepper *st, double alpha,
+			 const double *x, double beta, double *y)
+{
+	product(st, st->sp ? &st->sp->k0.m : NULL, st->k0, alpha, x, beta,
+		y);
 }
