@@ -206,7 +206,8 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 	cfg.stop = &interrupted;
 	rths_hs_preview_defaults(&pp);
 	pp.rate = x->device.rate;
-	r = rths_hs_preview_exchange(&cfg, &pp, exchange[0], pr, err);
+	r = rths_hs_preview_odesubs(&cfg, x->odesubs, x->n_odesubs, &pp,
+				    exchange[0], pr, err);
 	if (r < 0)
 		return r;
 	*previewed = true;

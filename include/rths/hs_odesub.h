@@ -254,6 +254,23 @@ int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
 			    struct rths_hs_run_result *res,
 			    struct rths_error *err);
 
+/*
+ * rths_hs_preview_exchange() with the ODE substructures run in every
+ * preview run, their compute time counted with the step's (they share
+ * the CPU even where they overlap the actuators' motion).  A d for which
+ * a substructure's fixed step does not suit (rths_hs_odesub's step
+ * checks: longer than dt, too many steps) is skipped, not chosen.  The
+ * substructures are started afresh by every run, so the real run that
+ * follows starts from rest as usual.
+ */
+int rths_hs_preview_odesubs(const struct rths_hs_sim_config *cfg,
+			    struct rths_hs_odesub *const *odesubs,
+			    size_t n_odesubs,
+			    const struct rths_hs_preview_params *pp,
+			    double exchange_s,
+			    struct rths_hs_preview_result *out,
+			    struct rths_error *err);
+
 #ifdef __cplusplus
 }
 #endif

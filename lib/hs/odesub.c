@@ -201,6 +201,17 @@ int rths_hs_odesub_check_dt(const struct rths_hs_odesub *s, double dt,
 	return 0;
 }
 
+void rths_hs_odesub_compute(const struct rths_hs_odesub *s, double *total,
+			    double *worst)
+{
+	*total = *worst = 0;
+	for (uint64_t i = 1; s->rec && i <= s->n_rec; i++) {
+		*total += s->rec[i].compute;
+		if (s->rec[i].compute > *worst)
+			*worst = s->rec[i].compute;
+	}
+}
+
 enum rths_hs_odesub_kind rths_hs_odesub_kind(const struct rths_hs_odesub *s)
 {
 	return s->kind;

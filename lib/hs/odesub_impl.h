@@ -52,6 +52,10 @@ struct rths_hs_odesub {
 int rths_hs_odesub_check_dt(const struct rths_hs_odesub *s, double dt,
 			    struct rths_error *err);
 
+/* The compute time of the steps recorded so far: total and worst, s. */
+void rths_hs_odesub_compute(const struct rths_hs_odesub *s, double *total,
+			    double *worst);
+
 /* u_b and a_g at t within the step (v_b is s->vb). */
 void rths_hs_odesub_input_at(const struct rths_hs_odesub *s, double t,
 			     double *ub, double *ag);

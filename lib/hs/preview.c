@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include <linux/rths.h>
+#include <rths/hs_odesub.h>
 #include <rths/hs_sim.h>
+
+#include "hs/odesub_impl.h"
 
 void rths_hs_preview_defaults(struct rths_hs_preview_params *p)
 {
@@ -18,6 +21,7 @@ void rths_hs_preview_defaults(struct rths_hs_preview_params *p)
 
 /* Total compute time of one preview run at d ticks a step. */
 static int preview_one(const struct rths_hs_sim_config *cfg,
+		       struct rths_hs_odesub *const *odesubs, size_t n_ode,
 		       const struct rths_hs_preview_params *pp, uint32_t d,
 		       struct rths_hs_preview_row *row,
 		       struct rths_error *err)
@@ -25,7 +29,7 @@ static int preview_one(const struct rths_hs_sim_config *cfg,
 	struct rths_hs_sim_config c = *cfg;
 	struct rths_hs_offline_params op;
 	struct rths_hs_backend b = { 0 };
-	struct rths_hs_history h;
+	struct rths_hs_history h = { 0 };
 	struct rths_hs_run_result res;
 	int r;
 
@@ -45,11 +49,19 @@ static int preview_one(const struct rths_hs_sim_config *cfg,
 			return r;
 		c.backend = &b;
 	}
-	r = rths_hs_sim_run(&c, &h, &res, err);
+	r = rths_hs_sim_run_odesubs(&c, odesubs, n_ode, &h, &res, err);
 	if (cfg->sub)
 		rths_hs_backend_close(&b);
-	if (r < 0)
+	/* a run that ended early (an ODE substructure's cap) says why */
+	if (r == 0 && res.error) {
+		if (err)
+			*err = res.err;
+		r = res.error;
+	}
+	if (r < 0) {
+		rths_hs_history_free(&h);
 		return r;
+	}
 	row->d = d;
 	row->dt = c.integrator.dt;
 	row->steps = res.steps_done;
@@ -57,6 +69,15 @@ static int preview_one(const struct rths_hs_sim_config *cfg,
 	for (size_t i = 1; i < h.rows; i++)
 		row->compute += h.compute[i];
 	row->compute_max = res.compute_max;
+	/* With a specimen the step's compute stops at the post and the ODE
+	 * work runs after it: count it too.  All-numerical, it is in. */
+	for (size_t i = 0; cfg->sub && i < n_ode; i++) {
+		double total, worst;
+
+		rths_hs_odesub_compute(odesubs[i], &total, &worst);
+		row->compute += total;
+		row->compute_max += worst;
+	}
 	rths_hs_history_free(&h);
 	if (res.interrupted)
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
@@ -78,6 +99,28 @@ int rths_hs_preview_exchange(const struct rths_hs_sim_config *cfg,
 			     struct rths_hs_preview_result *out,
 			     struct rths_error *err)
 {
+	return rths_hs_preview_odesubs(cfg, NULL, 0, pp, exchange_s, out,
+				       err);
+}
+
+/* Whether every ODE substructure's fixed step suits dt. */
+static bool odesubs_suit(struct rths_hs_odesub *const *odesubs, size_t n,
+			 double dt)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rths_hs_odesub_check_dt(odesubs[i], dt, NULL) < 0)
+			return false;
+	return true;
+}
+
+int rths_hs_preview_odesubs(const struct rths_hs_sim_config *cfg,
+			    struct rths_hs_odesub *const *odesubs,
+			    size_t n_odesubs,
+			    const struct rths_hs_preview_params *pp,
+			    double exchange_s,
+			    struct rths_hs_preview_result *out,
+			    struct rths_error *err)
+{
 	uint32_t max = pp->max_ticks;
 
 	memset(out, 0, sizeof(*out));
@@ -91,8 +134,11 @@ int rths_hs_preview_exchange(const struct rths_hs_sim_config *cfg,
 			rths_hs_gm_duration(cfg->gm);
 	for (uint32_t d = 1; d <= max; d++) {
 		struct rths_hs_preview_row *row = &out->rows[out->n_rows];
-		int r = preview_one(cfg, pp, d, row, err);
+		int r;
 
+		if (!odesubs_suit(odesubs, n_odesubs, (double)d / pp->rate))
+			continue;
+		r = preview_one(cfg, odesubs, n_odesubs, pp, d, row, err);
 		if (r < 0)
 			return r;
 		/* every step also pays the exchange with the backend */

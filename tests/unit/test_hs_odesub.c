@@ -1044,6 +1044,48 @@ TEST(fixed_steps_over_the_cap_refused_at_start)
 }
 
 /*
+ * The step-size preview runs the ODE substructures: after it, their work
+ * records are those of its last run (the chosen d), and the compute it
+ * counts is at least the substructures' own.  The plain preview runs
+ * none of them.
+ */
+TEST(preview_runs_ode_substructures)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_preview_params pp;
+	struct rths_hs_preview_result pr, plain;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_odesub_work w;
+	struct rths_error e = { 0 };
+	const struct rths_hs_preview_row *row;
+
+	ASSERT_EQ(0, rths_hs_experiment_load(RTHS_HS_EXAMPLES
+					     "/two-story-frame-chain.json",
+					     &x, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	x->duration = 0.25;
+	rths_hs_experiment_sim_config(x, &cfg);
+	rths_hs_preview_defaults(&pp);
+	pp.rate = x->device.rate;
+	ASSERT_EQ(0, rths_hs_preview_exchange(&cfg, &pp, 0, &plain, &e));
+	ASSERT_EQ(0, rths_hs_odesub_work(x->odesubs[0], &w, NULL));
+	EXPECT_EQ(0U, w.hybrid_steps);	/* never started */
+	ASSERT_EQ(0, rths_hs_preview_odesubs(&cfg, x->odesubs, x->n_odesubs,
+					     &pp, 0, &pr, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	ASSERT_LT(0U, pr.chosen);
+	row = &pr.rows[pr.n_rows - 1];
+	EXPECT_EQ(pr.chosen, row->d);
+	for (size_t i = 0; i < x->n_odesubs; i++) {
+		ASSERT_EQ(0, rths_hs_odesub_work(x->odesubs[i], &w, &e));
+		EXPECT_EQ(row->steps, w.hybrid_steps);
+		EXPECT_LT(0UL, w.total_f_evals);
+		EXPECT_GE(row->compute, w.compute.max);
+	}
+	rths_hs_experiment_free(x);
+}
+
+/*
  * The examples: each loads with its substructures, and runs 2 s on the
  * offline backend (the sim-card example's device replaced by it), the
  * loop reporting every step's ODE work; the pendulum's constraints hold.
