@@ -10,8 +10,9 @@
  * against CVODE + KLU at tolerances 1e-4 times tighter.  Times are the
  * best of repeated runs, and each ratio is against CVODE + KLU timed in
  * the same run.  Then small chains, rths sparse against rths dense,
- * locate the size where sparse LU overtakes dense LU.  Nothing is
- * asserted about speed.
+ * locate the size where sparse LU overtakes dense LU, and a work-precision
+ * part compares the sparse solvers at equal error (work_precision()).
+ * Nothing is asserted about speed.
  *
  * usage: bench-large [-o DIR] [-c "N ..."] [-g "NX ..."] [-d MAXDENSE]
  *   -c  chain lengths in masses (default "1000 2000 5000")
@@ -306,6 +307,113 @@ static void bench_problem(FILE *csv, struct ode_lattice *l,
 }
 
 /*
+ * Work against precision: every sparse solver over a ladder of
+ * tolerances (rtol 1e-3 .. 1e-8, atol 1e-3 rtol), its error against a
+ * reference at rtol 1e-12, and its time at given errors interpolated
+ * log-log between the two ladder runs that bracket each: the time each
+ * needs for the same accuracy, which equal tolerances do not give (the
+ * methods' errors differ at one tolerance).  Ratios against CVODE + KLU.
+ */
+#define WP_RUNGS 6
+#define WP_TARGETS 3
+static const enum solver wp_solver[] = {
+	RTHS_GSTIFF_KLU, RTHS_DSTIFF_KLU, CVODE_KLU,
+};
+#define WP_SOLVERS (sizeof(wp_solver) / sizeof(wp_solver[0]))
+static const double wp_target[WP_TARGETS] = { 1e-4, 1e-5, 1e-6 };
+
+/* log-log interpolation of the time at error @e; NAN if not bracketed */
+static double time_at(const double *err, const double *t, double e)
+{
+	for (int k = 0; k + 1 < WP_RUNGS; k++) {
+		double e0 = err[k], e1 = err[k + 1], f;
+
+		if (!(e0 > 0 && e1 > 0) || isnan(t[k]) || isnan(t[k + 1]))
+			continue;
+		if ((e0 - e) * (e1 - e) > 0)
+			continue;
+		if (e0 == e1)
+			return fmin(t[k], t[k + 1]);
+		f = log(e / e0) / log(e1 / e0);
+		return exp(log(t[k]) + f * (log(t[k + 1]) - log(t[k])));
+	}
+	return NAN;
+}
+
+static double wp_geo[WP_SOLVERS];
+static int wp_geo_n[WP_SOLVERS];
+
+static void work_precision(FILE *csv, struct ode_lattice *l,
+			   const char *problem)
+{
+	size_t n = ode_lattice_dim(l);
+	double *ref = malloc(n * sizeof(double));
+	double *y = malloc(n * sizeof(double));
+	double err[WP_SOLVERS][WP_RUNGS], t[WP_SOLVERS][WP_RUNGS];
+	unsigned long fe[WP_SOLVERS][WP_RUNGS];
+	struct result rr;
+
+	if (!ref || !y || run_cvode(l, 0, 1e-12, 1e-15, ref, &rr)) {
+		printf("%-14s %6zu  reference failed\n", problem, n);
+		goto out;
+	}
+	for (size_t s = 0; s < WP_SOLVERS; s++)
+		for (int k = 0; k < WP_RUNGS; k++) {
+			double rtol = pow(10.0, -3 - k), best = INFINITY;
+			double total = 0, d = 0, m = 1e-3;
+			struct result r;
+
+			for (int i = 0; i < 5 && total < 0.2; i++) {
+				double t0 = now(), dt;
+
+				if (run_once(l, wp_solver[s], rtol, rtol * 1e-3,
+					     y, &r))
+					break;
+				dt = now() - t0;
+				total += dt;
+				best = fmin(best, dt);
+			}
+			for (size_t i = 0; !r.rc && i < n; i++) {
+				d = fmax(d, fabs(y[i] - ref[i]));
+				m = fmax(m, fabs(ref[i]));
+			}
+			err[s][k] = r.rc ? NAN : d / m;
+			t[s][k] = r.rc ? NAN : best;
+			fe[s][k] = r.f_evals;
+			if (csv)
+				fprintf(csv, "%s,%zu,%s,%g,%lu,%.6e,%.6e\n",
+					problem, n, solver_name[wp_solver[s]],
+					rtol, r.f_evals, err[s][k], t[s][k]);
+		}
+	for (int j = 0; j < WP_TARGETS; j++) {
+		double tc = time_at(err[WP_SOLVERS - 1], t[WP_SOLVERS - 1],
+				    wp_target[j]);
+
+		printf("%-14s %6zu  %8.0e", problem, n, wp_target[j]);
+		for (size_t s = 0; s < WP_SOLVERS; s++) {
+			double ts = time_at(err[s], t[s], wp_target[j]);
+
+			printf("  %9.2f", 1e3 * ts);
+			if (s + 1 < WP_SOLVERS) {
+				printf(" %5.2f", ts / tc);
+				if (ts / tc > 0) {
+					wp_geo[s] += log(ts / tc);
+					wp_geo_n[s]++;
+				}
+			}
+		}
+		putchar('\n');
+	}
+	/* f-evals at rtol 1e-6 (rung 3), rths against CVODE */
+	printf("%-14s %6zu  f-evals at rtol 1e-6: gstiff %lu, dstiff %lu, cvode %lu\n",
+	       problem, n, fe[0][3], fe[1][3], fe[2][3]);
+	fflush(stdout);
+out:
+	free(ref);
+	free(y);
+}
+
+/*
  * Chains of 1 to 256 masses, rths GSTIFF with the sparse Jacobian through
  * KLU against the same through dense LU (the choice
  * RTHS_ODE_LINEAR_AUTO makes) and against the dense Jacobian: the first
@@ -378,7 +486,7 @@ int main(int argc, char **argv)
 	const char *dir = NULL, *chains = "1000 2000 5000", *grids = "20 40";
 	size_t max_dense = 1000, sizes[16], c;
 	char path[4096];
-	FILE *csv = NULL;
+	FILE *csv = NULL, *wp_csv = NULL;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "o:c:g:d:")) != -1) {
@@ -431,6 +539,45 @@ int main(int argc, char **argv)
 			 sizes[i]);
 		bench_problem(csv, &l, name, max_dense);
 	}
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/large_wp.csv", dir);
+		wp_csv = fopen(path, "w");
+		if (!wp_csv) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		fprintf(wp_csv, "problem,n,solver,rtol,f_evals,error,seconds\n");
+	}
+	printf("\n# work against precision: time (ms) each solver needs for the "
+	       "error in the third column (log-log between its runs at rtol "
+	       "1e-3 .. 1e-8), error against CVODE+KLU at rtol 1e-12; "
+	       "ratio = time / CVODE+KLU's at that error\n");
+	printf("%-14s %6s  %8s  %15s  %15s  %9s\n", "problem", "n", "error",
+	       "gstiff ms  /klu", "dstiff ms  /klu", "cvode ms");
+	c = parse_sizes(chains, sizes, 16);
+	for (size_t i = 0; i < c; i++) {
+		struct ode_lattice l = ode_lattice_default(sizes[i], 1);
+		char name[32];
+
+		snprintf(name, sizeof(name), "chain %zu", sizes[i]);
+		work_precision(wp_csv, &l, name);
+	}
+	c = parse_sizes(grids, sizes, 16);
+	for (size_t i = 0; i < c; i++) {
+		struct ode_lattice l = ode_lattice_default(sizes[i], sizes[i]);
+		char name[32];
+
+		snprintf(name, sizeof(name), "grid %zux%zu", sizes[i],
+			 sizes[i]);
+		work_precision(wp_csv, &l, name);
+	}
+	for (size_t s = 0; s + 1 < WP_SOLVERS; s++)
+		printf("# %s / cvode bdf klu at equal error: geometric mean %.2f over %d points\n",
+		       solver_name[wp_solver[s]],
+		       wp_geo_n[s] ? exp(wp_geo[s] / wp_geo_n[s]) : NAN,
+		       wp_geo_n[s]);
+	if (wp_csv)
+		fclose(wp_csv);
 	crossover(csv, max_dense);
 	if (csv)
 		fclose(csv);
