@@ -37,12 +37,10 @@ static double ic_step(const struct rths_ode *s, const double *yp)
 
 int ode_dae_check_ic(struct rths_ode *s)
 {
-	size_t n = s->n;
-	double *r = ode_zalloc(n), h;
+	/* the solver's own scratch: a restart allocates nothing */
+	double *r = s->ic_res, h;
 	int rc;
 
-	if (!r)
-		return -ENOMEM;
 	h = ic_step(s, s->yp);
 	rc = ode_res(s, s->t, s->y, s->yp, r);
 	if (!rc)
@@ -56,7 +54,6 @@ int ode_dae_check_ic(struct rths_ode *s)
 		if (!(s->st.ic_norm <= 1.0))
 			rc = -RTHS_E_INCONSISTENT;
 	}
-	free(r);
 	return rc;
 }
 

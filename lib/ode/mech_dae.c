@@ -19,6 +19,7 @@ struct rths_ode_mech_dae {
 	unsigned char *no_err;
 	double *M, *F, *G, *c, *gw;
 	double *jw;		/* Jacobian scratch: Y, R0, R1, M, G */
+	struct ode_mech_work ws;	/* rths_ode_mech_dae_initial() */
 };
 
 const char *rths_ode_mech_form_name(enum rths_ode_mech_form form)
@@ -230,7 +231,7 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	d->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
 	d->jw = ode_zalloc(3 * d->n + nq * nq + nc * nq);
 	if (!d->no_err || !d->M || !d->F || !d->G || !d->c || !d->gw ||
-	    !d->jw) {
+	    !d->jw || ode_mech_work_init(&d->ws, nq, nc)) {
 		rths_ode_mech_dae_free(d);
 		return -ENOMEM;
 	}
@@ -267,6 +268,7 @@ void rths_ode_mech_dae_free(struct rths_ode_mech_dae *d)
 {
 	if (!d)
 		return;
+	ode_mech_work_fini(&d->ws);
 	free(d->no_err);
 	free(d->M);
 	free(d->F);
@@ -299,7 +301,8 @@ int rths_ode_mech_dae_initial(struct rths_ode_mech_dae *d, double t,
 	ode_copy(Y + nq, v, nq);
 	ode_copy(Yp, v, nq);
 	lam = d->form == RTHS_ODE_MECH_SI1 ? Yp + 2 * nq : Y + 2 * nq;
-	return rths_ode_mech_accel(&d->m, t, q, v, Yp + nq, lam);
+	/* its own workspace: a restart every step allocates nothing */
+	return ode_mech_accel_w(&d->m, t, q, v, Yp + nq, lam, &d->ws);
 }
 
 void rths_ode_mech_dae_unpack(const struct rths_ode_mech_dae *d,

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "la/la.h"
 #include "mech_impl.h"
@@ -104,12 +105,15 @@ int ode_mech_gamma(const struct rths_ode_mech *m, double t, const double *q,
 
 /*
  * Solve [W G^T; G 0] [x; y] = rhs in place (rhs has nq + nc entries);
- * W NULL is the identity.  Returns 1 if the matrix is singular.
+ * W NULL is the identity.  Returns 1 if the matrix is singular.  The
+ * matrix is built in w->K and factored into w->lu (no allocation).
  */
 static int saddle_solve(size_t nq, size_t nc, const double *W,
-			const double *G, double *K, double *rhs)
+			const double *G, struct ode_mech_work *w, double *rhs)
 {
 	size_t n = nq + nc;
+	double *K = w->K;
+	struct rths_mat Km = la_dense(n, n, K);
 
 	for (size_t i = 0; i < n * n; i++)
 		K[i] = 0;
@@ -121,16 +125,13 @@ static int saddle_solve(size_t nq, size_t nc, const double *W,
 			LA_AT(K, n, nq + i, j) = LA_AT(G, nc, i, j);
 			LA_AT(K, n, j, nq + i) = LA_AT(G, nc, i, j);
 		}
-	if (la_solve(n, K, rhs, 1))
+	if (la_lin_factor(&w->lu, &Km))
 		return 1;
+	la_lin_solve(&w->lu, rhs, 1);
 	return !ode_all_finite(rhs, n);
 }
 
-struct mech_work {
-	double *K, *rhs, *G, *phi, *M, *F, *gw;
-};
-
-static void work_free(struct mech_work *w)
+void ode_mech_work_fini(struct ode_mech_work *w)
 {
 	free(w->K);
 	free(w->rhs);
@@ -139,12 +140,17 @@ static void work_free(struct mech_work *w)
 	free(w->M);
 	free(w->F);
 	free(w->gw);
+	la_lin_free(&w->lu);
+	w->K = w->rhs = w->G = w->phi = w->M = w->F = w->gw = NULL;
 }
 
-static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
+int ode_mech_work_init(struct ode_mech_work *w, size_t nq, size_t nc)
 {
 	size_t n = nq + nc;
 
+	memset(w, 0, sizeof(*w));
+	w->nq = nq;
+	w->nc = nc;
 	w->K = ode_zalloc(n * n);
 	w->rhs = ode_zalloc(n);
 	w->G = ode_zalloc(nc * nq);
@@ -153,8 +159,8 @@ static int work_alloc(struct mech_work *w, size_t nq, size_t nc)
 	w->F = ode_zalloc(nq);
 	w->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
 	if (!w->K || !w->rhs || !w->G || !w->phi || !w->M || !w->F ||
-	    !w->gw) {
-		work_free(w);
+	    !w->gw || la_lin_init(&w->lu, &la_dense_lu, n, 0)) {
+		ode_mech_work_fini(w);
 		return -ENOMEM;
 	}
 	return 0;
@@ -169,7 +175,7 @@ static int mech_valid(const struct rths_ode_mech *m)
 /* Gauss-Newton on the Lagrange conditions of the position problem. */
 static int project_positions(const struct rths_ode_mech *m, double t,
 			     const double *W, const double *q0, double *q,
-			     struct mech_work *w)
+			     struct ode_mech_work *w)
 {
 	size_t nq = m->nq, nc = m->nc;
 	int rc;
@@ -193,7 +199,7 @@ static int project_positions(const struct rths_ode_mech *m, double t,
 		}
 		for (size_t i = 0; i < nc; i++)
 			w->rhs[nq + i] = -w->phi[i];
-		if (saddle_solve(nq, nc, W, w->G, w->K, w->rhs))
+		if (saddle_solve(nq, nc, W, w->G, w, w->rhs))
 			return -RTHS_E_INCONSISTENT;
 		dn = norm_inf(w->rhs, nq);
 		for (size_t i = 0; i < nq; i++)
@@ -205,11 +211,19 @@ static int project_positions(const struct rths_ode_mech *m, double t,
 	return -RTHS_E_INCONSISTENT;
 }
 
-int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
-			  const double *W, const double *q0, const double *v0,
-			  double *q, double *v)
+/* A workspace for one call of a public function (fini it after). */
+static int call_work(const struct rths_ode_mech *m, struct ode_mech_work *w)
 {
-	struct mech_work w;
+	memset(w, 0, sizeof(*w));
+	if (!mech_valid(m))
+		return -EINVAL;
+	return ode_mech_work_init(w, m->nq, m->nc);
+}
+
+int ode_mech_project_w(const struct rths_ode_mech *m, double t,
+		       const double *W, const double *q0, const double *v0,
+		       double *q, double *v, struct ode_mech_work *w)
+{
 	size_t nq, nc;
 	int rc;
 
@@ -217,6 +231,8 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 		return -EINVAL;
 	nq = m->nq;
 	nc = m->nc;
+	if (w->nq != nq || w->nc != nc)
+		return -EINVAL;
 	if (!isfinite(t) || !ode_all_finite(q0, nq) || !ode_all_finite(v0, nq) ||
 	    (W && !ode_all_finite(W, nq * nq)))
 		return -RTHS_E_NONFINITE;
@@ -225,46 +241,51 @@ int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
 		ode_copy(v, v0, nq);
 		return 0;
 	}
-	rc = work_alloc(&w, nq, nc);
+	rc = project_positions(m, t, W, q0, q, w);
 	if (rc)
 		return rc;
-	rc = project_positions(m, t, W, q0, q, &w);
-	if (rc)
-		goto out;
 	/* Velocities: minimize the weighted change subject to
 	 * Phi_q v = -Phi_t; the constraint's right side is -Phi_t. */
-	rc = ode_mech_phi_q(m, t, q, w.G);
+	rc = ode_mech_phi_q(m, t, q, w->G);
 	if (rc)
-		goto out;
+		return rc;
 	for (size_t i = 0; i < nq; i++)
-		w.F[i] = 0;
-	rc = ode_mech_velocity_constraint(m, t, q, w.G, w.F, w.phi);
+		w->F[i] = 0;
+	rc = ode_mech_velocity_constraint(m, t, q, w->G, w->F, w->phi);
 	if (rc)
-		goto out;
+		return rc;
 	for (size_t i = 0; i < nq; i++) {
 		double s = 0;
 
 		for (size_t j = 0; j < nq; j++)
 			s += (W ? LA_AT(W, nq, i, j) : (i == j)) * v0[j];
-		w.rhs[i] = s;
+		w->rhs[i] = s;
 	}
 	for (size_t i = 0; i < nc; i++)
-		w.rhs[nq + i] = -w.phi[i];
-	if (saddle_solve(nq, nc, W, w.G, w.K, w.rhs)) {
-		rc = -RTHS_E_INCONSISTENT;
-		goto out;
-	}
-	ode_copy(v, w.rhs, nq);
-out:
-	work_free(&w);
+		w->rhs[nq + i] = -w->phi[i];
+	if (saddle_solve(nq, nc, W, w->G, w, w->rhs))
+		return -RTHS_E_INCONSISTENT;
+	ode_copy(v, w->rhs, nq);
+	return 0;
+}
+
+int rths_ode_mech_project(const struct rths_ode_mech *m, double t,
+			  const double *W, const double *q0, const double *v0,
+			  double *q, double *v)
+{
+	struct ode_mech_work w;
+	int rc = call_work(m, &w);
+
+	if (!rc)
+		rc = ode_mech_project_w(m, t, W, q0, v0, q, v, &w);
+	ode_mech_work_fini(&w);
 	return rc;
 }
 
-int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
-			const double *q, const double *v, double *a,
-			double *lambda)
+int ode_mech_accel_w(const struct rths_ode_mech *m, double t,
+		     const double *q, const double *v, double *a,
+		     double *lambda, struct ode_mech_work *w)
 {
-	struct mech_work w;
 	size_t nq, nc;
 	int rc;
 
@@ -272,28 +293,66 @@ int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
 		return -EINVAL;
 	nq = m->nq;
 	nc = m->nc;
-	rc = work_alloc(&w, nq, nc);
+	if (w->nq != nq || w->nc != nc)
+		return -EINVAL;
+	rc = ode_mech_mass(m, t, q, w->M);
+	if (!rc)
+		rc = check(m->force(t, q, v, w->F, m->params), w->F, nq);
+	if (!rc && nc)
+		rc = ode_mech_phi_q(m, t, q, w->G);
+	if (!rc && nc)
+		rc = ode_mech_gamma(m, t, q, v, w->rhs + nq, w->gw);
 	if (rc)
 		return rc;
-	rc = ode_mech_mass(m, t, q, w.M);
-	if (!rc)
-		rc = check(m->force(t, q, v, w.F, m->params), w.F, nq);
-	if (!rc && nc)
-		rc = ode_mech_phi_q(m, t, q, w.G);
-	if (!rc && nc)
-		rc = ode_mech_gamma(m, t, q, v, w.rhs + nq, w.gw);
-	if (rc)
-		goto out;
-	ode_copy(w.rhs, w.F, nq);
-	if (saddle_solve(nq, nc, w.M, w.G, w.K, w.rhs)) {
-		rc = -RTHS_E_SINGULAR;
-		goto out;
-	}
-	ode_copy(a, w.rhs, nq);
+	ode_copy(w->rhs, w->F, nq);
+	if (saddle_solve(nq, nc, w->M, w->G, w, w->rhs))
+		return -RTHS_E_SINGULAR;
+	ode_copy(a, w->rhs, nq);
 	if (lambda)
-		ode_copy(lambda, w.rhs + nq, nc);
-out:
-	work_free(&w);
+		ode_copy(lambda, w->rhs + nq, nc);
+	return 0;
+}
+
+int rths_ode_mech_accel(const struct rths_ode_mech *m, double t,
+			const double *q, const double *v, double *a,
+			double *lambda)
+{
+	struct ode_mech_work w;
+	int rc = call_work(m, &w);
+
+	if (!rc)
+		rc = ode_mech_accel_w(m, t, q, v, a, lambda, &w);
+	ode_mech_work_fini(&w);
+	return rc;
+}
+
+int ode_mech_drift_w(const struct rths_ode_mech *m, double t,
+		     const double *q, const double *v, double *pos,
+		     double *vel, struct ode_mech_work *w)
+{
+	double sp = 0, sv = 0;
+	int rc = 0;
+
+	if (!mech_valid(m) || !q || !v)
+		return -EINVAL;
+	if (w->nq != m->nq || w->nc != m->nc)
+		return -EINVAL;
+	if (m->nc) {
+		rc = check(m->phi(t, q, w->phi, m->params), w->phi, m->nc);
+		for (size_t i = 0; !rc && i < m->nc; i++)
+			sp += w->phi[i] * w->phi[i];
+		if (!rc)
+			rc = ode_mech_phi_q(m, t, q, w->G);
+		if (!rc)
+			rc = ode_mech_velocity_constraint(m, t, q, w->G, v,
+							  w->phi);
+		for (size_t i = 0; !rc && i < m->nc; i++)
+			sv += w->phi[i] * w->phi[i];
+	}
+	if (pos)
+		*pos = sqrt(sp);
+	if (vel)
+		*vel = sqrt(sv);
 	return rc;
 }
 
@@ -301,31 +360,11 @@ int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
 			const double *q, const double *v, double *pos,
 			double *vel)
 {
-	struct mech_work w;
-	double sp = 0, sv = 0;
-	int rc;
+	struct ode_mech_work w;
+	int rc = call_work(m, &w);
 
-	if (!mech_valid(m) || !q || !v)
-		return -EINVAL;
-	rc = work_alloc(&w, m->nq, m->nc);
-	if (rc)
-		return rc;
-	if (m->nc) {
-		rc = check(m->phi(t, q, w.phi, m->params), w.phi, m->nc);
-		for (size_t i = 0; !rc && i < m->nc; i++)
-			sp += w.phi[i] * w.phi[i];
-		if (!rc)
-			rc = ode_mech_phi_q(m, t, q, w.G);
-		if (!rc)
-			rc = ode_mech_velocity_constraint(m, t, q, w.G, v,
-							  w.phi);
-		for (size_t i = 0; !rc && i < m->nc; i++)
-			sv += w.phi[i] * w.phi[i];
-	}
-	if (pos)
-		*pos = sqrt(sp);
-	if (vel)
-		*vel = sqrt(sv);
-	work_free(&w);
+	if (!rc)
+		rc = ode_mech_drift_w(m, t, q, v, pos, vel, &w);
+	ode_mech_work_fini(&w);
 	return rc;
 }

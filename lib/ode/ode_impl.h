@@ -73,6 +73,7 @@ struct rths_ode {
 	 * current factorization (newton.c), then n scratch */
 	double *nw_floor;
 	double *fd_work;	/* 4n scratch for finite differences */
+	double *ic_res;		/* n: the start's consistency check */
 	void *priv;
 };
 

@@ -53,6 +53,7 @@ void rths_ode_free(struct rths_ode *s)
 	free(s->y);
 	free(s->yp);
 	free(s->fd_work);
+	free(s->ic_res);
 	free(s);
 }
 
@@ -99,7 +100,9 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	s->y = ode_zalloc(n);
 	s->yp = ode_zalloc(n);
 	s->fd_work = ode_zalloc(4 * n);
-	if (!s->atol || !s->ewt || !s->y || !s->yp || !s->fd_work)
+	s->ic_res = ode_zalloc(n);
+	if (!s->atol || !s->ewt || !s->y || !s->yp || !s->fd_work ||
+	    !s->ic_res)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		s->atol[i] = s->ctl.atol_v ? s->ctl.atol_v[i] : s->ctl.atol;
