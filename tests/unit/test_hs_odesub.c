@@ -1030,6 +1030,51 @@ TEST(cap_in_a_run_names_its_field)
 }
 
 /*
+ * The TMD example at rtol = atol = 1e-8: every hybrid step restarts the
+ * SI2 pendulum, and in rths-run at t = 3.04 s (here at 13.19 s) the
+ * start check's step was 1.5e-9 s.
+ * The multipliers' rounding, amplified by 1/h, read as an inconsistent
+ * start until the check allowed the factorization's rounding floor.
+ */
+TEST(tight_tolerance_si2_restarts_pass_the_start_check)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_run_result res;
+	struct rths_hs_odesub_work w;
+	struct rths_hs_history h;
+	struct rths_error e = { 0 };
+	json_error_t je;
+	json_t *j = json_load_file(RTHS_HS_EXAMPLES
+				   "/two-story-frame-tmd.json", 0, &je);
+	json_t *sub = json_array_get(json_object_get(j, "ode_substructures"),
+				     0);
+	char *text;
+
+	ASSERT_NE(NULL, sub);
+	ASSERT_EQ(0, json_object_set_new(sub, "rtol", json_real(1e-8)));
+	ASSERT_EQ(0, json_object_set_new(sub, "atol", json_real(1e-8)));
+	ASSERT_EQ(0, json_object_set_new(sub, "max_steps",
+					 json_integer(1000)));
+	text = json_dumps(j, 0);
+	json_decref(j);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, rths_hs_experiment_parse(text, "tmd-1e-8.json",
+					      RTHS_HS_EXAMPLES, &x, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	free(text);
+	memset(&h, 0, sizeof(h));
+	EXPECT_EQ(0, run_offline(x, &h, &res, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	EXPECT_GT(h.t[h.rows - 1], x->duration - 0.01);
+	ASSERT_EQ(0, rths_hs_odesub_work(x->odesubs[0], &w, &e));
+	TH_LOG("drift %.1e m, energy balance %.2e of %.3g J", w.drift_pos,
+	       w.energy_error, w.energy_max);
+	EXPECT_LT(w.drift_pos, 1e-10);
+	rths_hs_history_free(&h);
+	rths_hs_experiment_free(x);
+}
+
+/*
  * constant_bdf's steps per hybrid step are checked once dt is known (here
  * the step is "auto", so at the run's start): 4 or more over max_steps 1.
  */
