@@ -165,7 +165,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..40"
+echo "1..41"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
