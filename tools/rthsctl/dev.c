@@ -505,9 +505,10 @@ static int plant_for_set(struct rc *rc, struct rc_dev_set *s)
 	if (strcmp(d.card, "sim")) {
 		if (!s->plant.given)
 			return RC_OK;
-		rc_err_set(&e, "dev set %s: plant: only the sim card has one, this device's card is %s",
-			   s->name, d.card);
-		return rc_usage_error(&e, "dev");
+		/* the device's state, not the command line: status 1 */
+		fprintf(stderr, "rthsctl: dev set %s: plant: only the sim card has one, this device's card is %s\n",
+			s->name, d.card);
+		return RC_ERROR;
 	}
 	rate = (s->cfg.set & RTHS_CFG_RATE) ? s->cfg.rate_hz : d.rate_hz;
 	if (s->plant.given) {
@@ -522,9 +523,9 @@ static int plant_for_set(struct rc *rc, struct rc_dev_set *s)
 	if (ret)
 		return rc_fail(rc, ret, s->name);
 	if ((cur.set & RTHS_SIM_PLANT) && cur.plant_sections) {
-		rc_err_set(&e, "dev set %s: rate: the card runs a plant designed for %u Hz; give it again in this command (plant benchmark[:...]) or remove it (plant none)",
-			   s->name, d.rate_hz);
-		return rc_usage_error(&e, "dev");
+		fprintf(stderr, "rthsctl: dev set %s: rate: the card runs a plant designed for %u Hz; give it again in this command (plant benchmark[:...]) or remove it (plant none)\n",
+			s->name, d.rate_hz);
+		return RC_ERROR;
 	}
 	return RC_OK;
 }

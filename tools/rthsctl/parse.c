@@ -541,6 +541,9 @@ int rc_parse_dev_add(int argc, char **argv, struct rc_dev_add *a,
 	if (strcmp(a->card, "sim") && a->plant.given)
 		return rc_err_set(e, "dev add %s: plant: only the sim card has one, the card is %s",
 				  a->name, a->card);
+	if (strcmp(a->card, "sim") && a->sim.set)
+		return rc_err_set(e, "dev add %s: sim parameters (lag, delay, stiffness, ...), but the card is %s",
+				  a->name, a->card);
 	if (strcmp(a->card, "comedi") && comedi_given(&a->comedi))
 		return rc_err_set(e, "dev add %s: comedi parameters, but the card is %s",
 				  a->name, a->card);
