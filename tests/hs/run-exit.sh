@@ -28,7 +28,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..7"
 expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
 printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
 expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
@@ -38,6 +38,15 @@ expect "a tiny constant_bdf step exits 1 naming it" 1 \
 	"ode_substructures\[1\].step" -- -d 8 -t 0.05 "$work/tiny-step.json"
 expect "offline run exits 0" 0 "" -- --offline -t 0.05 \
 	"$ex/two-story-frame-sim.json"
+# an uncapped adaptive ODE substructure: refused on the file's device
+# backend, run with --offline
+sed -e '/"max_steps": 100/d' -e 's/"atol": 1e-06,/"atol": 1e-06/' \
+	"$ex/two-story-frame-sim-tmd.json" >"$work/uncapped.json"
+expect "uncapped gstiff on a device backend exits 1 naming it" 1 \
+	"ode_substructures\[0\].method: gstiff adapts its step" -- -d 8 \
+	-t 0.05 "$work/uncapped.json"
+expect "the same file runs with --offline" 0 "" -- --offline -d 8 -t 0.05 \
+	"$work/uncapped.json"
 n=$((n + 1))
 if [ -d /sys/module/rths ]; then
 	echo "ok $n # SKIP the rths module is loaded here"
