@@ -42,7 +42,8 @@ DEB_PKGS := build-essential pkg-config linux-source-6.1 libmnl-dev liblapacke-de
 # Missing Debian packages are installed once per build tree.
 DEPS_STAMP := $(O)/.deps-ok
 # The test harness headers (from Debian's linux-source-6.1).
-HARNESS := $(O)/harness/kselftest_harness.h
+HARNESS_DIR := $(O)/harness
+HARNESS := $(HARNESS_DIR)/tools/testing/selftests/kselftest_harness.h
 # Goals that need no package (and so do not install any).
 NODEPS_GOALS := clean help
 # The shared library (its rule is below; fragments name it as a
@@ -168,10 +169,13 @@ UNIT_BINS := $(foreach v,$(VARIANTS),\
 	$(addprefix $(O)/$(v)/tests/unit/,$(UNIT_TESTS)))
 
 $(HARNESS): | $(DEPS_STAMP)
-	scripts/extract-linux-source.sh $(O)/harness
+	scripts/extract-linux-source.sh 6.1 $(HARNESS_DIR) \
+		tools/testing/selftests/kselftest_harness.h \
+		tools/testing/selftests/kselftest.h scripts/checkpatch.pl \
+		scripts/spelling.txt scripts/const_structs.checkpatch
 # As a system header its own warnings stay quiet; FIXTURE_SETUP() defines
 # global functions without prototypes, so tests drop that one warning.
-HARNESS_FLAGS := -isystem $(O)/harness
+HARNESS_FLAGS := -isystem $(HARNESS_DIR)/tools/testing/selftests
 $(foreach v,$(VARIANTS),$(O)/$(v)/tests/%.o): CPPFLAGS_COMMON += $(HARNESS_FLAGS)
 $(foreach v,$(VARIANTS),$(O)/$(v)/tests/%.o): WARN += -Wno-missing-prototypes
 $(foreach t,$(UNIT_TESTS),$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/$(t).o)): $(HARNESS)

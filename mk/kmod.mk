@@ -55,7 +55,7 @@ all: module
 kcheck: kstyle-check
 kstyle-check: $(HARNESS) $(KMODS)
 	@mkdir -p $(O)/results
-	scripts/kcheck.sh $(O)/harness/scripts/checkpatch.pl \
+	scripts/kcheck.sh $(HARNESS_DIR)/scripts/checkpatch.pl \
 		$(foreach f,$(KFLAVOURS),$(KDIR_$(f)) $(O)/kmod-$(f)) \
 		| tee $(O)/results/kstyle.tap
 	@! grep -q '^not ok' $(O)/results/kstyle.tap

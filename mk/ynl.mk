@@ -12,8 +12,9 @@ YNL_DIR := $(O)/ynl
 YNL_STAMP := $(YNL_DIR)/.stamp
 YNL_SPEC := Documentation/netlink/specs/rths.yaml
 
-$(YNL_STAMP): scripts/extract-ynl.sh | $(DEPS_STAMP)
-	scripts/extract-ynl.sh $(YNL_DIR)
+$(YNL_STAMP): scripts/extract-linux-source.sh | $(DEPS_STAMP)
+	scripts/extract-linux-source.sh 6.12 $(YNL_DIR) tools/net/ynl \
+		Documentation/netlink
 
 .PHONY: ynl ynl-check
 ynl: $(YNL_STAMP)

@@ -1,25 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Extract what rths needs from Debian's linux-source-6.1 tarball into DIR:
-# the kselftest harness headers and checkpatch.pl with its data files.
+# Extract files or directories from Debian's linux-source-SERIES tarball
+# into DIR, with the tree's layout (DIR/PATH); DIR/.stamp names the
+# tarball.  Used for the kselftest harness and checkpatch.pl (6.1) and
+# the YNL tooling with the netlink specs (6.12).
+# Usage: extract-linux-source.sh SERIES DIR PATH...
 set -euo pipefail
 
-dir=${1:?usage: extract-linux-source.sh DIR}
-tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+series=${1:?usage: extract-linux-source.sh SERIES DIR PATH...}
+dir=${2:?usage: extract-linux-source.sh SERIES DIR PATH...}
+shift 2
+[ $# -gt 0 ] || { echo "usage: extract-linux-source.sh SERIES DIR PATH..." >&2; exit 2; }
+tarball=$(ls /usr/src/linux-source-"$series".tar.* 2>/dev/null | head -n 1)
 if [ -z "$tarball" ]; then
-	echo "extract-linux-source: linux-source-6.1 is not installed" >&2
+	echo "extract-linux-source: linux-source-$series is not installed" >&2
 	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tar -xf "$tarball" -C "$tmp" --wildcards \
-	'*/tools/testing/selftests/kselftest_harness.h' \
-	'*/tools/testing/selftests/kselftest.h' \
-	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-	'*/scripts/const_structs.checkpatch'
-src=$(echo "$tmp"/linux-source-6.1)
-mkdir -p "$dir/scripts"
-cp "$src"/tools/testing/selftests/kselftest_harness.h \
-	"$src"/tools/testing/selftests/kselftest.h "$dir/"
-cp "$src"/scripts/checkpatch.pl "$src"/scripts/spelling.txt \
-	"$src"/scripts/const_structs.checkpatch "$dir/scripts/"
+patterns=()
+for p in "$@"; do
+	patterns+=("*/$p")	# a directory comes whole
+done
+tar -xf "$tarball" -C "$tmp" --wildcards "${patterns[@]}"
+src=$tmp/linux-source-$series
+rm -rf "$dir"
+for p in "$@"; do
+	mkdir -p "$dir/$(dirname "$p")"
+	cp -r "$src/$p" "$dir/$p"
+done
+echo "$tarball" >"$dir/.stamp"

@@ -6,7 +6,7 @@
 # ynl_policy_check.py: operations, their flags and every attribute's type,
 # range and length, and the sim card's ranges by probing.  Prints TAP.
 # Usage: rths_ynl_policy_test.sh (from the top of the tree; RTHS_YNL is
-# the tree scripts/extract-ynl.sh made)
+# the tree scripts/extract-linux-source.sh made)
 set -uo pipefail
 
 ynl_dir=${RTHS_YNL:?RTHS_YNL: the extracted YNL tree}

@@ -5,7 +5,7 @@
 # the test guest: gets, dumps, mutating operations, the extack of a
 # rejected request, and the monitor group's events.  Prints TAP.
 # Usage: rths_ynl_test.sh (from the top of the tree; RTHS_YNL is the tree
-# scripts/extract-ynl.sh made)
+# scripts/extract-linux-source.sh made)
 set -uo pipefail
 
 ynl_dir=${RTHS_YNL:?RTHS_YNL: the extracted YNL tree}
