@@ -39,7 +39,7 @@ $(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \
 
 # The plane frames of the second part: their sizes in DOF, and the
 # largest frame also stepped on the dense path (whose setup factors and
-# inverts n x n matrices: about half an hour of CPU at 5,000 DOF with
+# inverts n x n matrices: about 16 minutes of CPU at 5,000 DOF with
 # Debian's reference BLAS; HS_FRAME_DENSE_MAX=5000 asks for it).
 HS_FRAME_DOFS ?= 2000 5000
 HS_FRAME_DENSE_MAX ?= 2000
