@@ -95,6 +95,8 @@ static const struct nla_policy rths_new_policy[RTHS_A_MAX + 1] = {
 
 static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
+	[RTHS_A_DEV_CARD] = { .type = NLA_NUL_STRING,
+			      .len = RTHS_NAME_LEN - 1 },
 	[RTHS_A_DEV_CARD_PARAMS] = { .type = NLA_NESTED },
 	[RTHS_A_DEV_CLOCK] = NLA_POLICY_RANGE(NLA_U32, RTHS_CLOCK_HRTIMER,
 					      RTHS_CLOCK_MANUAL),
@@ -546,6 +548,18 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 		err = rths_parse_limits(rd, tb[RTHS_A_DEV_LIMITS], cfg, extack);
 		if (err)
 			goto unlock;
+	}
+	/*
+	 * Every card numbers its parameters from 1: another card's would be
+	 * read as this one's (the sim card's lag as a comedi minor).  A
+	 * request that names its card is checked against the device's.
+	 */
+	if (tb[RTHS_A_DEV_CARD] &&
+	    strcmp(nla_data(tb[RTHS_A_DEV_CARD]), rd->card->name)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_CARD],
+				    "not this device's card");
+		err = -EINVAL;
+		goto unlock;
 	}
 	if (params) {
 		if (!rd->card->set) {

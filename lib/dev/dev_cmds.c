@@ -47,7 +47,10 @@ int rths_dev_set(struct rths_ctl *ctl, const char *name,
 				   mb.err);
 	if (!ret && cfg)
 		ret = rths_put_config(&mb, &c);
-	/* the kernel checks that they are for the device's card */
+	/* named, so that the kernel checks they are for the device's card */
+	if (!ret && card_params && card_params->card)
+		ret = rths_put_name(&mb, RTHS_A_DEV_CARD, "card",
+				    card_params->card);
 	if (!ret && card_params)
 		ret = rths_put_card(&mb, NULL, card_params);
 	if (ret)

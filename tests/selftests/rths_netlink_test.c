@@ -291,6 +291,55 @@ TEST_F(nl, out_of_range_card_parameter)
 	expect_unchanged(_metadata, self);
 }
 
+/*
+ * Card parameters named for another card are refused at the name: the
+ * comedi card numbers its parameters from 1 like the sim card, so its
+ * minor would be read as the sim card's lag.
+ */
+TEST_F(nl, card_parameters_of_another_card)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct rths_comedi_params comedi = { .set = RTHS_COMEDI_MINOR };
+	struct nlattr *nest, *bad;
+	struct raw_reply r;
+
+	bad = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "comedi");
+	nest = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
+	mnl_attr_put_u32(nlh, RTHS_COMEDI_A_MINOR, 3);
+	mnl_attr_nest_end(nlh, nest);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EXTACK(r, -EINVAL, offset_of(nlh, bad));
+	EXPECT_STREQ("not this device's card", r.msg);
+	expect_unchanged(_metadata, self);
+	/* librths names the card of the parameters it sends */
+	comedi.minor = 3;
+	EXPECT_EQ(-EINVAL, rths_dev_set(self->t.ctl, self->t.name, NULL, 0,
+					RTHS_COMEDI_PARAMS(&comedi)));
+	expect_unchanged(_metadata, self);
+}
+
+/* The same request naming the device's own card is applied. */
+TEST_F(nl, card_parameters_of_its_card)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct rths_sim_params sim;
+	struct nlattr *nest;
+	struct raw_reply r;
+
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
+	nest = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
+	mnl_attr_put_u32(nlh, RTHS_SIM_A_LAG_US, 3);
+	mnl_attr_nest_end(nlh, nest);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EQ(0, r.err) {
+		TH_LOG("err %d msg '%s'", r.err, r.msg);
+	}
+	ASSERT_EQ(0, rths_dev_get_card(self->t.ctl, self->t.name, "sim", &sim,
+				       sizeof(sim)));
+	EXPECT_EQ(3, (int)(sim.lag * 1e6 + 0.5));
+}
+
 TEST_F(nl, missing_required_attribute)
 {
 	struct nlmsghdr *nlh = raw_msg(&self->nl, RTHS_CMD_DEV_NEW);
