@@ -189,7 +189,9 @@ args=()
 [ -n "${DEMO_DURATION:-}" ] && args+=(-t "$DEMO_DURATION")
 echo "demo: rths-coord drives the four sites (progress below)"
 rc=0
-netns_exec coord "$coord" "${args[@]}" -o "$out" "$ex/bridge.json" || rc=$?
+# its summary is printed below, once the guests are down: not twice
+netns_exec coord "$coord" "${args[@]}" -o "$out" "$ex/bridge.json" \
+	>/dev/null || rc=$?
 # The guests stop their sites (which log their counts) and power off.
 for i in 2 3; do
 	[ -d "$out/guest$i" ] || continue
