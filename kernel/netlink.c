@@ -551,9 +551,13 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	/*
 	 * Every card numbers its parameters from 1: another card's would be
-	 * read as this one's (the sim card's lag as a comedi minor).  A
-	 * request that names its card is checked against the device's.
+	 * read as this one's (the sim card's lag as a comedi minor).  Card
+	 * parameters come with the card they are for, the device's.
 	 */
+	err = params ? rths_require(info, RTHS_A_DEV_CARD,
+				    "missing attribute: the card the parameters are for") : 0;
+	if (err)
+		goto unlock;
 	if (tb[RTHS_A_DEV_CARD] &&
 	    strcmp(nla_data(tb[RTHS_A_DEV_CARD]), rd->card->name)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_CARD],

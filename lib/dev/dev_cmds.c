@@ -47,7 +47,7 @@ int rths_dev_set(struct rths_ctl *ctl, const char *name,
 				   mb.err);
 	if (!ret && cfg)
 		ret = rths_put_config(&mb, &c);
-	/* named, so that the kernel checks they are for the device's card */
+	/* the kernel wants their card, and checks it is the device's */
 	if (!ret && card_params && card_params->card)
 		ret = rths_put_name(&mb, RTHS_A_DEV_CARD, "card",
 				    card_params->card);

@@ -281,6 +281,7 @@ TEST_F(nl, out_of_range_card_parameter)
 	struct nlattr *nest, *bad;
 	struct raw_reply r;
 
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_CARD, "sim");
 	nest = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
 	mnl_attr_put_u32(nlh, RTHS_SIM_A_LAG_US, 1000);
 	bad = mnl_nlmsg_get_payload_tail(nlh);
@@ -316,6 +317,24 @@ TEST_F(nl, card_parameters_of_another_card)
 	comedi.minor = 3;
 	EXPECT_EQ(-EINVAL, rths_dev_set(self->t.ctl, self->t.name, NULL, 0,
 					RTHS_COMEDI_PARAMS(&comedi)));
+	expect_unchanged(_metadata, self);
+}
+
+/* Card parameters that do not say which card they are for are refused. */
+TEST_F(nl, card_parameters_without_their_card)
+{
+	struct nlmsghdr *nlh = set_msg(self);
+	struct nlattr *nest;
+	struct raw_reply r;
+
+	nest = mnl_attr_nest_start(nlh, RTHS_A_DEV_CARD_PARAMS);
+	mnl_attr_put_u32(nlh, RTHS_SIM_A_LAG_US, 3);
+	mnl_attr_nest_end(nlh, nest);
+	raw_send(&self->nl, nlh, &r);
+	EXPECT_EQ(-EINVAL, r.err);
+	EXPECT_EQ(RTHS_A_DEV_CARD, r.miss_type);
+	EXPECT_STREQ("missing attribute: the card the parameters are for",
+		     r.msg);
 	expect_unchanged(_metadata, self);
 }
 
