@@ -51,6 +51,11 @@ int ode_dae_check_ic(struct rths_ode *s)
 		rc = 0;
 	} else if (!rc) {
 		s->st.ic_norm = ode_newton_norm(s, r, s->y, 1.0 / h);
+		/* strict first: only a start that fails pays for the floor */
+		if (!(s->st.ic_norm <= 1.0) && s->nw_floor) {
+			ode_newton_ic_floor(s);
+			s->st.ic_norm = ode_newton_norm(s, r, s->y, 1.0 / h);
+		}
 		if (!(s->st.ic_norm <= 1.0))
 			rc = -RTHS_E_INCONSISTENT;
 	}

@@ -397,13 +397,6 @@ static int factor(struct rths_ode *s, double cj)
 static void rounding_floor(struct rths_ode *s, const double *y,
 			   const double *yp);
 
-/*
- * The start check measures this correction with ode_newton_norm(), which
- * allows index-k components the rounding floor of the factorization: at
- * tight tolerances the check's step is tiny (1.5e-9 s for a restarted
- * SI2 pendulum at 1e-8) and the multipliers' rounding, amplified by 1/h,
- * read as an inconsistency when the floor was stale or missing.
- */
 int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 			     double *r)
 {
@@ -418,10 +411,23 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 	rc = factor(s, cj);
 	if (rc)
 		return rc;
+	/* not the last factorization's floor: none until asked for */
 	if (s->nw_floor)
-		rounding_floor(s, s->y, s->yp);
+		memset(s->nw_floor, 0, s->n * sizeof(*s->nw_floor));
 	la_lin_solve(&nw->lin, r, 1);
 	return 0;
+}
+
+/*
+ * At tight tolerances the check's step is tiny (1.5e-9 s for a restarted
+ * SI2 pendulum at 1e-8) and the multipliers' rounding, amplified by 1/h,
+ * reads as an inconsistency without the floor.  The first step reuses it
+ * (floor_ok) when it keeps this factorization.
+ */
+void ode_newton_ic_floor(struct rths_ode *s)
+{
+	if (s->nw_floor)
+		rounding_floor(s, s->y, s->yp);
 }
 
 /*

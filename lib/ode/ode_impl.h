@@ -142,6 +142,12 @@ void ode_newton_begin_step(struct rths_ode *s);
  */
 int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 			     double *r);
+/*
+ * The rounding floor of that factorization at (s->y, s->yp), which
+ * ode_newton_norm() allows index-2 and -3 components; until it is called
+ * the floor is zero (the strictest measure).
+ */
+void ode_newton_ic_floor(struct rths_ode *s);
 
 /* --- initial conditions of DAEs (dae_ic.c) */
 /*
