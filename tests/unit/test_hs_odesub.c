@@ -9,6 +9,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -984,31 +985,45 @@ static int run_offline(struct rths_hs_experiment *x, struct rths_hs_history *h,
 }
 
 /*
+ * Example @file with the fields of the JSON object @fields set in its
+ * ode_substructures[@sub], parsed: the experiment, or NULL (@e says why).
+ */
+static struct rths_hs_experiment *example_with(const char *file, size_t sub,
+					       const char *fields,
+					       struct rths_error *e)
+{
+	struct rths_hs_experiment *x = NULL;
+	char path[PATH_MAX], *text = NULL;
+	json_t *j, *f = json_loads(fields, 0, NULL);
+
+	snprintf(path, sizeof(path), "%s/%s", RTHS_HS_EXAMPLES, file);
+	j = json_load_file(path, 0, NULL);
+	if (j && f && json_object_update(json_array_get(json_object_get(j,
+			"ode_substructures"), sub), f) == 0)
+		text = json_dumps(j, 0);
+	json_decref(j);
+	json_decref(f);
+	if (text && rths_hs_experiment_parse(text, file, RTHS_HS_EXAMPLES, &x,
+					     e) < 0)
+		x = NULL;
+	free(text);
+	return x;
+}
+
+/*
  * The chain example with ode_substructures[@sub].max_steps = 1, run for
  * 0.1 s offline; its return code, the error in @e.
  */
 static int run_chain_capped(size_t sub, struct rths_error *e)
 {
-	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_experiment *x;
 	struct rths_hs_run_result res;
 	struct rths_hs_history h;
-	json_error_t je;
-	json_t *j = json_load_file(RTHS_HS_EXAMPLES
-				   "/two-story-frame-chain.json", 0, &je);
-	char *text = NULL;
-	int r = -1;
+	int r;
 
-	if (j && json_object_set_new(json_array_get(json_object_get(j,
-			"ode_substructures"), sub), "max_steps",
-			json_integer(1)) == 0)
-		text = json_dumps(j, 0);
-	json_decref(j);
-	if (!text)
-		return -1;
-	r = rths_hs_experiment_parse(text, "capped.json", RTHS_HS_EXAMPLES,
-				     &x, e);
-	free(text);
-	if (r < 0)
+	x = example_with("two-story-frame-chain.json", sub,
+			 "{\"max_steps\": 1}", e);
+	if (!x)
 		return -2;	/* the file must be read: only the run fails */
 	x->duration = 0.1;
 	memset(&h, 0, sizeof(h));
@@ -1038,30 +1053,16 @@ TEST(cap_in_a_run_names_its_field)
  */
 TEST(tight_tolerance_si2_restarts_pass_the_start_check)
 {
-	struct rths_hs_experiment *x = NULL;
 	struct rths_hs_run_result res;
 	struct rths_hs_odesub_work w;
 	struct rths_hs_history h;
 	struct rths_error e = { 0 };
-	json_error_t je;
-	json_t *j = json_load_file(RTHS_HS_EXAMPLES
-				   "/two-story-frame-tmd.json", 0, &je);
-	json_t *sub = json_array_get(json_object_get(j, "ode_substructures"),
-				     0);
-	char *text;
+	struct rths_hs_experiment *x = example_with(
+		"two-story-frame-tmd.json", 0,
+		"{\"rtol\": 1e-8, \"atol\": 1e-8, \"max_steps\": 1000}", &e);
 
-	ASSERT_NE(NULL, sub);
-	ASSERT_EQ(0, json_object_set_new(sub, "rtol", json_real(1e-8)));
-	ASSERT_EQ(0, json_object_set_new(sub, "atol", json_real(1e-8)));
-	ASSERT_EQ(0, json_object_set_new(sub, "max_steps",
-					 json_integer(1000)));
-	text = json_dumps(j, 0);
-	json_decref(j);
-	ASSERT_NE(NULL, text);
-	ASSERT_EQ(0, rths_hs_experiment_parse(text, "tmd-1e-8.json",
-					      RTHS_HS_EXAMPLES, &x, &e))
+	ASSERT_NE(NULL, x)
 		TH_LOG("%s: %s", e.path, e.msg);
-	free(text);
 	memset(&h, 0, sizeof(h));
 	EXPECT_EQ(0, run_offline(x, &h, &res, &e))
 		TH_LOG("%s: %s", e.path, e.msg);
