@@ -274,7 +274,7 @@ install: lib tools $(LIBRTHS_DIST_A)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)/etc/udev/rules.d
+		$(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/security/limits.d
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
 	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
@@ -289,6 +289,7 @@ install: lib tools $(LIBRTHS_DIST_A)
 		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$sec/; \
 	done
 	install -m 644 udev/60-rths.rules $(DESTDIR)/etc/udev/rules.d/
+	install -m 644 limits/90-rths.conf $(DESTDIR)/etc/security/limits.d/
 	@# /usr/local/lib is found through ld.so's cache: refresh it, unless
 	@# this is a staged install.
 	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
