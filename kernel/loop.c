@@ -126,6 +126,32 @@ void rths_loop_request_hold(struct rths_device *rd, u32 reason)
 }
 
 /*
+ * The loop ticks no more from now on (its CPU goes offline, timer.c): the
+ * outputs stay where the last tick wrote them, without a ramp, since no
+ * tick will run one.  A running device holds for @reason, and one holding
+ * for another reason is announced again with it, so that userspace learns
+ * the loop is gone; a fault stays a fault.  By the tick context, between
+ * ticks.
+ */
+void rths_loop_hold_in_place(struct rths_device *rd, u32 reason)
+{
+	struct rths_loop *lp = &rd->loop;
+
+	atomic_set(&lp->hold_request, 0);
+	if (rd->state != RTHS_STATE_FAULTED &&
+	    (rd->state != RTHS_STATE_HOLDING || rd->reason != reason)) {
+		trace_rths_hold(rd, RTHS_STATE_HOLDING, reason, 0,
+				lp->step + 1);
+		rths_loop_set_state(rd, RTHS_STATE_HOLDING, reason);
+	}
+	rths_motion_set(lp, RTHS_MOTION_HOLD, lp->out, 0, 1, rd->channels);
+	if (!lp->resting) {
+		WRITE_ONCE(lp->resting, true);
+		wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
+	}
+}
+
+/*
  * Bumpless start: take the outputs from where the card says the actuators
  * are (a stopped device only).  The positions are bounded like targets.
  */

@@ -55,12 +55,17 @@
  * remove it under rd->lock; both take cpu_hotplug_lock (read) inside
  * rd->lock, and rths_rt_start() sets rd->rt.thread under it.  So the
  * teardown callback (cpu_hotplug_lock held for write) never takes
- * rd->lock or rths_lock: it asks the loop thread for a hold through
- * rd->loop.hold_request and rd->rt.cpu_offline, and waits without locks
- * until the thread has ramped to rest and parked (it writes the state as
- * always, then ticks no more).  The thread needs no lock to get there, so
- * a RUN_STOP waiting for cpu_hotplug_lock under rd->lock cannot block it.
- * A parked thread stays until rths_rt_stop() stops it.
+ * rd->lock or rths_lock.  Nor does it wait on a ramp: a ramp takes up to
+ * 65535 ticks, and the hotplug lock would be held all along.  It asks the
+ * loop thread through rd->rt.cpu_offline and waits only until the thread
+ * has finished the tick it may be running and parked: the thread holds in
+ * place (rths_loop_hold_in_place(): the outputs stay where the last tick
+ * wrote them, the state becomes holding, reason cpu-offline, as always
+ * written by the thread), stops the timer, and ticks no more.  The thread
+ * needs no lock to get there, so a RUN_STOP waiting for cpu_hotplug_lock
+ * under rd->lock cannot block it.  A parked thread stays parked until
+ * rths_rt_stop() stops it, through any later offline and online of the
+ * CPU, which then find it parked and return at once.
  *
  * Statistics: readers never touch rd->stats; the tick context publishes
  * a copy at each tick boundary under rd->stats_seq (stats.c).
@@ -294,6 +299,7 @@ void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 void rths_loop_manual_tick(struct rths_device *rd);
 int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
+void rths_loop_hold_in_place(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
 int rths_loop_home(struct rths_device *rd);
 unsigned long rths_loop_ramp_timeout(const struct rths_device *rd);
