@@ -67,8 +67,12 @@
  * rths_rt_stop() stops it, through any later offline and online of the
  * CPU, which then find it parked and return at once.
  *
- * Statistics: readers never touch rd->stats; the tick context publishes
- * a copy at each tick boundary under rd->stats_seq (stats.c).
+ * Statistics and position: readers never touch rd->stats or rd->loop;
+ * the tick context publishes a copy of the counters and of the loop's
+ * tick, step and outputs at each tick boundary under rd->stats_seq, a
+ * seqcount whose writers hold rd->stats_lock (stats.c), as do the
+ * handlers that change the position of a stopped device (home).  The
+ * state, reason and fault are read with READ_ONCE.
  */
 #ifndef _RTHS_H
 #define _RTHS_H
@@ -152,6 +156,12 @@ struct rths_stats_k {
 	u64 step_ticks_now;	/* lp->step_tick, when published */
 	u64 irq_hist[RTHS_LAT_HIST_BUCKETS];
 	u64 thread_hist[RTHS_LAT_HIST_BUCKETS];
+};
+
+/* Where the loop is, as the tick context publishes it with the counters. */
+struct rths_pos_k {
+	u64 tick, step;
+	s64 out[RTHS_MAX_CHANNELS];
 };
 
 /* How the output moves from one tick to the next. */
@@ -248,8 +258,10 @@ struct rths_device {
 	struct rths_loop loop;
 	struct rths_rt rt;
 	struct rths_stats_k stats;	/* see stats.c */
-	seqcount_t stats_seq;
+	spinlock_t stats_lock;		/* the publishers of stats_pub */
+	seqcount_spinlock_t stats_seq;
 	struct rths_stats_k stats_pub;
+	struct rths_pos_k pos_pub;
 	wait_queue_head_t wq;		/* poll: feedback and state */
 	struct device *node;		/* /dev/rths/NAME */
 
@@ -297,7 +309,9 @@ void rths_loop_reset(struct rths_device *rd);
 void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 		    u64 thread_lat);
 void rths_loop_manual_tick(struct rths_device *rd);
-int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack);
+int rths_loop_ramp_down(struct rths_device *rd, u32 max);
+int rths_loop_wait_rest(struct rths_device *rd, unsigned long timeout,
+			struct netlink_ext_ack *extack);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
 void rths_loop_hold_in_place(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
@@ -316,6 +330,7 @@ u64 rths_grid_ns(u64 n, u32 rate);
 void rths_stats_init(struct rths_device *rd);
 void rths_stats_publish(struct rths_device *rd);
 void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st);
+void rths_stats_read_pos(struct rths_device *rd, struct rths_pos_k *pos);
 void rths_stats_clear(struct rths_device *rd);
 
 /* events.c */
