@@ -113,7 +113,7 @@ static int rths_map_pages(struct vm_area_struct *vma, struct rths_region *rg)
 	pgprot_t prot = vma->vm_page_prot;
 	int err = 0;
 
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	rths_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	for (off = 0; off < len && !err; off += PAGE_SIZE) {
 		vma->vm_page_prot = off ? prot :
 				    vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
@@ -137,13 +137,13 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(file->f_mode & FMODE_WRITE)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
-		vm_flags_clear(vma, VM_MAYWRITE);
+		rths_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	/* a private copy of the rings would post nothing */
 	if (!(vma->vm_flags & VM_SHARED)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EINVAL;
-		vm_flags_clear(vma, VM_MAYWRITE);
+		rths_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	/*
 	 * Pin the region and count the map before mapping, under

@@ -198,7 +198,7 @@ static int rths_nl_lock(struct rths_device *rd, struct genl_info *info)
 	return -ENODEV;
 }
 
-static int rths_pre_doit(const struct genl_split_ops *ops,
+static int rths_pre_doit(const RTHS_GENL_DOIT_OPS *ops,
 			 struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd;
@@ -220,7 +220,7 @@ static int rths_pre_doit(const struct genl_split_ops *ops,
 	return 0;
 }
 
-static void rths_post_doit(const struct genl_split_ops *ops,
+static void rths_post_doit(const RTHS_GENL_DOIT_OPS *ops,
 			   struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];

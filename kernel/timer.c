@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
 
+#include "compat.h"
 #include "rths.h"
 
 static enum cpuhp_state rths_cpuhp_state;
@@ -273,8 +274,8 @@ int rths_rt_start(struct rths_device *rd)
 	struct task_struct *t;
 	int err;
 
-	hrtimer_init(&rt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
-	rt->timer.function = rths_timer_fn;
+	rths_hrtimer_setup(&rt->timer, rths_timer_fn, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_ABS_PINNED_HARD);
 	atomic_set(&rt->pending, 0);
 	atomic_set(&rt->stats_reset, 0);
 	init_completion(&rt->reset_done);
