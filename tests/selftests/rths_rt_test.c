@@ -322,7 +322,9 @@ TEST_F_TIMEOUT(rt, position_is_one_ticks, 120)
 		ASSERT_EQ(0, feed(&t, &posted, &seen, variant->steps));
 		ASSERT_EQ(0, rths_dev_get(t.ctl, t.name, &info[n],
 					  sizeof(info[n])));
-		n++;
+		/* keep one reading of each tick the loop has run */
+		if (info[n].tick && (!n || info[n].tick != info[n - 1].tick))
+			n++;
 		drain_trace(&t);
 	} while (n < 512 && seen < variant->steps);
 	ASSERT_EQ(0, rths_run_stop_now(t.ctl, t.name));
@@ -330,7 +332,7 @@ TEST_F_TIMEOUT(rt, position_is_one_ticks, 120)
 	for (i = 0; i < n; i++) {
 		uint64_t tick = info[i].tick;
 
-		if (!tick || tick >= MAX_TICKS || !traced[tick])
+		if (tick >= MAX_TICKS || !traced[tick])
 			continue;
 		checked++;
 		if (cmd_at[tick] != info[i].position_raw[0] && !bad++)
@@ -339,7 +341,7 @@ TEST_F_TIMEOUT(rt, position_is_one_ticks, 120)
 			       (long long)info[i].position_raw[0],
 			       (long long)cmd_at[tick]);
 	}
-	TH_LOG("%u DEV_GETs while running, %llu checked against the trace",
+	TH_LOG("%u ticks read by DEV_GET, %llu checked against the trace",
 	       n, (unsigned long long)checked);
 	EXPECT_EQ(0u, bad);
 	EXPECT_GT(checked, (uint64_t)n / 2);
