@@ -4,8 +4,8 @@
  * (Debian's 6.1 and 6.12, stock and PREEMPT_RT, and the next ones), in
  * one place, so that the rest of the code has no version #if.  Each
  * difference is a wrapper with a name of its own (rths_*), chosen by
- * LINUX_VERSION_CODE at the release of the upstream change it follows,
- * named by its commit subject.
+ * the version (RTHS_KERNEL_SINCE()) of the release of the upstream change
+ * it follows, named by its commit subject.
  */
 #ifndef RTHS_COMPAT_H
 #define RTHS_COMPAT_H
@@ -17,13 +17,20 @@
 #include <net/genetlink.h>
 
 /*
+ * The one test of the version (checkpatch's LINUX_VERSION_CODE warning is
+ * for code merged upstream; scripts/kcheck.sh lets this file have it).
+ */
+#define RTHS_KERNEL_SINCE(major, minor) \
+	(KERNEL_VERSION(major, minor, 0) <= LINUX_VERSION_CODE)
+
+/*
  * 6.3, "mm: introduce vma->vm_flags wrapper functions": vma->vm_flags is
  * read-only, changed through vm_flags_set() and vm_flags_clear().
  */
 static inline void rths_vm_flags_set(struct vm_area_struct *vma,
 				     vm_flags_t flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if RTHS_KERNEL_SINCE(6, 3)
 	vm_flags_set(vma, flags);
 #else
 	vma->vm_flags |= flags;
@@ -33,7 +40,7 @@ static inline void rths_vm_flags_set(struct vm_area_struct *vma,
 static inline void rths_vm_flags_clear(struct vm_area_struct *vma,
 				       vm_flags_t flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if RTHS_KERNEL_SINCE(6, 3)
 	vm_flags_clear(vma, flags);
 #else
 	vma->vm_flags &= ~flags;
@@ -43,7 +50,7 @@ static inline void rths_vm_flags_clear(struct vm_area_struct *vma,
 /*
  * 6.4, "driver core: class: remove module * from class_create()".
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#if RTHS_KERNEL_SINCE(6, 4)
 #define rths_class_create(name) class_create(name)
 #else
 #define rths_class_create(name) class_create(THIS_MODULE, name)
@@ -52,7 +59,7 @@ static inline void rths_vm_flags_clear(struct vm_area_struct *vma,
 /*
  * 6.2, "driver core: make struct class.devnode() take a const *".
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if RTHS_KERNEL_SINCE(6, 2)
 #define RTHS_DEVNODE_CONST const
 #else
 #define RTHS_DEVNODE_CONST
@@ -63,7 +70,7 @@ static inline void rths_vm_flags_clear(struct vm_area_struct *vma,
  * post_doit() get the split operation, before the genl_ops; both carry
  * the internal_flags rths uses.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if RTHS_KERNEL_SINCE(6, 2)
 #define RTHS_GENL_DOIT_OPS struct genl_split_ops
 #else
 #define RTHS_GENL_DOIT_OPS struct genl_ops
@@ -79,7 +86,7 @@ rths_hrtimer_setup(struct hrtimer *timer,
 		   enum hrtimer_restart (*function)(struct hrtimer *),
 		   clockid_t clock_id, enum hrtimer_mode mode)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if RTHS_KERNEL_SINCE(6, 13)
 	hrtimer_setup(timer, function, clock_id, mode);
 #else
 	hrtimer_init(timer, clock_id, mode);
