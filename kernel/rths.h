@@ -25,6 +25,12 @@
  * memory (mmap_lock), and lockdep rightly calls that a cycle.  So mmap()
  * takes only rd->region_lock, to pin the region and count the map.
  *
+ * No netlink handler holds rd->lock across a wait or for more than a
+ * bounded piece of work: RUN_STOP and RUN_TICK take it themselves rather
+ * than in pre_doit, and drop it to wait for a ramp or between pieces of
+ * 1024 manual ticks, checking the device again each time they retake it
+ * (netlink.c); no handler releases a lock that pre_doit took.
+ *
  * rths_lock and rd->lock never nest: lookups take and drop rths_lock and
  * return a reference, then take rd->lock.  rd->lock may be taken before
  * rd->ev_lock, never after.  Card modules take none of them; a card's own
