@@ -22,7 +22,11 @@ ynl_dir, spec_path, header, cc = sys.argv[1:5]
 sys.path.insert(0, os.path.join(ynl_dir, 'tools/net/ynl'))
 from lib.nlspec import SpecFamily  # noqa: E402
 
-schema = os.path.join(ynl_dir, 'Documentation/netlink/genetlink-legacy.yaml')
+import yaml  # noqa: E402
+
+with open(spec_path) as f:
+    protocol = yaml.safe_load(f)['protocol']
+schema = os.path.join(ynl_dir, f'Documentation/netlink/{protocol}.yaml')
 tests = []
 diag = []
 
@@ -37,7 +41,7 @@ def c_upper(name):
 
 try:
     family = SpecFamily(spec_path, schema)
-    tap(True, f'{spec_path} is valid against the genetlink-legacy schema')
+    tap(True, f'{spec_path} is valid against the {protocol} schema')
 except Exception as e:  # the library raises plain exceptions
     tap(False, f'{spec_path}: {e}')
     family = None
