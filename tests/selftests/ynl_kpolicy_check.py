@@ -27,6 +27,9 @@ import tempfile
 
 import yaml
 
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+from ynl_tap import finish  # noqa: E402
+
 ynl_dir, spec_path, netlink_c, header, cc = sys.argv[1:6]
 delegated = set(sys.argv[6:])
 tests = []
@@ -248,10 +251,4 @@ try:
     main()
 except Exception as e:  # report, do not hide, what the checker failed at
     tap(False, f'the check ran: {type(e).__name__}: {e}')
-print('TAP version 13')
-print(f'1..{len(tests)}')
-for i, (ok, what) in enumerate(tests, 1):
-    print(f'{"" if ok else "not "}ok {i} {what}')
-for line in diag:
-    print(line)
-sys.exit(0 if all(ok for ok, _ in tests) else 1)
+finish(tests, diag)

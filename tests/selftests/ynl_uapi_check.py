@@ -21,6 +21,8 @@ import tempfile
 ynl_dir, spec_path, header, cc = sys.argv[1:5]
 sys.path.insert(0, os.path.join(ynl_dir, 'tools/net/ynl'))
 from lib.nlspec import SpecFamily  # noqa: E402
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+from ynl_tap import finish  # noqa: E402
 
 import yaml  # noqa: E402
 
@@ -177,10 +179,4 @@ if family:
     tap(not extra, f'every name {os.path.basename(header)} defines is in '
         'the spec' + (': not ' + ' '.join(extra) if extra else ''))
 
-print('TAP version 13')
-print(f'1..{len(tests)}')
-for i, (ok, what) in enumerate(tests, 1):
-    print(f'{"" if ok else "not "}ok {i} {what}')
-for line in diag:
-    print(line)
-sys.exit(0 if all(ok for ok, _ in tests) else 1)
+finish(tests, diag)
