@@ -150,20 +150,20 @@ fi
 # 300 connects to pier 2's port hold still while the coordinator's
 # session to it is reset: its reconnect must not wait for a SYN retry
 # behind them.  The run finishes with the undisturbed history; printed:
-# the coordinator's slowest reconnect to pier 2 and a probe's HELLO to
-# answer time during the flood (before the fix: over 1 s, a SYN retry).
+# the coordinator's slowest reconnect to pier 2 and the time from a
+# probe's connect to the site's answer to its HELLO, halfway through the
+# burst (with a listen backlog of 16: over 1 s, a SYN retry).
 if run flood; then
 bed_up flood
 coord_spawn "$work/flood/out" -v
 probe=
 if wait_records 2 "$half"; then
-	netns_exec 2 "$TESTPEER" flood $SITE_PORT 300 3 \
+	netns_exec 2 "$TESTPEER" flood $SITE_PORT 300 3 pier2 \
 		> "$NETNS_DIR/flood.out" 2>&1 &
 	fpid=$!
-	sleep 0.2
 	netns_fault 2 reset > /dev/null
-	probe=$(netns_exec 2 "$TESTPEER" probe $SITE_PORT pier2)
 	wait $fpid
+	probe=$(grep '^probe:' "$NETNS_DIR/flood.out")
 fi
 wait "$(netns_pid coord)"
 st=$?

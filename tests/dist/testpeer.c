@@ -11,10 +11,12 @@
  *       it received: "hello H step S step-N K bye B" (K: how often step N
  *       came, that is how often its device was commanded to do it).
  *
- *   testpeer flood PORT COUNT SECONDS
- *       COUNT connections to 127.0.0.1:PORT at once, each holding still
- *       (sending nothing) for SECONDS, then closed; prints "flood: COUNT
- *       connects, C established".
+ *   testpeer flood PORT COUNT SECONDS [NAME]
+ *       COUNT connections to 127.0.0.1:PORT at once (from FLOODERS
+ *       processes), each holding still (sending nothing) for SECONDS,
+ *       then closed; prints "flood: COUNT connects, C established" (this
+ *       process's share).  With NAME, halfway through the burst a probe
+ *       (below) for substructure NAME.
  *
  *   testpeer probe PORT NAME
  *       a HELLO for substructure NAME with a test of its own, timed to the
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,16 +237,35 @@ static int errsite(int port, uint64_t n)
 
 /* -------------------------------------------------------------- flood */
 
-static int flood(int port, int count, double secs)
+static int probe(int port, const char *name);
+
+#define FLOODERS 4
+
+static int flood(int port, int count, double secs, const char *name)
 {
 	struct sockaddr_in a = loopback(port);
-	int *fds = calloc((size_t)count, sizeof(int));
-	int established = 0;
+	pid_t kids[FLOODERS - 1];
+	int *fds, established = 0, total = count, helper = 0;
 	double end;
 
+	/* the others take their share and hold it as long */
+	for (int k = 0; k < FLOODERS - 1; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			helper = 1;
+			name = NULL;
+			count = total / FLOODERS;
+			goto connect;
+		}
+	}
+	count = total - (FLOODERS - 1) * (total / FLOODERS);
+connect:
+	fds = calloc((size_t)count, sizeof(int));
 	if (!fds)
 		return 1;
 	for (int i = 0; i < count; i++) {
+		if (name && i == count / 2)
+			probe(port, name);
 		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
 		if (fds[i] >= 0 &&
 		    connect(fds[i], (struct sockaddr *)&a, sizeof(a)) < 0 &&
@@ -266,7 +288,13 @@ static int flood(int port, int count, double secs)
 		close(fds[i]);
 	}
 	free(fds);
-	printf("flood: %d connects, %d established\n", count, established);
+	if (helper)
+		_exit(0);
+	for (int k = 0; k < FLOODERS - 1; k++)
+		if (kids[k] > 0)
+			waitpid(kids[k], NULL, 0);
+	printf("flood: %d connects, %d established of this process's %d\n",
+	       total, established, count);
 	return 0;
 }
 
@@ -312,10 +340,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 4 && !strcmp(argv[1], "errsite"))
 		return errsite(atoi(argv[2]), strtoull(argv[3], NULL, 0));
-	if (argc == 5 && !strcmp(argv[1], "flood"))
-		return flood(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "flood"))
+		return flood(atoi(argv[2]), atoi(argv[3]), atof(argv[4]),
+			     argc == 6 ? argv[5] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "probe"))
 		return probe(atoi(argv[2]), argv[3]);
-	fprintf(stderr, "usage: testpeer errsite PORT N | flood PORT COUNT SECONDS | probe PORT NAME\n");
+	fprintf(stderr, "usage: testpeer errsite PORT N | flood PORT COUNT SECONDS [NAME] | probe PORT NAME\n");
 	return 2;
 }
