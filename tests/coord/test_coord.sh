@@ -348,10 +348,11 @@ check "a run over TLS with pre-shared keys completes" [ $? -eq 0 ]
 check "it gives the plain run's history, bit for bit" same_history "$T/f"
 with_tls '{ "psk_file": "wrong.psk", "psk_identity": "coord" }'
 TEST_ID=0x1008
-run -o "$T/g" --no-reference --give-up 0.5
+run -o "$T/g" --no-reference
 R=$?
-check "a wrong key fails the run (status 3) naming the TLS handshake" \
-	[ $R -eq 3 -a -n "$(grep 'pier1: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" ]
+check "a wrong key fails the run at once (status 5) as an authentication failure of the TLS handshake" \
+	[ $R -eq 5 -a -n "$(grep 'pier[0-9]: authentication failed: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" -a \
+	  -z "$(grep 'giving up' "$T/coord-$TEST_ID.log")" ]
 stop_sites
 check "and the sites executed nothing for it" \
 	[ "$(counts 1 | cut -d' ' -f1)" = $STEPS -a "$(counts 2 | cut -d' ' -f1)" = $STEPS ]
@@ -363,8 +364,8 @@ with_tls '{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key", "server_nam
 TEST_ID=0x100b
 run -o "$T/k" --no-reference
 R=$?
-check "a certificate for another name fails the run at once (status 3), saying why" \
-	[ $R -eq 3 -a -n "$(grep 'certificate is not accepted: .*does not match.*does not name other.invalid' "$T/coord-$TEST_ID.log")" -a \
+check "a certificate for another name fails the run at once (status 5), saying why" \
+	[ $R -eq 5 -a -n "$(grep 'certificate is not accepted: .*does not match.*does not name other.invalid' "$T/coord-$TEST_ID.log")" -a \
 	  -z "$(grep 'giving up' "$T/coord-$TEST_ID.log")" ]
 stop_sites
 check "the sites authenticated the coordinator's certificate" \
