@@ -261,8 +261,10 @@ static int open_journal(const struct options *o, const char *dir,
 		j->test_id = o->test_id ? o->test_id : random_test_id();
 		r = journal_open(path, cc, j, false, msg, sizeof(msg));
 	}
-	if (r)
+	if (r) {
 		fprintf(stderr, "rths-coord: %s\n", msg);
+		journal_close(j);
+	}
 	return r;
 }
 

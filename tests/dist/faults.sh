@@ -354,7 +354,8 @@ fi
 
 # ------------------------------------------------------------ coord
 if run coord; then
-bed_up coord
+# 5 ms a way: the kill lands mid-test even in a slow (sanitized) build
+bed_up coord -e "delay both 5"
 coord_spawn "$work/coord/out"
 if wait_records 1 "$half"; then
 	netns_stop coord KILL
