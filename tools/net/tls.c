@@ -501,6 +501,25 @@ static int auth_alert(gnutls_alert_description_t a)
 	}
 }
 
+/* A server's handshake errors that refuse the client's credentials (not
+ * a peer that speaks no TLS: it gets no alert, only the close). */
+static int refusal(int r)
+{
+	switch (r) {
+	case GNUTLS_E_RECEIVED_ILLEGAL_PARAMETER:	/* a wrong PSK */
+	case GNUTLS_E_DECRYPTION_FAILED:
+	case GNUTLS_E_CERTIFICATE_REQUIRED:
+	case GNUTLS_E_NO_CERTIFICATE_FOUND:
+	case GNUTLS_E_CERTIFICATE_ERROR:
+	case GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR:
+	case GNUTLS_E_INSUFFICIENT_CREDENTIALS:
+	case GNUTLS_E_NO_CIPHER_SUITES:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int tls_handshake(struct tls_conn *t)
 {
 	int r;
@@ -522,7 +541,7 @@ int tls_handshake(struct tls_conn *t)
 		 * that it does not take the failure for a broken link. */
 		if (t->c->role == TLS_SERVER && r == GNUTLS_E_SRP_PWD_ERROR)
 			deny(t, GNUTLS_A_UNKNOWN_PSK_IDENTITY);
-		else if (t->c->role == TLS_SERVER && gnutls_error_is_fatal(r))
+		else if (t->c->role == TLS_SERVER && refusal(r))
 			gnutls_alert_send_appropriate(t->s, r);
 		return -EPROTO;
 	}
