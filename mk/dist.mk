@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Distributed tests (tests/dist): the fault-injecting TCP proxy
 # (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
-# test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
-# three rths-site in network namespaces, as root), with the plain and the
-# ASan/UBSan builds; "make dist-check" runs them
+# test on loopback; the fault matrix and the fault policy's tests
+# (tests/dist/faults.sh, policy.sh: rths-coord and three rths-site in
+# network namespaces, with tests/dist/testpeer.c's peers, as root), with the
+# plain and the ASan/UBSan builds; "make dist-check" runs them
 # (Documentation/distributed-testing.rst).
 
 # ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
@@ -17,6 +18,17 @@ $(O)/$(1)/tests/dist/faultproxy: $(DIST_PROXY_SRC) | $(DEPS_STAMP)
 endef
 $(foreach v,plain asan,$(eval $(call dist_proxy_rule,$(v))))
 
+# The fault policy's peers (tests/dist/testpeer.c): a site whose device
+# refuses, a flood of connects, a timed HELLO.
+define dist_peer_rule
+$(O)/$(1)/tests/dist/testpeer: tests/dist/testpeer.c \
+		$(wildcard tools/net/*.[ch]) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) -Itools/net $$(CFLAGS_$(1)) $$(LDFLAGS_$(1)) \
+		-o $$@ $$< $$(NET_SRCS) $$(NET_LIBS)
+endef
+$(foreach v,plain asan,$(eval $(call dist_peer_rule,$(v))))
+
 DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
 $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 		tests/site/site_proc.h $(HARNESS) | $(DEPS_STAMP)
@@ -26,6 +38,7 @@ $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 
 .PHONY: dist-check
 dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
+		$(O)/plain/tests/dist/testpeer $(O)/asan/tests/dist/testpeer \
 		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-site $(O)/asan/tools/rths-coord \
 		$(O)/asan/tools/rths-site
@@ -39,7 +52,8 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 	for v in plain asan; do \
 		RTHS_COORD=$(O)/$$v/tools/rths-coord \
 		RTHS_SITE=$(O)/$$v/tools/rths-site \
-		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 900 \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy \
+		TESTPEER=$(O)/$$v/tests/dist/testpeer timeout 1200 \
 			tests/dist/faults.sh $(O)/results $(O)/dist-faults-$$v \
 			> $(O)/results/dist-faults-$$v.tap \
 			2>$(O)/dist-faults-$$v.log || rc=1; \

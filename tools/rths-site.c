@@ -91,7 +91,8 @@ static int listen_on(struct substructure *sub)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, SOMAXCONN) ||
 	    getsockname(fd, (struct sockaddr *)&sa, &len)) {
 		site_log(LOG_ERR, "%s: cannot listen on %s:%d: %s", sub->name,
 			 addr, sub->port, strerror(errno));
@@ -219,7 +220,8 @@ static void evict_pending(void)
 	sessions[oldest] = sessions[--nsessions];
 }
 
-static void accept_on(struct site *site, struct substructure *sub)
+/* One connection from the listen queue: 0, or -1 when it is empty. */
+static int accept_on(struct site *site, struct substructure *sub)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
@@ -230,11 +232,12 @@ static void accept_on(struct site *site, struct substructure *sub)
 	fd = accept4(sub->listen_fd, (struct sockaddr *)&sa, &len,
 		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
+		if (errno == ECONNABORTED || errno == EINTR)
+			return 0;
+		if (errno != EAGAIN)
 			site_log(LOG_WARN, "%s: accept: %s", sub->name,
 				 strerror(errno));
-		return;
+		return -1;
 	}
 	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
 	evict_pending();
@@ -242,14 +245,14 @@ static void accept_on(struct site *site, struct substructure *sub)
 		site_log(LOG_WARN, "%s: %s:%d refused: %d sessions already open",
 			 sub->name, ip, ntohs(sa.sin_port), nsessions);
 		close(fd);
-		return;
+		return 0;
 	}
 	/* A step is small messages back and forth: never wait for Nagle. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
-		return;
+		return 0;
 	}
 	s->fd = fd;
 	s->id = next_id++;
@@ -267,13 +270,14 @@ static void accept_on(struct site *site, struct substructure *sub)
 		if (tls_conn_new(&s->tls, site->creds, fd, NULL, err,
 				 sizeof(err))) {
 			session_fail(s, "%s", err);
-			return;
+			return 0;
 		}
 		s->handshake = 1;
 	}
 	if (sub->proto == PROTO_NATIVE ? native_session_start(s) :
 	    of_session_start(s))
 		s->done = 1;
+	return 0;
 }
 
 /* send() and recv(), through TLS when the session has it. */
@@ -590,9 +594,14 @@ static int run(struct site *site, const sigset_t *unblocked)
 				i++;
 			}
 		}
+		/* Empty the listen queue (up to SITE_MAX_PENDING a round,
+		 * the sessions' turn then): a flood of connects must not
+		 * leave a coordinator's reconnect waiting for a SYN retry. */
 		for (int i = 0; i < nl; i++)
-			if (pfd[i].revents & POLLIN)
-				accept_on(site, &site->subs[i]);
+			for (int a = 0; a < SITE_MAX_PENDING &&
+			     (pfd[i].revents & POLLIN); a++)
+				if (accept_on(site, &site->subs[i]) < 0)
+					break;
 	}
 	site_log(LOG_INFO, "%s: stopping with %d sessions open",
 		 strsignal(stop_signal), nsessions);
