@@ -54,6 +54,9 @@ static void usage(FILE *f)
 	      "      --key FILE       TLS: the site's private key (PEM)\n"
 	      "      --no-quickack    do not re-arm TCP_QUICKACK after reads\n"
 	      "                       (for measuring the delayed-ACK cost only)\n"
+	      "      --no-realtime    leave the site's thread as it is: no memory\n"
+	      "                       lock, no SCHED_FIFO for device substructures\n"
+	      "                       (their \"realtime\" section)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
 	      "  -v, --verbose        log every message\n"
 	      "  -h, --help           this text\n", f);
@@ -624,6 +627,7 @@ int main(int argc, char **argv)
 		{ "cert", required_argument, NULL, 'E' },
 		{ "key", required_argument, NULL, 'K' },
 		{ "no-quickack", no_argument, NULL, 'Q' },
+		{ "no-realtime", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -664,6 +668,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Q':
 			quickack = 0;
+			break;
+		case 'R':
+			site_realtime = 0;
 			break;
 		case 'P':
 			psk = optarg;

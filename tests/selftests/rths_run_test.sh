@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # rths-run on the sim card (in the test guest): the same test with and
 # without delay compensation, where compensation must track better (J2),
-# the actuator-rate trace has a record per tick, and Ctrl-C holds the rig
+# the actuator-rate trace has a record per tick, the step thread runs
+# SCHED_FIFO without a page fault after its first step, and Ctrl-C holds the rig
 # and still writes every output.  Prints TAP.
 # Usage: rths_run_test.sh (from the top of the tree; RTHS_RUN set)
 set -uo pipefail
@@ -20,7 +21,7 @@ field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" |
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..18"
 # The same file with the compensation block replaced by "none" alone.
 sed '/"compensation": {/,/}/c\  "compensation": { "method": "none" },' "$example" >"$work/none.json"
 
@@ -43,6 +44,17 @@ echo "# trace rows $rows for $steps steps of 8 ticks"
 check "the actuator-rate trace has a row per tick" test "$rows" -ge $((steps * 8))
 check "the history has a row per step" test \
 	"$(($(grep -vc '^#' "$work/ats/history.csv") - 1))" -ge "$steps"
+# The step thread (the experiment's "realtime" defaults): SCHED_FIFO
+# below the kernel loop, locked, and not one page fault after step 1.
+st=$(jq -c .step_thread "$work/ats/summary.json")
+echo "# step thread: $st"
+check "the step thread ran SCHED_FIFO at priority 70 with its memory locked" \
+	test "$(jq -r '.step_thread | "\(.policy) \(.priority) \(.memory_locked)"' \
+		"$work/ats/summary.json")" = "SCHED_FIFO 70 true"
+check "no major page fault in the step thread after the first step" \
+	test "$(jq .step_thread.major_faults "$work/ats/summary.json")" = 0
+check "no minor page fault in the step thread after the first step" \
+	test "$(jq .step_thread.minor_faults "$work/ats/summary.json")" = 0
 
 # Under the manual clock rths-run runs the ticks itself: no real time, and
 # the sim card makes every run the same, sample for sample.

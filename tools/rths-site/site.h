@@ -135,6 +135,14 @@ int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
 		const double *u, const double *v, const double *a,
 		double *disp, double *force, struct sub_step_info *info);
 
+/* realtime.c: the site's thread made real-time by the first device
+ * substructure whose "realtime" section asks (once; 0: --no-realtime).
+ * An error only with realtime.required. */
+extern int site_realtime;
+struct rths_error;
+int site_realtime_enter(const struct substructure *sub,
+			struct rths_error *err);
+
 /* log.c: one line per event on stderr. */
 enum { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 extern int site_log_level;
