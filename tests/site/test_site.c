@@ -740,6 +740,60 @@ TEST_F(bad, absurd_sizes)
 	expect_one_line(_metadata, &self->s, "absurd");
 }
 
+/*
+ * A trial passes the substructures' one check (sub_check_input), as a
+ * native STEP does, on ports A, B and C: a value that is not finite, in
+ * any slot, ends the session with one line naming it, and so does a
+ * trial whose forces overflow (asked by [6]); other sessions go on.
+ */
+TEST_F(bad, trial_values_checked)
+{
+	static const struct {
+		int slot;	/* index after the code, in units of n; -1 time */
+		int dof;
+		double x;
+		const char *what;
+	} rows[] = {
+		{ 0, 0, NAN, "trial refused: displacement 0 is nan: not a finite number" },
+		{ 0, 1, INFINITY, "trial refused: displacement 1 is inf" },
+		{ 1, 1, -INFINITY, "trial refused: velocity 1 is -inf" },
+		{ 2, 0, NAN, "trial refused: acceleration 0 is nan" },
+		{ -1, 0, NAN, "trial refused: time is nan" },
+		{ 0, 0, 1e308, "trial refused: force 0 is" },
+	};
+	int32_t hdr_b[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
+
+	for (int port = 0; port < 3; port++) {
+		int n = port == 2 ? 3 : 2;
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			double m[NS] = { 3, 0.001, 0.002, 0.003 };
+			int ds = NS, fd;
+
+			if (port == 0)
+				fd = a_connect(self->s.port[0], NS, &ds);
+			else if (port == 1)
+				fd = dial(self->s.port[1]);
+			else
+				fd = c_connect(self->s.port[2], &ds);
+			ASSERT_LE(0, fd);
+			if (port == 1)
+				ASSERT_EQ(0, put(fd, hdr_b, sizeof(hdr_b)));
+			if (rows[i].slot < 0)
+				m[1 + 3 * n] = rows[i].x;
+			else
+				m[1 + rows[i].slot * n + rows[i].dof] =
+					rows[i].x;
+			ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+			m[0] = 6;
+			put(fd, m, ds * sizeof(double));
+			EXPECT_EQ(1, closed(fd));
+			close(fd);
+			expect_one_line(_metadata, &self->s, rows[i].what);
+		}
+	}
+}
+
 TEST_F(bad, silent_peer)
 {
 	int fd = dial(self->s.port[0]);
