@@ -153,35 +153,25 @@ static int check_limits(const struct substructure *sub, const double *u,
 /*
  * The one check every input to a substructure passes, numerical or
  * device, whatever the protocol (native STEP, OpenFresco's trials on
- * ports A, B and C): @ndof equals the substructure's DOF, every value
- * (u, and v, a and t when given) is finite, and a device's strokes stay
- * within its limits.  Returns 0, or -RNP_ERR_DOF, -RNP_ERR_PROTOCOL (a
- * value that is not a number) or -RNP_ERR_DEVICE (a limit) with the
- * reason in @why; nothing was changed then.
+ * ports A, B and C): librths's (rths_hs_substructure_check_input(), as
+ * its ODE substructures' steps): @ndof equals the substructure's DOF,
+ * every value (u, and v, a and t when given) is finite; and a device's
+ * strokes stay within its limits.  Returns 0, or -RNP_ERR_DOF,
+ * -RNP_ERR_PROTOCOL (a value that is not a number) or -RNP_ERR_DEVICE
+ * (a limit) with the reason in @why; nothing was changed then.
  */
 int sub_check_input(const struct substructure *sub, uint32_t ndof,
 		    const double *u, const double *v, const double *a,
 		    const double *t, char *why, size_t len)
 {
-	static const char *const names[] = { "displacement", "velocity",
-					     "acceleration" };
-	const double *vec[] = { u, v, a };
-	int i;
+	struct rths_error err = { 0 };
+	int r = rths_hs_substructure_check_input(ndof, (size_t)sub->n, u, v,
+						 a, t, &err);
 
-	if (ndof != (uint32_t)sub->n)
-		return check_fail(why, len, RNP_ERR_DOF,
-				  "%u DOF, the substructure has %d", ndof,
-				  sub->n);
-	for (int k = 0; k < 3; k++) {
-		i = not_finite(vec[k], sub->n);
-		if (i >= 0)
-			return check_fail(why, len, RNP_ERR_PROTOCOL,
-					  "%s %d is %g: not a finite number",
-					  names[k], i, vec[k][i]);
-	}
-	if (t && !isfinite(*t))
-		return check_fail(why, len, RNP_ERR_PROTOCOL,
-				  "time is %g: not a finite number", *t);
+	if (r)
+		return check_fail(why, len, r == -RTHS_E_BAD_SHAPE ?
+				  RNP_ERR_DOF : RNP_ERR_PROTOCOL, "%s",
+				  err.msg);
 	return sub->dev ? check_limits(sub, u, why, len) : 0;
 }
 
