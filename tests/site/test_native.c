@@ -323,6 +323,57 @@ TEST(handshake_and_steps)
 	EXPECT_EQ(35, e);
 }
 
+/*
+ * Bytes a step (Documentation/rths-protocol.rst): a STEP of N DOF with k
+ * vectors is 40 + 8 N k bytes on the wire, its RESULT 48 + 16 N, so a
+ * step moves 88 + 8 N (k + 2): 112 for 1 DOF with displacements only.
+ * The RESULT is counted as read from the socket.
+ */
+TEST(bytes_a_step)
+{
+	static const uint32_t flags[] = { 0, RNP_STEP_VEL,
+					  RNP_STEP_VEL | RNP_STEP_ACC };
+	struct site_proc s;
+	uint64_t seq[2] = { 0, 0 };
+
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
+	for (int which = SPRING; which <= FRAME; which++) {
+		struct coord c;
+		uint32_t n = which == SPRING ? 1 : 2;
+
+		ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, which, 3, 0));
+		for (int k = 1; k <= 3; k++) {
+			double u[2] = { 0.001, 0.002 }, v[2] = { 0 }, a[2] = { 0 };
+			struct rnp_step st = { .seq = ++seq[which], .t = 0.1,
+					       .flags = flags[k - 1], .ndof = n,
+					       .u = u, .v = v, .a = a };
+			struct rnp_buf b = { 0 };
+			unsigned char hdr[RNP_HDR_SIZE];
+			struct rnp_hdr h;
+			size_t out, in;
+
+			ASSERT_EQ(0, rnp_put_step(&b, &st));
+			out = b.len;
+			ASSERT_EQ(0, put_buf(c.fd, &b));
+			rnp_buf_free(&b);
+			ASSERT_EQ(0, get(c.fd, hdr, sizeof(hdr)));
+			ASSERT_EQ(0, rnp_parse_hdr(hdr, &h, NULL, 0));
+			ASSERT_EQ(RNP_RESULT, h.type);
+			ASSERT_EQ(0, get(c.fd, frame_in, h.length));
+			in = sizeof(hdr) + h.length;
+			TH_LOG("%u DOF, k = %d: STEP %zu + RESULT %zu = %zu bytes",
+			       n, k, out, in, out + in);
+			EXPECT_EQ(40 + 8 * n * k, out);
+			EXPECT_EQ(48 + 16 * n, in);
+			EXPECT_EQ(88 + 8 * n * (k + 2), out + in);
+			if (n == 1 && k == 1)
+				EXPECT_EQ(112, out + in);
+		}
+		close(c.fd);
+	}
+	EXPECT_EQ(0, site_proc_stop(&s, NULL, NULL, 0));
+}
+
 /* A re-issued step answers the cached RESULT and moves nothing: the
  * hysteretic spring's next step equals the undisturbed reference. */
 TEST(reissue_is_cached)
