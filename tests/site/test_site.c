@@ -608,6 +608,42 @@ TEST(simulink_generic_client)
 	EXPECT_EQ(0, site_stop(&s));
 }
 
+/* Actions a client's kind never sends are ignored with one warning per
+ * code and session, however often they come (before: one a message). */
+TEST(ignored_action_told_once)
+{
+	int32_t hdr[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
+	double m[NS] = { 0 };
+	struct site_proc s;
+	char line[1024];
+	int fd, lines = 0, l7 = 0, l12 = 0;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	for (int session = 0; session < 2; session++) {
+		fd = dial(s.port[1]);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+		for (int i = 0; i < 50; i++) {
+			m[0] = i % 2 ? 7 : 12;
+			ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		}
+		m[0] = 99;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		EXPECT_EQ(1, closed(fd));
+		close(fd);
+	}
+	while (site_alert_line(&s, 300, line, sizeof(line))) {
+		lines++;
+		l7 += !!strstr(line, "action 7 ignored");
+		l12 += !!strstr(line, "action 12 ignored");
+	}
+	TH_LOG("100 ignored messages in 2 sessions: %d warning lines", lines);
+	EXPECT_EQ(4, lines);
+	EXPECT_EQ(2, l7);
+	EXPECT_EQ(2, l12);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
 /* ------------------------------------------------------- bad peers */
 
 /* The site logs exactly one error line for the bad peer, containing 'what',
