@@ -169,24 +169,39 @@ static void print_warnings(const struct rths_hs_experiment *x)
 			x->warnings[i].path, x->warnings[i].msg);
 }
 
-static void print_preview(const struct rths_hs_preview_result *pr,
+static void print_preview(const struct rths_hs_budget_preview *bp,
 			  const double exchange[2])
 {
-	printf("step preview (patent claim 2): the whole test with a numerical specimen\n");
+	const struct rths_hs_preview_result *pr = &bp->pr;
+	char why[160];
+
+	printf("step preview: the whole test with a numerical specimen, each step against its budget\n");
 	printf("  exchange with the backend: %.1f us a step (worst %.1f us), counted in every step\n",
 	       exchange[0] * 1e6, exchange[1] * 1e6);
-	printf("      d    dt (ms)    steps   compute (s)   worst step (us)   < %.3f s record\n",
-	       pr->duration);
+	printf("      d    dt (ms)    steps   compute (s)   p99.9 (us)   worst (us)   fits\n");
 	for (size_t i = 0; i < pr->n_rows; i++) {
 		const struct rths_hs_preview_row *r = &pr->rows[i];
+		const struct rths_hs_step_fit *f = &bp->fit[i];
+		char p999[24];
 
-		printf("  %5u  %9.4f  %7llu  %12.4f  %16.1f   %s\n", r->d,
+		if (f->figure_is_max)
+			snprintf(p999, sizeof(p999), "n/a");
+		else
+			snprintf(p999, sizeof(p999), "%.1f", f->figure * 1e6);
+		printf("  %5u  %9.4f  %7llu  %12.4f  %11s  %11.1f   %s\n", r->d,
 		       r->dt * 1e3, (unsigned long long)r->steps, r->compute,
-		       r->compute_max * 1e6, r->fits ? "yes" : "no");
+		       p999, f->max * 1e6, r->fits ? "yes" : "no");
 	}
-	if (pr->chosen)
-		printf("  chosen: d = %u, dt = %u/%u s\n", pr->chosen, pr->chosen,
-		       (unsigned int)(pr->chosen / pr->dt + 0.5));
+	if (pr->chosen) {
+		rths_hs_step_fit_str(&bp->fit[pr->n_rows - 1], why,
+				     sizeof(why));
+		printf("  chosen: d = %u, dt = %u/%u s (%s)\n", pr->chosen,
+		       pr->chosen, (unsigned int)(pr->chosen / pr->dt + 0.5),
+		       why);
+	}
+	if (pr->n_rows && bp->fit[0].figure_is_max)
+		printf("  (p99.9 n/a: fewer than %d steps; the worst step decides)\n",
+		       RTHS_HS_P999_MIN_SAMPLES);
 }
 
 /*
@@ -220,7 +235,7 @@ static int exchange_cost(struct rths_hs_experiment *x, const struct options *o,
 
 /* The step: given, from the file, or by the preview. */
 static int choose_step(struct rths_hs_experiment *x, const struct options *o,
-		       struct rths_hs_preview_result *pr, double exchange[2],
+		       struct rths_hs_budget_preview *bp, double exchange[2],
 		       bool *previewed, bool *backend_failed,
 		       struct rths_error *err)
 {
@@ -242,12 +257,16 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 	cfg.stop = &interrupted;
 	rths_hs_preview_defaults(&pp);
 	pp.rate = x->device.rate;
-	r = rths_hs_preview_odesubs(&cfg, x->odesubs, x->n_odesubs, &pp,
-				    exchange[0], pr, err);
-	if (r < 0)
+	/* a step's mean exchange: its p99.9 compute is the tail */
+	r = rths_hs_preview_budget(&cfg, x->odesubs, x->n_odesubs, &pp,
+				   x->preview_margin, exchange[0], bp, err);
+	if (r < 0) {
+		if (bp->pr.n_rows && !o->quiet)
+			print_preview(bp, exchange);
 		return r;
+	}
 	*previewed = true;
-	return rths_hs_experiment_set_step(x, pr->chosen, err);
+	return rths_hs_experiment_set_step(x, bp->pr.chosen, err);
 }
 
 static int write_outputs(const struct rths_hs_experiment *x,
@@ -300,7 +319,7 @@ int main(int argc, char **argv)
 {
 	struct rths_hs_history h = { 0 }, ref = { 0 };
 	struct report_input in = { 0 };
-	struct rths_hs_preview_result pr;
+	struct rths_hs_budget_preview pr;
 	struct rths_hs_backend b = { 0 };
 	struct rths_hs_odesub_work ode_work[RTHS_HS_MAX_ODESUBS] = { 0 };
 	struct rths_hs_run_result res;
@@ -397,7 +416,8 @@ int main(int argc, char **argv)
 	in.h = &h;
 	in.res = &res;
 	in.ref = has_ref ? &ref : NULL;
-	in.preview = previewed ? &pr : NULL;
+	in.preview = previewed ? &pr.pr : NULL;
+	in.preview_fit = previewed ? &pr.fit[pr.pr.n_rows - 1] : NULL;
 	in.warnings = x->warnings;
 	in.n_warnings = x->n_warnings < RTHS_HS_MAX_WARNINGS ? x->n_warnings :
 			RTHS_HS_MAX_WARNINGS;
@@ -406,6 +426,8 @@ int main(int argc, char **argv)
 	in.n_odesubs = h.rows > 1 ? x->n_odesubs : 0;
 	if (write_outputs(x, &o, dir, &in))
 		status = 1;
+	/* on stderr even with -q */
+	report_over_budget_warning(stderr, &in);
 	if (res.error) {
 		fail(&res.err);
 		status = 3;

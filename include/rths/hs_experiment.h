@@ -180,7 +180,14 @@ struct rths_hs_experiment {
 	 * with rths_hs_sim_run_odesubs() */
 	size_t n_odesubs;
 	struct rths_hs_odesub *odesubs[RTHS_HS_MAX_ODESUBS];
+	/* device.preview_margin: the part of the step the step-size
+	 * preview keeps free, 0 to < 1 (RTHS_HS_PREVIEW_MARGIN_DEFAULT) */
+	double preview_margin;
 };
+
+/* The step-size preview's default margin: a step's compute and exchange
+ * within 0.8 of the step. */
+#define RTHS_HS_PREVIEW_MARGIN_DEFAULT 0.2
 
 /*
  * Reads, checks, and loads the ground motion; relative paths inside are

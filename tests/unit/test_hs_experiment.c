@@ -329,6 +329,28 @@ static int parse_with(struct rths_hs_experiment **x, const char *tail,
 					err);
 }
 
+/* device.preview_margin: 0.2 by default, [0, 1) when given. */
+TEST(preview_margin)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse_with(&x, "", &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(RTHS_HS_PREVIEW_MARGIN_DEFAULT, x->preview_margin);
+	EXPECT_EQ(0.2, x->preview_margin);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"backend\": \"offline\", \"preview_margin\": 0.35 }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0.35, x->preview_margin);
+	rths_hs_experiment_free(x);
+	x = NULL;
+	EXPECT_EQ(-RTHS_E_OUT_OF_RANGE,
+		  parse_with(&x, ", \"device\": { \"preview_margin\": 1 }",
+			     &err));
+	EXPECT_STREQ("device.preview_margin", err.path);
+	EXPECT_EQ(NULL, x);
+}
+
 /* Every integrator parameter given to a method that does not read it is
  * an error naming the field and the method. */
 TEST(integrator_parameters_of_another_method)

@@ -12,6 +12,8 @@
 #include <rths/hs_odesub.h>
 #include <rths/hs_output.h>
 
+#include "hs/preview_impl.h"
+
 /* A progress bar on stderr; silent unless stderr is a terminal. */
 struct progress {
 	bool on;
@@ -46,6 +48,7 @@ struct report_input {
 	const struct rths_hs_run_result *res;
 	const struct rths_hs_history *ref;		/* may be NULL */
 	const struct rths_hs_preview_result *preview;	/* may be NULL */
+	const struct rths_hs_step_fit *preview_fit;	/* what chose d */
 	/* the experiment's warnings, shown in the summary */
 	const struct rths_hs_warning *warnings;
 	size_t n_warnings;
@@ -60,6 +63,12 @@ struct report_input {
 void report_text(FILE *f, const struct report_input *in);
 int report_json(const char *path, const struct report_input *in,
 		struct rths_error *err);
+/* Steps whose compute took longer than the step: how many, the worst
+ * (s) and its step (from 1). */
+uint64_t report_over_budget(const struct rths_hs_history *h, double *worst,
+			    size_t *worst_step);
+/* The loud line about them, e.g. on stderr; nothing if there are none. */
+void report_over_budget_warning(FILE *f, const struct report_input *in);
 
 /*
  * Writes DIR/plots.gp for the CSV at @csv (its name relative to DIR)
