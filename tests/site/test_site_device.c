@@ -656,13 +656,13 @@ static const struct {
 #define N_DEVICE_ROWS (sizeof(device_rows) / sizeof(device_rows[0]))
 
 /* A native step: its frame type; an ERROR's code and text in *em. */
-static int native_step(int fd, uint64_t seq, double u0,
-		       struct rnp_errmsg *em)
+static int native_step_n(int fd, uint64_t seq, double u0, uint32_t ndof,
+			 struct rnp_errmsg *em)
 {
 	static unsigned char p[4096];
 	double u[2] = { u0, 0.001 }, rd[2], rf[2];
 	struct rnp_result res = { .disp = rd, .force = rf };
-	struct rnp_step st = { .seq = seq, .t = 0.01, .ndof = 2, .u = u };
+	struct rnp_step st = { .seq = seq, .t = 0.01, .ndof = ndof, .u = u };
 	struct rnp_buf b = { 0 };
 	uint32_t len;
 	int type;
@@ -676,6 +676,12 @@ static int native_step(int fd, uint64_t seq, double u0,
 	if (type == RNP_RESULT && rnp_parse_result(p, len, &res, 2, NULL, 0))
 		return -1;
 	return type;
+}
+
+static int native_step(int fd, uint64_t seq, double u0,
+		       struct rnp_errmsg *em)
+{
+	return native_step_n(fd, seq, u0, 2, em);
 }
 
 static int native_hello(int port)
@@ -714,6 +720,13 @@ TEST(device_input_checked_native)
 		EXPECT_EQ(1, closed(fd));
 		close(fd);
 	}
+	/* The DOF count, as for a numerical substructure. */
+	fd = native_hello(s.port[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(RNP_ERROR, native_step_n(fd, 1, 0.001, 1, &em));
+	EXPECT_EQ(RNP_ERR_DOF, em.code);
+	EXPECT_NE(NULL, strstr(em.text, "STEP 1 refused: 1 DOF, the substructure has 2"));
+	close(fd);
 	/* Nothing moved: step 1 runs; step 2 is within the strokes but
 	 * 4 mm in 10 ticks of 1/1024 s, about 0.4 m/s: the device holds. */
 	fd = native_hello(s.port[0]);
