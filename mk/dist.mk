@@ -80,13 +80,32 @@ demo-distributed: deps module vm-kernels $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
 		$(O)/plain/tests/dist/faultproxy $(O)/kmod-stock $(O)/kmod-rt
 
+# bench-dist's delayed link without sch_netem: TUN devices in two
+# namespaces, packets delayed both ways, nothing acknowledged early.
+DIST_TUNDELAY := $(O)/plain/bench/dist/tundelay
+$(DIST_TUNDELAY): bench/dist/tundelay.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $<
+
 # The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
 # against link round trip and site count, serial against parallel, and
-# OpenFresco's messages per step against the native round trip.
+# OpenFresco's messages per step against the native round trip; then
+# Nagle on a delayed link (bench/dist/nagle.sh, also alone as
+# bench-dist-nagle).
 BENCHES += bench-dist
-.PHONY: bench-dist
+.PHONY: bench-dist bench-dist-nagle
 bench-dist: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
-		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT)
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY)
 	bench/dist/bench-dist.sh $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy \
 		$(DIST_STEP_CLIENT) $(O)/bench-dist
+	bench/dist/nagle.sh $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY) $(O)/bench-dist-nagle
+bench-dist-nagle: $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY)
+	bench/dist/nagle.sh $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY) $(O)/bench-dist-nagle

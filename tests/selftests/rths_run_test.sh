@@ -21,7 +21,7 @@ field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" |
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..20"
 # The same file with the compensation block replaced by "none" alone.
 sed '/"compensation": {/,/}/c\  "compensation": { "method": "none" },' "$example" >"$work/none.json"
 
@@ -92,6 +92,25 @@ echo "# ATS delay on the card $a ms, offline $b ms"
 check "ATS finds the plant's delay on the card ($a ms) as offline ($b ms)" \
 	awk -v a="$a" -v b="$b" \
 	'BEGIN { d = a - b; exit !(a > 15 && a < 35 && d * d < 1) }'
+# A +-2 mm stroke limit under the manual clock: the kernel holds the sim
+# card (reason limit) and the offline backend, which applies the limits
+# as the kernel does, holds at the same step.
+jq '.device.limits = [{"stroke_min": -0.002, "stroke_max": 0.002}]' \
+	"$work/manual.json" >"$work/limit.json"
+"$run" -q --no-plots --no-reference -t 3 -o "$work/limit" "$work/limit.json" \
+	>"$work/limit.log" 2>&1
+st=$?
+check "a stroke limit trip on the card exits 3, holding (status $st)" \
+	test $st -eq 3 -a -n "$(grep 'holding (reason limit)' "$work/limit.log")"
+"$run" -q --no-plots --no-reference --offline -t 3 -o "$work/limit-off" \
+	"$work/limit.json" >"$work/limit-off.log" 2>&1
+st=$?
+a=$(($(grep -vc '^#' "$work/limit/history.csv") - 1))
+b=$(($(grep -vc '^#' "$work/limit-off/history.csv") - 1))
+echo "# held after $a steps on the card, $b offline (status $st)"
+check "offline, the same limit holds at the same step ($a, $b)" \
+	test $st -eq 3 -a "$a" = "$b" -a \
+	-n "$(grep 'holding (reason limit: channel 0 stroke' "$work/limit-off.log")"
 # A pendulum tuned-mass damper on the roof: a multibody ODE
 # substructure (SI2, GSTIFF capped) stepped while the sim card moves.
 "$run" --no-progress --no-plots --no-reference -t 3 -o "$work/tmd" \

@@ -241,6 +241,10 @@ int device_sub_open(struct device_sub **out, const struct substructure *sub)
 	} else {
 		rths_hs_experiment_offline_params(x, &op);
 		r = rths_hs_offline_open(&d->b, &op, &d->err);
+		/* The device's limits hold it as the kernel would. */
+		if (r == 0)
+			r = rths_hs_offline_set_limits(&d->b, x->device.limits,
+						       d->m, &d->err);
 	}
 	d->opened = r == 0;
 	/* the thread that will run its steps */
