@@ -275,6 +275,7 @@ void rths_chardev_exit(void);
 int rths_chardev_add(struct rths_device *rd);
 void rths_chardev_del(struct rths_device *rd);
 u32 rths_chardev_encode(const struct rths_device *rd);
+bool rths_chardev_owner_fd(struct rths_device *rd, int fd);
 
 /* ring.c */
 struct rths_region *rths_region_alloc(u32 channels,
