@@ -389,7 +389,7 @@ int rths_ctl_owner_talk(struct rths_ctl *ctl, struct rths_msgbuf *mb,
 		e = errno;
 		if (e == EBUSY)
 			return rths_err_set(mb->err, -EPERM,
-					    "%s: another process owns the device (has %s open for writing); without CAP_NET_ADMIN only it may do this",
+					    "%s: the device has an owner (%s is open for writing); without CAP_NET_ADMIN only its owner may do this",
 					    name, path);
 		return rths_err_set(mb->err, -EPERM,
 				    "%s: needs CAP_NET_ADMIN or %s open for writing, which failed: %s",
