@@ -22,8 +22,13 @@ export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/
 
 . tests/lib/tap.sh
 
-# setuid away from 0 drops every capability (util-linux setpriv)
-as_user() { setpriv --reuid=$user --regid=$grp --groups=$grp "$@"; }
+# setuid away from 0 drops every capability (util-linux setpriv); the
+# group's rlimits are what limits/90-rths.conf gives it through PAM
+as_user() {
+	(ulimit -r 79 -l unlimited ||
+		echo "# cannot raise the rlimits of group rths" >&2
+	 exec setpriv --reuid=$user --regid=$grp --groups=$grp "$@")
+}
 as_outsider() { setpriv --reuid=$outsider --regid=$outsider \
 	--groups=$outsider "$@"; }
 fails_with() {	# PATTERN COMMAND...: fails, saying PATTERN on stderr
