@@ -547,7 +547,8 @@ static int rths_check_ring_size(struct nlattr *attr,
  * What a device's owner may set without CAP_NET_ADMIN: the run's own
  * settings and the parameters of a card that drives no hardware.  The
  * cpu and priority of the loop thread stay as the admin set them, and
- * the limits (the rig's safe envelope) may narrow, never widen.
+ * the limits stay within the last ones an admin set (the rig's safe
+ * envelope): a run may narrow them, and the next widen them back.
  */
 static int rths_owner_may_set(struct rths_device *rd,
 			      const struct rths_config *cfg,
@@ -572,12 +573,12 @@ static int rths_owner_may_set(struct rths_device *rd,
 	}
 	for (ch = 0; ch < rd->channels; ch++) {
 		const struct rths_limit *l = &cfg->limit[ch];
-		const struct rths_limit *o = &rd->cfg.limit[ch];
+		const struct rths_limit *o = &rd->envelope[ch];
 
 		if (l->pos_min < o->pos_min || l->pos_max > o->pos_max ||
 		    l->vel_max > o->vel_max || l->force_max > o->force_max) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LIMITS],
-					    "widening the limits needs CAP_NET_ADMIN; the owner may narrow them");
+					    "limits beyond the admin's need CAP_NET_ADMIN; the owner may narrow them");
 			return -EPERM;
 		}
 	}
@@ -592,6 +593,7 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	struct rths_region *rg = NULL;
 	struct nlattr **ctb = NULL;
 	struct rths_device *rd = info->user_ptr[0];
+	bool admin = netlink_capable(skb, CAP_NET_ADMIN);
 	struct rths_config *cfg;
 	int err, mapped;
 
@@ -654,7 +656,7 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 		goto unlock;
 	}
 	/* rths_pre_doit() let in an admin or the owner */
-	if (!netlink_capable(skb, CAP_NET_ADMIN)) {
+	if (!admin) {
 		err = rths_owner_may_set(rd, cfg, tb, extack);
 		if (err)
 			goto unlock;
@@ -703,6 +705,8 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto unlock;
 	rd->cfg = *cfg;
+	if (admin)
+		memcpy(rd->envelope, cfg->limit, sizeof(rd->envelope));
 	err = 0;
 	/* new card parameters may move the zero: start from where it is */
 	if (ctb && rths_loop_home(rd)) {

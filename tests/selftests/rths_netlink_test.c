@@ -770,6 +770,8 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
 					.limits_set = 1 };
 	struct rths_dev_config narrow = { .set = RTHS_CFG_LIMITS,
 					  .limits_set = 1 };
+	struct rths_dev_config back = { .set = RTHS_CFG_LIMITS,
+					.limits_set = 1 };
 	struct rths_dev_config cpuc = { .set = RTHS_CFG_CPU, .cpu = cpu };
 	struct rths_ctl *ctl, *ctl2;
 	struct rths_dev *dev, *obs;
@@ -778,6 +780,8 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
 					       .pos_max = 0.2 };
 	narrow.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
 						 .pos_max = 0.1 };
+	back.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+					       .pos_max = 0.15 };
 	NR_CHECK(1, drop_to_user() == 0 && rths_ctl_open(&ctl) == 0 &&
 		 rths_ctl_open(&ctl2) == 0);
 	/* an admin's: new, del, and a stopped device's cpu */
@@ -798,8 +802,10 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
 	NR_CHECK(31, rths_dev_open(ctl2, name, 0, &obs) == 0);
 	NR_CHECK(32, rths_dev_set(ctl, name, &narrow, sizeof(narrow),
 				  NULL) == 0);
+	/* within the admin's 0.15 m: narrower, and back; never beyond */
 	NR_CHECK(33, rths_dev_set(ctl, name, &wide, sizeof(wide), NULL) ==
 		 -EPERM && strstr(rths_ctl_error(ctl), "limits"));
+	NR_CHECK(43, rths_dev_set(ctl, name, &back, sizeof(back), NULL) == 0);
 	NR_CHECK(34, rths_run_start(ctl, name) == 0);
 	rths_dev_sync(dev);
 	NR_CHECK(35, rths_run_tick(ctl, name, 8) == 0);
@@ -828,12 +834,19 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
  */
 TEST_F(nl, owner_fd_is_the_key)
 {
+	struct rths_dev_config env = { .set = RTHS_CFG_LIMITS,
+				       .limits_set = 1 };
 	struct rths_dev_info info;
 	enum rths_state state;
 	struct rt other;
 	pid_t pid;
 	int st;
 
+	/* the admin's envelope: stroke up to 0.15 m on channel 0 */
+	env.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+					      .pos_max = 0.15 };
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &env,
+				  sizeof(env), NULL));
 	ASSERT_EQ(0, rt_create(&other, "nro", 1, NULL, NULL));
 	ASSERT_EQ(0, node_to_group(self->t.name));
 	ASSERT_EQ(0, node_to_group(other.name));
@@ -851,6 +864,7 @@ TEST_F(nl, owner_fd_is_the_key)
 				  sizeof(info)));
 	EXPECT_EQ(2048u, info.rate_hz);
 	EXPECT_EQ(self->before.cpu, info.cpu);
+	EXPECT_EQ(0.15, info.limits[0].pos_max);
 	EXPECT_EQ(0, rt_state(&self->t, &state, NULL, NULL));
 	EXPECT_EQ(RTHS_STATE_STOPPED, state);
 	/* an admin needs no fd */
