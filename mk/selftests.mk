@@ -30,7 +30,9 @@ selftests: $(SELFTEST_BINS)
 
 # One boot per flavour; the console goes to results/vm-check-FLAVOUR.log.
 vm-check: module selftests tools vm-kernels
-	@mkdir -p $(O)/results
+	@# The guest finds the tools from here, even when SELFTESTS names
+	@# scripts only and no binary was built.
+	@mkdir -p $(O)/results $(SELFTEST_DIR)
 	@rc=0; for f in $(VM_FLAVOURS); do \
 		echo "== vm-check-$$f"; st=0; \
 		$(VM_ENV) $(VM_RUN) --timeout 2400 \
