@@ -4,6 +4,10 @@
 # by default); the source tree stays clean.
 #
 #   make            modules (6.1 and 6.12, stock and -rt), librths, tools
+#   make lib|tools|install   userspace only (the userspace package profile)
+#   make modules KVER=$$(uname -r)   the modules for one kernel (a lab PC)
+#   make deb        Debian packages (rths-dkms, librths2, librths-dev,
+#                   rths-tools) into $(O)/deb
 #   make check      unit tests (plain and ASan/UBSan), the distributed tests
 #                   in network namespaces, then module selftests in QEMU on
 #                   Debian's 6.1 and 6.12 kernels, stock and -rt
@@ -32,20 +36,57 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
-# Debian packages the build and the tests need; fragments append to this.
-# @KVER@ in a name stands for the kernel ABI, which scripts/deps.sh
-# resolves once the package lists are there.
-DEB_PKGS := build-essential pkg-config linux-source-6.1 libmnl-dev liblapacke-dev \
+# Debian packages, in profiles (mk/profiles.mk says which goal installs
+# which; "make help" lists them):
+#   DEB_PKGS_userspace  what librths and the tools need to build and link
+#   DEB_PKGS_modules    the modules for one kernel, KVER (mk/profiles.mk)
+#   DEB_PKGS_deb        "make deb" beyond the userspace profile
+#   DEB_PKGS            the rest of what "make check" needs; the full
+#                       profile is all of them but the one-kernel headers
+# Fragments append to them.  @KVER@ in a name stands for the kernel ABI,
+# which scripts/deps.sh resolves once the package lists are there.
+DEB_PKGS_userspace := build-essential pkg-config libmnl-dev liblapacke-dev \
 	libjansson-dev
+DEB_PKGS_deb := debhelper dh-dkms dpkg-dev
+DEB_PKGS := linux-source-6.1
+
+# The one kernel "make modules" builds for: KVER as given, a release as
+# "uname -r" prints it (6.1.0-57-amd64), else the running kernel.
+ifneq ($(filter command line environment,$(origin KVER)),)
+MODULES_KREL := $(KVER)
+else
+MODULES_KREL := $(shell uname -r)
+endif
+DEB_PKGS_modules := build-essential kmod dkms linux-headers-$(MODULES_KREL)
+
+# Which profiles the goals need.  A goal of one of these lists needs its
+# profile; any other goal (all, check, demo, a file...) the full one, as
+# does "make" alone.  help and clean need none.
+NODEPS_GOALS := clean help
+PROFILE_GOALS_userspace := lib tools install deps-userspace
+PROFILE_GOALS_modules := modules dkms-install deps-modules
+PROFILE_GOALS_deb := deb deps-deb
+DEPS_GOALS := $(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+ifneq ($(filter-out $(PROFILE_GOALS_userspace) $(PROFILE_GOALS_modules) \
+	$(PROFILE_GOALS_deb),$(DEPS_GOALS)),)
+DEPS_PROFILES := full
+else
+DEPS_PROFILES := $(foreach p,userspace modules deb,\
+	$(if $(filter $(PROFILE_GOALS_$(p)),$(DEPS_GOALS)),$(p)))
+endif
 
 # Defined before the fragments, which use them in their rules' prerequisites.
-# Missing Debian packages are installed once per build tree.
-DEPS_STAMP := $(O)/.deps-ok
+# Missing Debian packages are installed once per build tree and profile:
+# DEPS_STAMP is the list of the stamps of the profiles the goals need,
+# empty for help and clean.
+DEPS_STAMP_userspace := $(O)/.deps-userspace
+DEPS_STAMP_modules := $(O)/.deps-modules-$(MODULES_KREL)
+DEPS_STAMP_deb := $(O)/.deps-deb
+DEPS_STAMP_full := $(O)/.deps-ok
+DEPS_STAMP := $(foreach p,$(DEPS_PROFILES),$(DEPS_STAMP_$(p)))
 # The test harness headers (from Debian's linux-source-6.1).
 HARNESS_DIR := $(O)/harness
 HARNESS := $(HARNESS_DIR)/tools/testing/selftests/kselftest_harness.h
-# Goals that need no package (and so do not install any).
-NODEPS_GOALS := clean help
 # The shared library (its rule is below; fragments name it as a
 # prerequisite, so it is defined here).
 LIBRTHS_SONAME := librths.so.2
@@ -81,11 +122,22 @@ CHECK_PARTS := unit-check
 
 include $(sort $(wildcard mk/*.mk))
 
-$(DEPS_STAMP): scripts/deps.sh scripts/kver.sh Makefile $(wildcard mk/*.mk)
+# One stamp per profile: its packages installed.  The full profile is
+# every list but the one-kernel headers (its kernels are the four of
+# mk/kmod.mk); "make deb" builds the userspace too.
+DEPS_PKGS_userspace = $(DEB_PKGS_userspace)
+DEPS_PKGS_modules = $(DEB_PKGS_modules)
+DEPS_PKGS_deb = $(DEB_PKGS_userspace) $(DEB_PKGS_deb)
+DEPS_PKGS_full = $(DEB_PKGS) $(DEB_PKGS_userspace) $(DEB_PKGS_deb) \
+	$(filter-out linux-headers-$(MODULES_KREL),$(DEB_PKGS_modules))
+$(foreach p,userspace modules deb full,$(eval \
+	$(DEPS_STAMP_$(p)): DEPS_PKGS = $$(sort $$(DEPS_PKGS_$(p)))))
+$(foreach p,userspace modules deb full,$(DEPS_STAMP_$(p))): \
+		scripts/deps.sh scripts/kver.sh Makefile $(wildcard mk/*.mk)
 	@mkdir -p $(O)
-	scripts/deps.sh $(sort $(DEB_PKGS))
-	@echo '# packages installed: $(sort $(DEB_PKGS))' > $@
-ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+	scripts/deps.sh $(DEPS_PKGS)
+	@echo '# packages installed: $(DEPS_PKGS)' > $@
+ifneq ($(DEPS_STAMP),)
 include $(DEPS_STAMP)
 endif
 
@@ -191,6 +243,7 @@ endif
 	install help
 
 deps: $(DEPS_STAMP)
+deps-userspace deps-modules deps-deb: $(DEPS_STAMP)
 
 lib: $(LIBRTHS_SO) $(O)/plain/rths.pc $(O)/plain/librths.a
 
@@ -221,14 +274,33 @@ clean:
 
 # Keep in step with the targets above and in mk/*.mk.
 help:
+	@echo 'Package profiles (each goal installs the missing Debian packages of'
+	@echo 'its profile before anything else; see Documentation/admin-guide.rst):'
+	@echo '  userspace      lib, tools, install: compiler, pkg-config, libmnl,'
+	@echo '                 LAPACKE, KLU, jansson, GnuTLS'
+	@echo '  modules        modules, dkms-install: build-essential, kmod, dkms,'
+	@echo '                 linux-headers-KVER (KVER=$(MODULES_KREL) now)'
+	@echo '  deb            deb: userspace and debhelper, dh-dkms'
+	@echo '  full           every other goal, make alone included: all of the'
+	@echo '                 above for the four test kernels, QEMU, linux-source,'
+	@echo '                 the test and benchmark tools'
 	@echo 'Build (everything lands under O=$(O)):'
-	@echo '  all            modules, librths, tools (the default)'
-	@echo '  deps           install the missing Debian packages'
+	@echo '  all            modules, librths, tools (the default; full profile)'
+	@echo '  deps           install the missing Debian packages (full profile)'
+	@echo '  deps-userspace, deps-modules, deps-deb  those of one profile'
 	@echo '  lib            librths.so.2, librths.a, rths.pc'
 	@echo '  tools          $(TOOLS)'
+	@echo '  modules        the kernel modules for one kernel, KVER=RELEASE'
+	@echo '                 (uname -r; default the running one) into'
+	@echo '                 $(O)/kmod-RELEASE'
 	@echo '  module         the kernel modules: 6.1 and 6.12, stock and -rt'
 	@echo '  selftests      the module selftests (run in the guest)'
-	@echo '  install        librths, headers, tools, man pages (DESTDIR, PREFIX)'
+	@echo '  install        librths, headers, tools, man pages, udev rule,'
+	@echo '                 limits, systemd units (DESTDIR, PREFIX)'
+	@echo '  dkms-install   the module sources of HEAD (git archive) into'
+	@echo '                 /usr/src/rths-VERSION, then dkms add, build, install'
+	@echo '  deb            rths-dkms, librths2, librths-dev, rths-tools'
+	@echo '                 into $(O)/deb'
 	@echo '  abi-baseline   regenerate abi/librths.abi from the built library'
 	@echo '  clean          remove $(O)'
 	@echo 'Tests (TAP in $(O)/results/):'

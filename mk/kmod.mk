@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The kernel modules, built out of tree against Debian's headers of the
 # two LTS series labs run, 6.1 and 6.12, each stock and PREEMPT_RT
 # (flavours stock, rt, stock-6.12, rt-6.12), never against the running
@@ -72,3 +73,22 @@ dkms-check: | $(DEPS_STAMP)
 	@tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
 		rc=$$?; cat $(O)/results/dkms.tap; exit $$rc
 CHECK_PARTS += dkms-check
+
+# "make modules [KVER=RELEASE]": the modules for one kernel, the running
+# one or RELEASE as "uname -r" prints it (MODULES_KREL), against its
+# headers (linux-headers-RELEASE, the modules profile) in
+# $(O)/kmod-RELEASE: what a lab PC builds; DKMS or the rths-dkms package
+# installs them (Documentation/admin-guide.rst).
+MODULES_DIR := $(O)/kmod-$(MODULES_KREL)
+MODULES_KDIR ?= /lib/modules/$(MODULES_KREL)/build
+$(MODULES_DIR)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
+	rm -rf $(MODULES_DIR)
+	mkdir -p $(MODULES_DIR)/include
+	cp -r Kbuild kernel $(MODULES_DIR)/
+	cp -r include/uapi $(MODULES_DIR)/include/
+	@# (O= : ours is not kbuild's output tree)
+	$(MAKE) -C $(MODULES_KDIR) M=$(MODULES_DIR) O= modules
+.PHONY: modules
+modules: $(MODULES_DIR)/kernel/rths.ko
+	@echo 'modules for $(MODULES_KREL): $(MODULES_DIR)/kernel/rths.ko' \
+		'$(MODULES_DIR)/kernel/cards/*.ko'
