@@ -99,7 +99,10 @@ VARIANTS := plain asan
 CSTD := -std=c11 -D_GNU_SOURCE
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS_COMMON := -I$(TOP)/include/uapi -I$(TOP)/include -I$(TOP)/lib
+# The project's one version (debian/changelog's, scripts/version.sh).
+RTHS_VERSION := $(shell scripts/version.sh)
+CPPFLAGS_COMMON := -I$(TOP)/include/uapi -I$(TOP)/include -I$(TOP)/lib \
+	-DRTHS_VERSION='"$(RTHS_VERSION)"'
 CFLAGS_plain := -O2 -g
 CFLAGS_asan := -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
@@ -175,12 +178,15 @@ $(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
 # the whole list, so that "pkg-config --static" is enough either way.
 # The install writes its own, for the PREFIX it installs to.
 gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' \
+	-e 's|@VERSION@|$(RTHS_VERSION)|' \
 	-e 's|@REQUIRES@|$(LIBRTHS_REQUIRES)|' $(1)
-$(O)/plain/rths.pc: lib/rths.pc.in Makefile
+$(O)/plain/rths.pc: lib/rths.pc.in Makefile debian/changelog
 	@mkdir -p $(@D)
 	$(call gen_pc,$<) > $@
 
 PREFIX ?= /usr/local
+# Where "make install" puts the udev rule (a package: /lib/udev/rules.d).
+UDEV_RULES_DIR ?= /etc/udev/rules.d
 
 # A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
 # against the plain librths into $(O)/plain/tools/NAME; the objects of
@@ -346,7 +352,7 @@ install: lib tools $(LIBRTHS_DIST_A)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/security/limits.d
+		$(DESTDIR)$(UDEV_RULES_DIR) $(DESTDIR)/etc/security/limits.d
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
 	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
@@ -360,7 +366,7 @@ install: lib tools $(LIBRTHS_DIST_A)
 		sec=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec; \
 		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$sec/; \
 	done
-	install -m 644 udev/60-rths.rules $(DESTDIR)/etc/udev/rules.d/
+	install -m 644 udev/60-rths.rules $(DESTDIR)$(UDEV_RULES_DIR)/
 	install -m 644 limits/90-rths.conf $(DESTDIR)/etc/security/limits.d/
 	@# /usr/local/lib is found through ld.so's cache: refresh it, unless
 	@# this is a staged install.

@@ -12,10 +12,11 @@ top=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib/tap.sh"
-version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+version=$(scripts/version.sh)
 src=$work/src/rths-$version
 mkdir -p "$src" "$work/tree" "$work/inst"
-cp -r Kbuild kernel include dkms.conf "$src/"
+cp -r Kbuild kernel include "$src/"
+sed "s/#MODULE_VERSION#/$version/" dkms.conf >"$src/dkms.conf"
 
 echo "TAP version 13"
 echo "1..$(($# * 2))"

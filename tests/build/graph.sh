@@ -31,7 +31,7 @@ goals="demo demo-distributed all selftests kstyle-check bench-ode check docs-che
 # Goals of the small profiles, and the one kernel "make modules" builds
 # for here: any release whose headers are installed (the running kernel
 # may have none, in a container).
-profile_goals="lib tools install modules"
+profile_goals="lib tools install modules deb"
 krel=$(ls -d /lib/modules/*/build 2>/dev/null | head -n 1 | cut -d/ -f4)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
