@@ -185,8 +185,13 @@ $(O)/plain/rths.pc: lib/rths.pc.in Makefile debian/changelog
 	$(call gen_pc,$<) > $@
 
 PREFIX ?= /usr/local
-# Where "make install" puts the udev rule (a package: /lib/udev/rules.d).
+# Where "make install" puts the udev rule (a package: /lib/udev/rules.d),
+# the systemd units and modules-load.d/rths.conf (systemd reads
+# /usr/local/lib/... too; a package: /lib/...).
 UDEV_RULES_DIR ?= /etc/udev/rules.d
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+MODULES_LOAD_DIR ?= $(PREFIX)/lib/modules-load.d
+SYSTEMD_UNITS := rths-devices.service rths-site@.service
 
 # A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
 # against the plain librths into $(O)/plain/tools/NAME; the objects of
@@ -352,7 +357,9 @@ install: lib tools $(LIBRTHS_DIST_A)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(UDEV_RULES_DIR) $(DESTDIR)/etc/security/limits.d
+		$(DESTDIR)$(UDEV_RULES_DIR) $(DESTDIR)/etc/security/limits.d \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(MODULES_LOAD_DIR) \
+		$(DESTDIR)/etc/rths
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
 	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
@@ -368,6 +375,18 @@ install: lib tools $(LIBRTHS_DIST_A)
 	done
 	install -m 644 udev/60-rths.rules $(DESTDIR)$(UDEV_RULES_DIR)/
 	install -m 644 limits/90-rths.conf $(DESTDIR)/etc/security/limits.d/
+	for u in $(SYSTEMD_UNITS); do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/$$u.in \
+			> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u || exit 1; \
+		chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u; \
+	done
+	install -m 644 systemd/modules-load-rths.conf \
+		$(DESTDIR)$(MODULES_LOAD_DIR)/rths.conf
+	@# The administrator's list of devices: never overwritten.
+	[ -e $(DESTDIR)/etc/rths/devices.conf ] || \
+		install -m 644 etc/rths/devices.conf $(DESTDIR)/etc/rths/
 	@# /usr/local/lib is found through ld.so's cache: refresh it, unless
 	@# this is a staged install.
 	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemctl daemon-reload; fi

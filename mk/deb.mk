@@ -8,8 +8,8 @@
 # its base tarball is cached in $(O)/deb-check) and runs lintian.
 
 DEB_DIR := $(O)/deb
-# The chroot's test tools and lintian on the host.
-DEB_PKGS += mmdebstrap lintian
+# The chroot, lintian and systemd-analyze (the units) on the host.
+DEB_PKGS += mmdebstrap lintian systemd
 
 .PHONY: deb deb-check
 deb: | $(DEPS_STAMP)

@@ -31,18 +31,31 @@ trap cleanup EXIT
 show() { sed 's/^/# /' "$@" | tail -n 30; }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..15"
 
 debs=("$debdir"/*.deb)
 names=$(for d in "${debs[@]}"; do dpkg-deb -f "$d" Package; done | sort | xargs)
 check "make deb built rths-dkms, librths2, librths-dev, rths-tools ($names)" \
-	test "$names" = "librths-dev librths2 rths-dkms rths-tools"
+	test "$names" = "librths-dev librths2 rths-dkms rths-tools" || exit 1
 
 lintian "${debs[@]}" >"$work/lintian.txt" 2>&1
 sed -i '/running with root privileges/d' "$work/lintian.txt"
 check "lintian: no error ($(grep -c '^E:' "$work/lintian.txt") E:, $(grep -c '^W:' "$work/lintian.txt") W:)" \
 	eval "! grep -q '^E:' '$work/lintian.txt'"
 sed 's/^/# lintian: /' "$work/lintian.txt"
+
+# rths-tools's units as systemd reads them, in a root that holds the
+# package and this machine's own units (the targets they name):
+# systemd-analyze verify says nothing, or they are wrong.
+units=$work/units
+mkdir -p "$units/lib/systemd"
+dpkg-deb -x "$(ls "$debdir"/rths-tools_*.deb)" "$units"
+cp -an /lib/systemd/system/. "$units/lib/systemd/system/"
+(cd "$units" && systemd-analyze verify --man=no --root="$units" \
+	rths-devices.service rths-site@test.service) >"$work/verify.log" 2>&1
+st=$?
+check "systemd-analyze verify rths-devices.service rths-site@test.service: clean (status $st)" \
+	eval "[ $st -eq 0 ] && [ ! -s '$work/verify.log' ]" || show "$work/verify.log"
 
 # The base: this machine's release and apt sources (no archive is named
 # here), and what the test needs besides the packages' dependencies, so
@@ -118,9 +131,16 @@ check "the postinst made the system group rths ($(in_root getent group rths))" \
 	eval "in_root getent group rths | grep -q '^rths:x:[0-9]*:'"
 
 missing=
-for f in /lib/udev/rules.d/60-rths.rules /etc/security/limits.d/90-rths.conf; do
+for f in /lib/udev/rules.d/60-rths.rules /etc/security/limits.d/90-rths.conf \
+	/lib/systemd/system/rths-devices.service \
+	/lib/systemd/system/rths-site@.service \
+	/lib/modules-load.d/rths.conf /etc/rths/devices.conf; do
 	[ -f "$root$f" ] || missing="$missing $f"
 done
-check "the udev rule and the limits are installed${missing:+ (missing:$missing)}" \
+check "the udev rule, limits, units, modules-load.d and devices.conf are installed${missing:+ (missing:$missing)}" \
 	test -z "$missing"
+check "rths-devices.service is enabled (multi-user.target wants it)" \
+	test -L "$root/etc/systemd/system/multi-user.target.wants/rths-devices.service"
+check "rthsctl -b of the installed devices.conf (comments only) does nothing, status 0" \
+	in_root rthsctl -b /etc/rths/devices.conf
 exit $failed

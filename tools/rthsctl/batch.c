@@ -244,10 +244,9 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 			goto out;
 		}
 	}
+	/* a file of comments only is valid: nothing to do */
 	if (ferror(f))
 		ret = rc_err_set(e, "%s: read error", file), ret = -EIO;
-	else if (!b->n)
-		ret = rc_err_set(e, "%s: no command in the file", file);
 out:
 	free(buf);
 	free(names);
@@ -396,6 +395,8 @@ int rc_batch_run(struct rc *rc, const char *file)
 		fprintf(stderr, "rthsctl: %s\n", e.msg);
 		return RC_ERROR;
 	}
+	if (!b.n)
+		return RC_OK;
 	if (!rc_ctl(rc)) {
 		rc_batch_free(&b);
 		return RC_ERROR;
