@@ -70,7 +70,7 @@ KRELS = $(KVER)-amd64 $(KVER)-rt-amd64 $(KVER612)-amd64 $(KVER612)-rt-amd64
 .PHONY: dkms-check
 dkms-check: | $(DEPS_STAMP)
 	@mkdir -p $(O)/results
-	@tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
+	@O='$(O)' tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
 		rc=$$?; cat $(O)/results/dkms.tap; exit $$rc
 CHECK_PARTS += dkms-check
 
@@ -92,3 +92,31 @@ $(MODULES_DIR)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
 modules: $(MODULES_DIR)/kernel/rths.ko
 	@echo 'modules for $(MODULES_KREL): $(MODULES_DIR)/kernel/rths.ko' \
 		'$(MODULES_DIR)/kernel/cards/*.ko'
+
+# "sudo make dkms-install [KVER=RELEASE]": HEAD's module sources (git
+# archive: committed files only, never .git or a build tree) and
+# dkms.conf with the version into /usr/src/rths-VERSION, then dkms add,
+# build and install for the running kernel or RELEASE; DKMS rebuilds
+# them at each kernel upgrade.  An rths/VERSION already added is removed
+# first.  DKMS_SRC_ROOT and DKMS_FLAGS (--sourcetree, --dkmstree,
+# --installtree) put it elsewhere (tests/build/dkms.sh).
+DKMS_SRC_ROOT ?= /usr/src
+DKMS_FLAGS ?=
+DKMS_SRC = $(DKMS_SRC_ROOT)/rths-$(RTHS_VERSION)
+# Not our make's variables (O=...) into the kbuild that dkms runs.
+DKMS := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dkms
+.PHONY: dkms-install
+dkms-install: | $(DEPS_STAMP)
+	@if $(DKMS) status rths/$(RTHS_VERSION) $(DKMS_FLAGS) 2>/dev/null | \
+			grep -q .; then \
+		echo "dkms remove rths/$(RTHS_VERSION) --all"; \
+		$(DKMS) remove rths/$(RTHS_VERSION) --all $(DKMS_FLAGS) || exit 1; \
+	fi
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	git archive --format=tar HEAD Kbuild kernel include/uapi dkms.conf | \
+		tar -x -C $(DKMS_SRC)
+	sed -i 's/#MODULE_VERSION#/$(RTHS_VERSION)/' $(DKMS_SRC)/dkms.conf
+	$(DKMS) add rths/$(RTHS_VERSION) $(DKMS_FLAGS)
+	$(DKMS) build rths/$(RTHS_VERSION) -k $(MODULES_KREL) $(DKMS_FLAGS)
+	$(DKMS) install rths/$(RTHS_VERSION) -k $(MODULES_KREL) $(DKMS_FLAGS)
