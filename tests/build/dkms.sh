@@ -13,6 +13,8 @@
 set -uo pipefail
 
 top=$(pwd)
+# Not the calling make's variables (O=...) into the kbuilds dkms runs.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib/tap.sh"
