@@ -5,7 +5,8 @@
 #
 #   make            modules (6.1 and 6.12, stock and -rt), librths, tools
 #   make lib|tools|install   userspace only (the userspace package profile)
-#   make modules KVER=$$(uname -r)   the modules for one kernel (a lab PC)
+#   make modules [KVER=RELEASE]     the modules for one kernel (a lab PC;
+#                   the running one by default)
 #   make deb        Debian packages (rths-dkms, librths2, librths-dev,
 #                   rths-tools) into $(O)/deb
 #   make check      unit tests (plain and ASan/UBSan), the distributed tests
@@ -22,6 +23,9 @@
 # date, and re-reads the Makefile, before it considers any goal; "make -j"
 # and the order of CHECK_PARTS cannot change that.  Parsing runs no
 # package tool (the kernel ABI is resolved when a recipe first needs it).
+# Each goal installs only the packages of its profile (userspace, modules,
+# deb, or full: below); tests/build/graph.sh proves both from a fresh
+# clone.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
