@@ -22,11 +22,7 @@ top=$(pwd)
 version=$(scripts/version.sh)
 work=$(mktemp -d)
 root=$work/root
-cleanup() {
-	umount -R "$root/proc" "$root/dev" "$root/sys" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib/tap.sh"
 show() { sed 's/^/# /' "$@" | tail -n 30; }
 
@@ -88,10 +84,18 @@ mkdir -p "$root/debs"
 cp "${debs[@]}" "$root/debs/"
 cp examples/c/own-loop.c "$root/debs/"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
-mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
-	mount --rbind /sys "$root/sys"
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	DEBIAN_FRONTEND=noninteractive "$@"; }
+# Each command in a mount namespace of its own: /proc, /dev and /sys
+# are mounted in the chroot there only, and gone when it ends (so the
+# cleanup's rm -rf never reaches the host's).
+in_root() {
+	unshare --mount --propagation private sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" &&
+			mount --rbind /sys "$r/sys" &&
+			exec chroot "$r" /usr/bin/env -i \
+				PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+				DEBIAN_FRONTEND=noninteractive "$@"' sh "$root" "$@"
+}
 
 in_root apt-get install -y --no-install-recommends \
 	$(cd "$root" && ls debs/*.deb | sed 's|^|/|') >"$work/apt.log" 2>&1

@@ -99,7 +99,9 @@ static int check_line(struct rc_batch_line *l, struct rc_name *names,
 	struct rc_name *nm;
 	int k;
 
-	if (rc_keyword(l->argv[-1], objects, "object in a batch (only dev add, dev set and dev del)", e) < 0)
+	if (rc_keyword(l->argv[-1], objects,
+		       "object in a batch (only dev add, dev set and dev del)",
+		       e) < 0)
 		return -EINVAL;
 	if (l->argc < 1)
 		return rc_err_set(e, "dev: missing command (add, set or del)");
@@ -213,7 +215,7 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 			if (l)
 				b->lines = l;
 			free(copy);
-			ret = rc_err_set(e, "%s: out of memory", file);
+			rc_err_set(e, "%s: out of memory", file);
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -235,7 +237,7 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 		b->n++;
 		names = realloc(names, b->n * sizeof(*names));
 		if (!names) {
-			ret = rc_err_set(e, "%s: out of memory", file);
+			rc_err_set(e, "%s: out of memory", file);
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -245,8 +247,10 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 		}
 	}
 	/* a file of comments only is valid: nothing to do */
-	if (ferror(f))
-		ret = rc_err_set(e, "%s: read error", file), ret = -EIO;
+	if (ferror(f)) {
+		rc_err_set(e, "%s: read error", file);
+		ret = -EIO;
+	}
 out:
 	free(buf);
 	free(names);
