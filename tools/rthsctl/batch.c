@@ -424,8 +424,8 @@ int rc_batch_run(struct rc *rc, const char *file)
 			break;
 	}
 	if (i < b.n) {
-		fprintf(stderr, "rthsctl: %s:%u: refused; undoing the devices lines 1-%u added\n",
-			file, b.lines[i].lineno, b.lines[i].lineno);
+		fprintf(stderr, "rthsctl: %s:%u: refused; deleting the devices the lines before it added\n",
+			file, b.lines[i].lineno);
 		for (j = i; j-- > 0;) {
 			const struct rc_batch_line *l = &b.lines[j];
 			unsigned int d;
