@@ -7,7 +7,7 @@ LIBRTHS_SRCS += $(sort $(wildcard lib/dev/*.c))
 
 UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
 	test_dev_ctl test_dev_abi test_dev_plant \
-	test_dev_rthsctl test_dev_comedi test_dev_batch
+	test_dev_rthsctl test_dev_comedi test_dev_rt test_dev_batch
 
 MAN_PAGES += Documentation/man/rthsctl.8
 

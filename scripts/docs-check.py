@@ -1,10 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Documentation as TAP: every Documentation/*.rst parses with docutils
-without a warning, index.rst lists every page, and every man page renders
-without a groff warning.  Usage: docs-check.py [TOP]"""
+without a warning or an unresolved reference (a citation such as
+[CN109359427B]_ resolves to references.rst, as Sphinx resolves citations
+across pages), index.rst lists every page, every man page renders without a
+groff warning, and no page or man page names a path outside the repository
+(``../shared/...``: a reader has only the repository).
+Usage: docs-check.py [TOP]"""
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -37,17 +42,52 @@ def check(name, ok, detail=""):
     checks.append((name, ok, detail))
 
 
+# A path that climbs out of the repository, or one on the machine that
+# wrote the page.  Pages write paths from the repository's top.
+CLIMB = re.compile(r"(?<![\w./-])((?:\.\./)+[\w.-][\w./-]*)")
+ABSOLUTE = re.compile(r"(?<![\w./-])(/(?:work|home|root)/[\w./-]+)")
+
+
+def outside_paths(text):
+    """The paths in @text that lead out of the repository."""
+    found = []
+    root = os.path.realpath(top)
+    for m in CLIMB.finditer(text):
+        where = os.path.normpath(os.path.join(root, m.group(1)))
+        if os.path.commonpath([root, where]) != root:
+            found.append(m.group(1))
+    found += [m.group(1) for m in ABSOLUTE.finditer(text)]
+    return found
+
+
+def doctree(text, page):
+    return publish_doctree(text, source_path=page, settings_overrides={
+        "report_level": 2, "halt_level": 5, "warning_stream": False})
+
+
+# The citations every page may refer to.
+cited = set()
+refs = os.path.join(top, "Documentation", "references.rst")
+if os.path.exists(refs):
+    with open(refs, encoding="utf-8") as f:
+        for c in doctree(f.read(), refs).traverse(nodes.citation):
+            cited.update(n.lower() for n in c["names"])
+
 listed = set()
 for page in pages:
     with open(page, encoding="utf-8") as f:
         text = f.read()
     messages = []
-    doc = publish_doctree(text, source_path=page, settings_overrides={
-        "report_level": 2, "halt_level": 5, "warning_stream": False})
+    doc = doctree(text, page)
     for m in doc.traverse(nodes.system_message):
         if m["level"] >= 2:
             messages.append("line %s: %s" % (m.get("line", "?"),
                                              m.astext().splitlines()[0]))
+    # an unresolved citation stays in the text as a "problematic" node
+    for n in doc.traverse(nodes.problematic):
+        label = re.fullmatch(r"\[([^\]]+)\]_", n.astext())
+        if label and label.group(1).lower() not in cited:
+            messages.append("unresolved citation %s" % n.astext())
     for n in doc.traverse(nodes.bullet_list):
         listed.update(n.get("toctree", []))
     check("rst " + os.path.relpath(page, top), not messages,
@@ -58,6 +98,12 @@ missing = sorted(names - listed - {"index"})
 unknown = sorted(listed - names)
 check("index.rst lists every page", not missing and not unknown,
       "not listed: %s; no such page: %s" % (missing, unknown))
+
+for path in pages + mans:
+    with open(path, encoding="utf-8") as f:
+        bad = outside_paths(f.read())
+    check("no path outside the repository in " + os.path.relpath(path, top),
+          not bad, "\n".join(bad))
 
 for man in mans:
     r = subprocess.run(["man", "--warnings", "-E", "UTF-8", "-l", man],

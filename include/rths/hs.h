@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rths hybrid simulation engine: everything rths-run uses, in one include.
+ * "The patent" in these headers is CN109359427B (Southeast University),
+ * the multi-actuator RTHS method: Documentation/references.rst.
  * Units are SI throughout (m, N, s, kg); the device layer converts to the
  * kernel's integers (nm, uN).  Public symbols start with rths_hs_.
  *

@@ -112,7 +112,8 @@ int rths_hs_sim_run(const struct rths_hs_sim_config *cfg,
 		    struct rths_error *err);
 
 /*
- * Step-size preview (patent claim 2): run the whole test with the
+ * Step-size preview (claim 2 of patent CN109359427B,
+ * Documentation/references.rst): run the whole test with the
  * specimen replaced by its linear estimate (a perfect offline actuator),
  * time the compute path, and pick the smallest d = 1, 2, ... for which
  * the compute time is below margin * the test's duration.  The step is

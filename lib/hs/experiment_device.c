@@ -166,7 +166,7 @@ int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 		"backend", "name", "card", "rate", "step_ticks", "late_policy",
 		"late_deadline", "ramp_ticks", "clock", "cpu", "priority",
 		"cmd_entries", "fb_entries", "trace_entries", "limits",
-		"actuator", NULL,
+		"actuator", "preview_margin", NULL,
 	};
 	static const char *const backends[] = { "offline", "device", NULL };
 	static const char *const policies[] = { "strict", "hold",
@@ -182,6 +182,7 @@ int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 	snprintf(d->name, sizeof(d->name), "rths0");
 	snprintf(d->card, sizeof(d->card), "sim");
 	d->actuator.seed = 1;
+	x->preview_margin = RTHS_HS_PREVIEW_MARGIN_DEFAULT;
 	r = rths_hs_jobject(c, root, "", "device", false, &dev);
 	if (r)
 		return r < 0 ? r : 0;
@@ -197,6 +198,9 @@ int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 	    (r = name_field(c, dev, "card", d->card, "sim")) ||
 	    (r = opt_uint(c, dev, "device", "rate", RTHS_RATE_MIN,
 			  RTHS_RATE_MAX, &d->rate, &dummy, 1)))
+		return r;
+	if ((r = rths_hs_jnumber(c, dev, "device", "preview_margin", false,
+				 &rths_hs_jr_ratio, &x->preview_margin)) < 0)
 		return r;
 	st = json_object_get(dev, "step_ticks");
 	if (st && !(json_is_string(st) && !strcmp(json_string_value(st),

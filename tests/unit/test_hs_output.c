@@ -190,6 +190,79 @@ TEST_F(run, summary_shows_warnings)
 	json_decref(j);
 }
 
+/*
+ * Steps over their budget are said loudly: a line in the summary, the
+ * warning rths-run prints on stderr even with -q, an object in the JSON;
+ * and the preview's deciding figure goes with them.
+ */
+TEST_F(run, over_budget_is_loud)
+{
+	struct rths_hs_preview_result pr = { .chosen = 2, .n_rows = 2 };
+	struct rths_hs_step_fit fit = {
+		.d = 2, .samples = 1024, .figure = 812e-6, .max = 900e-6,
+		.exchange = 21e-6, .budget = 2.0 / 1024, .margin = 0.2,
+		.limit = 0.8 * 2.0 / 1024, .fits = true,
+	};
+	char path[128], *text = NULL;
+	size_t len = 0, at;
+	double worst;
+	json_t *j, *o, *p;
+	FILE *f;
+
+	for (size_t k = 1; k < self->h.rows; k++)
+		self->h.compute[k] = 10e-6;
+	self->h.compute[5] = 2 * self->h.dt;
+	self->h.compute[9] = 14646e-6;
+	EXPECT_EQ(2, report_over_budget(&self->h, &worst, &at));
+	EXPECT_EQ(14646e-6, worst);
+	EXPECT_EQ(9, at);
+	self->in.preview = &pr;
+	self->in.preview_fit = &fit;
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	report_text(f, &self->in);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "OVER BUDGET   2 of 1024 steps computed longer than the step; worst 14646.0 us at step 9"))
+		TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "step preview  d = 2: p99.9 812.0 us + exchange 21.0 us <= 0.8 x 1953.1 us budget"))
+		TH_LOG("%s", text);
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	report_over_budget_warning(f, &self->in);
+	fclose(f);
+	EXPECT_EQ(0, strncmp(text, "rths-run: warning: 2 of 1024 steps OVER BUDGET", 46))
+		TH_LOG("%s", text);
+	free(text);
+	snprintf(path, sizeof(path), "%s/summary.json", self->dir);
+	ASSERT_EQ(0, report_json(path, &self->in, NULL));
+	j = json_load_file(path, 0, NULL);
+	ASSERT_NE(NULL, j);
+	o = json_object_get(j, "over_budget");
+	ASSERT_NE(NULL, o);
+	EXPECT_EQ(2, json_integer_value(json_object_get(o, "steps")));
+	EXPECT_EQ(9, json_integer_value(json_object_get(o, "worst_step")));
+	EXPECT_LT(fabs(json_real_value(json_object_get(o, "worst_us")) - 14646),
+		  1e-6);
+	p = json_object_get(j, "preview");
+	ASSERT_NE(NULL, p);
+	EXPECT_STREQ("p99.9", json_string_value(json_object_get(p, "statistic")));
+	EXPECT_EQ(2, json_integer_value(json_object_get(p, "step_ticks")));
+	json_decref(j);
+	/* none over: no line, no warning, a zero count */
+	for (size_t k = 1; k < self->h.rows; k++)
+		self->h.compute[k] = 10e-6;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	report_text(f, &self->in);
+	report_over_budget_warning(f, &self->in);
+	fclose(f);
+	EXPECT_EQ(NULL, strstr(text, "OVER BUDGET"));
+	free(text);
+}
+
 /* The script plots the columns it says (no gnuplot needed to check). */
 TEST_F(run, plot_script)
 {

@@ -6,6 +6,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include <rths/hs.h>
 #include <rths/hs_backend.h>
 #include <rths/hs_sim.h>
+
+#include "hs/preview_impl.h"
 
 /* Two-story shear frame; the first-story column is the specimen. */
 struct frame {
@@ -484,6 +487,132 @@ TEST(offline_noise_is_seeded_and_bounded)
 	rths_hs_backend_close(&b);
 }
 
+/*
+ * The device's limits on the offline backend, as the kernel applies them
+ * (kernel/loop.c): the command interpolated over a step of 10 ticks from
+ * 0 to 3 mm passes 2 mm at tick 7 (2.1 mm); the backend holds there, the
+ * step's wait and every later post say "holding (reason limit", and the
+ * stats count one trip.  A velocity limit trips on the first tick whose
+ * command moves faster; a force limit on the specimen's force.
+ */
+static int limited(struct rths_hs_backend *b, const struct rths_hs_setup *s,
+		   const double *k, const struct rths_hs_channel_limits *l)
+{
+	struct rths_hs_offline_params op;
+
+	rths_hs_offline_defaults(&op);
+	op.rate = 1000;
+	op.step_ticks = 10;
+	op.setup = s;
+	op.k = k;
+	if (rths_hs_offline_open(b, &op, NULL))
+		return -1;
+	if (rths_hs_offline_set_limits(b, l, 1, NULL))
+		return -1;
+	return rths_hs_backend_start(b, NULL);
+}
+
+/* Steps to @x, @n of them; the error of the first that fails, in @err. */
+static int steps_to(struct rths_hs_backend *b, double x, int n,
+		    struct rths_error *err)
+{
+	struct rths_hs_feedback fb;
+
+	for (int i = 1; i <= n; i++) {
+		int r = rths_hs_backend_post(b, (uint64_t)i, &x, err);
+
+		if (r == 0)
+			r = rths_hs_backend_wait(b, (uint64_t)i, &fb, err);
+		if (r)
+			return i;
+	}
+	return 0;
+}
+
+TEST(offline_limits_hold_as_the_kernel)
+{
+	struct rths_hs_channel_limits l = { 0 };
+	struct rths_hs_backend_stats st;
+	struct rths_hs_backend b;
+	struct rths_hs_setup s;
+	struct rths_error err = { 0 };
+	double k = 1e6, x = 3e-3;
+
+	ASSERT_EQ(0, rths_hs_setup_direct(&s, 1, NULL));
+	/* No limits: 3 mm is reached. */
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, x, 3, &err));
+	rths_hs_backend_close(&b);
+
+	/* Stroke: +-2 mm. */
+	l.set = RTHS_HS_LIM_STROKE_MIN | RTHS_HS_LIM_STROKE_MAX;
+	l.stroke_min = -2e-3;
+	l.stroke_max = 2e-3;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, 1.9e-3, 2, &err));
+	rths_hs_backend_stop(&b, NULL);
+	rths_hs_backend_start(&b, NULL);
+	EXPECT_EQ(1, steps_to(&b, x, 3, &err));
+	TH_LOG("%s", err.msg);
+	EXPECT_EQ(-RTHS_E_BACKEND, err.code);
+	EXPECT_NE(NULL, strstr(err.msg, "holding (reason limit"));
+	EXPECT_NE(NULL, strstr(err.msg, "channel 0 stroke 0.0021 m"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 7 of step 1"));
+	/* Held: nothing more moves. */
+	EXPECT_EQ(-RTHS_E_BACKEND, rths_hs_backend_post(&b, 2, &x, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "holding (reason limit"));
+	ASSERT_EQ(0, rths_hs_backend_stats(&b, &st));
+	EXPECT_EQ(1, st.limit_trips);
+	EXPECT_EQ(0, st.steps);
+	EXPECT_EQ(0, rths_hs_backend_hold(&b, NULL));
+	rths_hs_backend_close(&b);
+
+	/* The negative side too. */
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, -x, 3, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "stroke -0.0021 m"));
+	rths_hs_backend_close(&b);
+
+	/* Velocity: 0.25 mm a tick is 0.25 m/s; 0.2 m/s is the limit. */
+	l.set = RTHS_HS_LIM_VELOCITY_MAX;
+	l.velocity_max = 0.2;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, 1.5e-3, 1, &err));	/* 0.15 m/s */
+	rths_hs_backend_close(&b);
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, 2.5e-3, 1, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "velocity 0.25 m/s"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 1 of step 1"));
+	rths_hs_backend_close(&b);
+
+	/* Force: 1e6 N/m at 2.1 mm is 2.1 kN, past 2 kN. */
+	l.set = RTHS_HS_LIM_FORCE_MAX;
+	l.force_max = 2000;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, x, 3, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "force 2100 N"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 7 of step 1"));
+	rths_hs_backend_close(&b);
+
+	/* Only the offline backend takes them; only before start. */
+	ASSERT_EQ(0, limited(&b, &s, &k, NULL));
+	EXPECT_EQ(-EBUSY, rths_hs_offline_set_limits(&b, &l, 1, NULL));
+	rths_hs_backend_close(&b);
+}
+
+/* The frame for 2 s under an injected clock, for the previews. */
+static int preview_config(struct rths_hs_sim_config *c, struct frame *fr,
+			  double (*clock)(void *), void *ctx)
+{
+	if (frame_init(fr, 0, 2.0))
+		return -1;
+	config(c, fr, NULL, RTHS_HS_CR, 1.0);
+	c->duration = 2.0;
+	c->clock = clock;
+	c->clock_ctx = ctx;
+	return 0;
+}
+
 /* A clock that advances 2.5 ms a reading: every step "computes" 2.5 ms. */
 static double fake_clock(void *ctx)
 {
@@ -505,11 +634,7 @@ TEST(preview_picks_smallest_fitting_step)
 	struct frame fr;
 	double t = 0;
 
-	ASSERT_EQ(0, frame_init(&fr, 0, 2.0));
-	config(&c, &fr, NULL, RTHS_HS_CR, 1.0);
-	c.duration = 2.0;
-	c.clock = fake_clock;
-	c.clock_ctx = &t;
+	ASSERT_EQ(0, preview_config(&c, &fr, fake_clock, &t));
 	rths_hs_preview_defaults(&pp);
 	ASSERT_EQ(0, rths_hs_preview(&c, &pp, &pr, NULL));
 	EXPECT_EQ(3, pr.chosen);
@@ -521,6 +646,158 @@ TEST(preview_picks_smallest_fitting_step)
 	/* Nothing fits if no d does. */
 	pp.max_ticks = 2;
 	EXPECT_EQ(-RTHS_E_TOO_SLOW, rths_hs_preview(&c, &pp, &pr, NULL));
+	frame_free(&fr);
+}
+
+/*
+ * The budget decision alone, on synthetic step times: p99.9 (nearest
+ * rank) from 1000 steps on, the worst step below that; exchange added;
+ * (1 - margin) of the step.
+ */
+TEST(step_fit_p999_or_max)
+{
+	static double t[2000];
+	struct rths_hs_step_fit f;
+	char buf[160];
+
+	/* 999 steps of 100 us and one of 5 ms: too few for p99.9 */
+	for (size_t i = 0; i < 999; i++)
+		t[i] = 100e-6;
+	t[500] = 5e-3;
+	ASSERT_EQ(0, rths_hs_step_fit(t, 999, 0, 4.0 / 1024, 0.2, 4, &f,
+				      NULL));
+	EXPECT_TRUE(f.figure_is_max);
+	EXPECT_EQ(5e-3, f.figure);
+	EXPECT_EQ(5e-3, f.max);
+	EXPECT_FALSE(f.fits);		/* 5000 us > 0.8 x 3906.25 us */
+	rths_hs_step_fit_str(&f, buf, sizeof(buf));
+	EXPECT_STREQ("d = 4: max 5000.0 us + exchange 0.0 us > 0.8 x 3906.2 us budget",
+		     buf);
+	/* 2000 steps, two outliers: rank ceil(1998) is a 500 us step */
+	for (size_t i = 0; i < 2000; i++)
+		t[i] = 500e-6;
+	t[7] = t[1500] = 5e-3;
+	ASSERT_EQ(0, rths_hs_step_fit(t, 2000, 21e-6, 4.0 / 1024, 0.2, 4, &f,
+				      NULL));
+	EXPECT_FALSE(f.figure_is_max);
+	EXPECT_EQ(500e-6, f.figure);
+	EXPECT_EQ(5e-3, f.max);
+	EXPECT_EQ(2000, f.samples);
+	EXPECT_EQ(0.8 * 4.0 / 1024, f.limit);
+	EXPECT_TRUE(f.fits);
+	rths_hs_step_fit_str(&f, buf, sizeof(buf));
+	EXPECT_STREQ("d = 4: p99.9 500.0 us + exchange 21.0 us <= 0.8 x 3906.2 us budget",
+		     buf);
+	EXPECT_EQ(500e-6, t[0]);	/* the samples are not reordered */
+	EXPECT_EQ(5e-3, t[7]);
+	/* a third outlier is more than 0.1 %: it is the p99.9 */
+	t[9] = 5e-3;
+	ASSERT_EQ(0, rths_hs_step_fit(t, 2000, 21e-6, 4.0 / 1024, 0.2, 4, &f,
+				      NULL));
+	EXPECT_EQ(5e-3, f.figure);
+	EXPECT_FALSE(f.fits);
+	/* the exchange alone can tip it; margin 0 uses the whole step */
+	t[7] = t[1500] = t[9] = 500e-6;
+	ASSERT_EQ(0, rths_hs_step_fit(t, 2000, 2.9e-3, 4.0 / 1024, 0.2, 4,
+				      &f, NULL));
+	EXPECT_FALSE(f.fits);
+	ASSERT_EQ(0, rths_hs_step_fit(t, 2000, 2.9e-3, 4.0 / 1024, 0, 4, &f,
+				      NULL));
+	EXPECT_TRUE(f.fits);
+	/* bad arguments */
+	EXPECT_EQ(-EINVAL, rths_hs_step_fit(t, 0, 0, 1e-3, 0.2, 1, &f, NULL));
+	EXPECT_EQ(-EINVAL, rths_hs_step_fit(t, 10, 0, 1e-3, 1, 1, &f, NULL));
+	EXPECT_EQ(-EINVAL, rths_hs_step_fit(t, 10, -1e-6, 1e-3, 0.2, 1, &f,
+					    NULL));
+	t[3] = NAN;
+	EXPECT_EQ(-EINVAL, rths_hs_step_fit(t, 10, 0, 1e-3, 0.2, 1, &f, NULL));
+}
+
+/*
+ * A deliberately slow model: an injected clock that makes every step's
+ * compute (with a backend, from the feedback to the command: the odd
+ * readings) 900 us, and every 1024th step 14,646 us.  The readings run on
+ * across the preview's runs (each an even number of them).
+ */
+struct slow_clock {
+	uint64_t reads, posts;
+	double t;
+};
+
+static double slow_clock(void *ctx)
+{
+	struct slow_clock *c = ctx;
+
+	if (c->reads++ % 2 == 1)
+		c->t += ++c->posts % 1024 ? 900e-6 : 14646e-6;
+	return c->t;
+}
+
+/*
+ * The measured case: 2 s of record at 1024 Hz.  The patent's total
+ * criterion takes d = 1 (2048 steps, 1.87 s < 2 s) though a step is 900 us
+ * against 0.8 x 977 us.  The budget takes d = 2: 1024 steps, one of
+ * 14,646 us, p99.9 900 us <= 0.8 x 1953 us.  With an exchange of 700 us a
+ * step d = 2 no longer fits (1600 > 1562.5 us); d = 3 has 682 steps, too
+ * few for p99.9, and its worst (900 us: no 1024th step in this run) with
+ * the exchange fits 0.8 x 2930 us.
+ */
+TEST(preview_budget_slow_model)
+{
+	struct rths_hs_budget_preview bp;
+	struct rths_hs_preview_params pp;
+	struct rths_hs_preview_result pr;
+	struct rths_hs_sim_config c;
+	struct slow_clock sc = { 0 };
+	struct rths_error err;
+	struct frame fr;
+
+	ASSERT_EQ(0, preview_config(&c, &fr, slow_clock, &sc));
+	rths_hs_preview_defaults(&pp);
+	ASSERT_EQ(0, rths_hs_preview(&c, &pp, &pr, NULL));
+	EXPECT_EQ(1, pr.chosen);	/* the patent's criterion */
+	EXPECT_LT(fabs(pr.rows[0].compute_max - 14646e-6), 1e-9);
+
+	sc = (struct slow_clock){ 0 };
+	ASSERT_EQ(0, rths_hs_preview_budget(&c, NULL, 0, &pp,
+					    RTHS_HS_PREVIEW_MARGIN_DEFAULT, 0,
+					    &bp, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(2, bp.pr.chosen);
+	EXPECT_EQ(2.0 / 1024, bp.pr.dt);
+	ASSERT_EQ(2, bp.pr.n_rows);
+	EXPECT_FALSE(bp.pr.rows[0].fits);
+	EXPECT_EQ(2048, bp.fit[0].samples);
+	EXPECT_FALSE(bp.fit[0].figure_is_max);
+	EXPECT_LT(fabs(bp.fit[0].figure - 900e-6), 1e-9);
+	EXPECT_TRUE(bp.pr.rows[1].fits);
+	EXPECT_EQ(1024, bp.fit[1].samples);
+	EXPECT_FALSE(bp.fit[1].figure_is_max);	/* p99.9 decided */
+	EXPECT_LT(fabs(bp.fit[1].figure - 900e-6), 1e-9);
+	EXPECT_LT(fabs(bp.fit[1].max - 14646e-6), 1e-9);
+	EXPECT_EQ(0.2, bp.fit[1].margin);
+
+	sc = (struct slow_clock){ 0 };
+	ASSERT_EQ(0, rths_hs_preview_budget(&c, NULL, 0, &pp, 0.2, 700e-6,
+					    &bp, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(3, bp.pr.chosen);
+	ASSERT_EQ(3, bp.pr.n_rows);
+	EXPECT_FALSE(bp.fit[1].fits);
+	EXPECT_EQ(682, bp.fit[2].samples);
+	EXPECT_TRUE(bp.fit[2].figure_is_max);	/* the worst step decided */
+	EXPECT_LT(fabs(bp.fit[2].figure - 900e-6), 1e-9);
+	EXPECT_EQ(700e-6, bp.fit[2].exchange);
+
+	/* no d up to 2 fits: too slow, the rows tried kept */
+	sc = (struct slow_clock){ 0 };
+	pp.max_ticks = 2;
+	EXPECT_EQ(-RTHS_E_TOO_SLOW,
+		  rths_hs_preview_budget(&c, NULL, 0, &pp, 0.2, 700e-6, &bp,
+					 NULL));
+	EXPECT_EQ(2, bp.pr.n_rows);
+	EXPECT_EQ(0, bp.pr.chosen);
+	/* a margin of 1 leaves nothing */
+	EXPECT_EQ(-EINVAL, rths_hs_preview_budget(&c, NULL, 0, &pp, 1, 0, &bp,
+						  NULL));
 	frame_free(&fr);
 }
 

@@ -29,6 +29,8 @@ struct report {
 	double ref_rms[MAX_LISTED], ref_peak[MAX_LISTED];
 	bool ref_still[MAX_LISTED];	/* the reference does not move */
 	uint64_t over_budget;
+	double over_worst;
+	size_t over_worst_step;
 };
 
 static struct peak peak_of(const double *a, size_t rows, size_t stride,
@@ -88,9 +90,40 @@ static void compute(const struct report_input *in, struct report *R)
 						       R->n, NULL) == 0;
 		}
 	}
-	for (size_t k = 1; k < rows; k++)
+	R->over_budget = report_over_budget(h, &R->over_worst,
+					    &R->over_worst_step);
+}
+
+uint64_t report_over_budget(const struct rths_hs_history *h, double *worst,
+			    size_t *worst_step)
+{
+	uint64_t n = 0;
+
+	*worst = 0;
+	*worst_step = 0;
+	for (size_t k = 1; k < h->rows; k++) {
 		if (h->compute[k] > h->dt)
-			R->over_budget++;
+			n++;
+		if (h->compute[k] > *worst) {
+			*worst = h->compute[k];
+			*worst_step = k;
+		}
+	}
+	return n;
+}
+
+void report_over_budget_warning(FILE *f, const struct report_input *in)
+{
+	const struct rths_hs_history *h = in->h;
+	size_t at;
+	double worst;
+	uint64_t n = report_over_budget(h, &worst, &at);
+
+	if (n)
+		fprintf(f, "rths-run: warning: %llu of %llu steps OVER BUDGET: compute longer than the %.1f us step, worst %.1f us at step %zu (t = %.4f s)\n",
+			(unsigned long long)n,
+			(unsigned long long)in->res->steps_done, h->dt * 1e6,
+			worst * 1e6, at, h->t[at]);
 }
 
 static const char *const ode_kinds[] = { "", "chain", "viscous_damper",
@@ -158,6 +191,51 @@ static json_t *ode_json(const struct report_input *in)
 	return a;
 }
 
+static bool has_counters(const struct step_thread *t)
+{
+	return t && t->has_first && t->has_last;
+}
+
+#define DELTA(t, field) ((t)->last.field - (t)->first.field)
+
+/* From the first to the last step. */
+static void step_thread_text(FILE *f, const struct step_thread *t)
+{
+	const char *pol;
+
+	if (!has_counters(t))
+		return;
+	pol = rths_rt_policy_name(t->last.sched_policy);
+	fprintf(f, "  step thread   %s", pol ? pol : "?");
+	if (t->last.sched_priority)
+		fprintf(f, " %d", t->last.sched_priority);
+	fprintf(f, " on CPU %d%s, memory %slocked\n", t->last.cpu,
+		t->entered && t->st.cpu >= 0 ? " (pinned)" : "",
+		t->entered && t->st.memory_locked ? "" : "not ");
+	fprintf(f, "                after step 1: %llu minor, %llu major faults; %llu involuntary, %llu voluntary switches\n",
+		(unsigned long long)DELTA(t, minor_faults),
+		(unsigned long long)DELTA(t, major_faults),
+		(unsigned long long)DELTA(t, involuntary_switches),
+		(unsigned long long)DELTA(t, voluntary_switches));
+}
+
+static json_t *step_thread_json(const struct step_thread *t)
+{
+	const char *pol = rths_rt_policy_name(t->last.sched_policy);
+
+	return json_pack("{s:s,s:i,s:i,s:b,s:I,s:I,s:I,s:I}",
+			 "policy", pol ? pol : "unknown",
+			 "priority", t->last.sched_priority,
+			 "cpu", t->last.cpu,
+			 "memory_locked", t->entered && t->st.memory_locked,
+			 "minor_faults", (json_int_t)DELTA(t, minor_faults),
+			 "major_faults", (json_int_t)DELTA(t, major_faults),
+			 "involuntary_switches",
+			 (json_int_t)DELTA(t, involuntary_switches),
+			 "voluntary_switches",
+			 (json_int_t)DELTA(t, voluntary_switches));
+}
+
 void report_text(FILE *f, const struct report_input *in)
 {
 	const struct rths_hs_run_result *res = in->res;
@@ -186,9 +264,17 @@ void report_text(FILE *f, const struct report_input *in)
 		const struct rths_hs_preview_row *row =
 			&in->preview->rows[in->preview->n_rows - 1];
 
-		fprintf(f, "  step preview  d = %u: compute %.3f s < record %.3f s (tried d = 1..%u)\n",
-			in->preview->chosen, row->compute,
-			in->preview->duration, in->preview->chosen);
+		if (in->preview_fit) {
+			char why[160];
+
+			rths_hs_step_fit_str(in->preview_fit, why, sizeof(why));
+			fprintf(f, "  step preview  %s (tried d = 1..%u)\n",
+				why, in->preview->chosen);
+		} else {
+			fprintf(f, "  step preview  d = %u: compute %.3f s < record %.3f s (tried d = 1..%u)\n",
+				in->preview->chosen, row->compute,
+				in->preview->duration, in->preview->chosen);
+		}
 	}
 	if (R.m) {
 		fprintf(f, "  compensation  %s", in->compensation);
@@ -244,10 +330,17 @@ void report_text(FILE *f, const struct report_input *in)
 		res->compute_min * 1e6, res->compute_mean * 1e6,
 		res->compute_p99 * 1e6, res->compute_max * 1e6, dt * 1e6,
 		(unsigned long long)R.over_budget);
+	if (R.over_budget)
+		fprintf(f, "  OVER BUDGET   %llu of %llu steps computed longer than the step; worst %.1f us at step %zu (t = %.4f s)\n",
+			(unsigned long long)R.over_budget,
+			(unsigned long long)res->steps_done,
+			R.over_worst * 1e6, R.over_worst_step,
+			h->t[R.over_worst_step]);
 	fprintf(f, "  wall          %.3f s for %.3f s of test (%.1fx real time)\n",
 		res->wall, dur, res->wall > 0 ? dur / res->wall : 0);
 	for (size_t i = 0; i < in->n_odesubs; i++)
 		ode_text(f, i, in->odesubs[i], &in->ode_work[i]);
+	step_thread_text(f, in->step_thread);
 	fprintf(f, "events\n");
 	if (res->has_stats)
 		fprintf(f, "  backend       %llu steps, %llu ticks, %llu late (%llu extrapolated, %llu held, %llu decelerated), %llu limit trips, %llu lost records\n",
@@ -347,9 +440,29 @@ int report_json(const char *path, const struct report_input *in,
 	}
 	if (in->n_odesubs)
 		json_object_set_new(root, "ode_substructures", ode_json(in));
+	if (has_counters(in->step_thread))
+		json_object_set_new(root, "step_thread",
+				    step_thread_json(in->step_thread));
 	if (in->preview && in->preview->chosen)
 		json_object_set_new(root, "preview_step_ticks",
 				    json_integer(in->preview->chosen));
+	if (in->preview_fit)
+		json_object_set_new(root, "preview", json_pack(
+			"{s:i,s:s,s:f,s:I,s:f,s:f,s:f,s:f,s:f}",
+			"step_ticks", (int)in->preview_fit->d, "statistic",
+			in->preview_fit->figure_is_max ? "max" : "p99.9",
+			"compute_us", in->preview_fit->figure * 1e6,
+			"steps", (json_int_t)in->preview_fit->samples,
+			"max_us", in->preview_fit->max * 1e6,
+			"exchange_us", in->preview_fit->exchange * 1e6,
+			"budget_us", in->preview_fit->budget * 1e6,
+			"margin", in->preview_fit->margin,
+			"limit_us", in->preview_fit->limit * 1e6));
+	/* loud: a run whose steps went over their budget */
+	json_object_set_new(root, "over_budget", json_pack(
+		"{s:I,s:f,s:f,s:I}", "steps", (json_int_t)R.over_budget,
+		"budget_us", in->h->dt * 1e6, "worst_us", R.over_worst * 1e6,
+		"worst_step", (json_int_t)R.over_worst_step));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0)
 		r = rths_error_set(err, errno, path, 0, NULL,
 				   "cannot write: %s", strerror(errno));
