@@ -119,20 +119,23 @@ check "rths.ko and rths_sim.ko in /lib/modules/$krel/updates/dkms, for $krel ($m
 	test "$magic" = " rths:$krel rths_sim:$krel"
 
 has() { [[ "$1" == $2 ]]; }
-out=$(in_root pkg-config --cflags --libs rths 2>&1 | head -n 1)
+out=$(in_root pkg-config --cflags --libs rths 2>&1)
 check "pkg-config --cflags --libs rths: $out" has "$out" '*-lrths*' 
 in_root sh -c 'cd /debs && gcc -O2 -o own-loop own-loop.c $(pkg-config --cflags --libs rths)' \
 	>"$work/cc.log" 2>&1
 check "examples/c/own-loop.c builds against the installed librths-dev" \
 	test $? -eq 0 || show "$work/cc.log"
+in_root ldd /debs/own-loop >"$work/ldd.log" 2>&1
 check "and links librths.so.2" \
-	eval "in_root ldd /debs/own-loop | grep -q 'librths.so.2 => [^ ]*/lib/librths.so.2 '"
+	grep -q 'librths.so.2 => [^ ]*/lib/librths.so.2 ' "$work/ldd.log" ||
+	show "$work/ldd.log"
 
-out=$(in_root rthsctl --version 2>&1 | head -n 1)
+out=$(in_root rthsctl --version 2>&1)
 check "rthsctl --version: $out" has "$out" "rthsctl $version *"
 
-check "the postinst made the system group rths ($(in_root getent group rths))" \
-	eval "in_root getent group rths | grep -q '^rths:x:[0-9]*:'"
+grp=$(in_root getent group rths)
+check "the postinst made the system group rths ($grp)" \
+	has "$grp" 'rths:x:[0-9]*:*' 
 
 missing=
 for f in /lib/udev/rules.d/60-rths.rules /etc/security/limits.d/90-rths.conf \
