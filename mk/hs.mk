@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hybrid simulation engine (lib/hs), rths-run, its tests and benchmark.
 
-# cblas.h and the BLAS/LAPACK libraries; gnuplot draws the PNG plots.
-DEB_PKGS += libjansson-dev liblapacke-dev liblapack-dev libblas-dev \
-	gnuplot-nox
+# cblas.h and the BLAS/LAPACK libraries; gnuplot draws the PNG plots
+# (at run time: the tests need it, the build does not).
+DEB_PKGS_userspace += libjansson-dev liblapacke-dev liblapack-dev libblas-dev
+DEB_PKGS += gnuplot-nox
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/hs/*.c))
 TOOLS += rths-run

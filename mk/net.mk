@@ -5,7 +5,7 @@
 # tests, run plain and under ASan/UBSan.  A tool that links
 # NET_OBJS_plain links NET_LIBS too.
 
-DEB_PKGS += libgnutls28-dev
+DEB_PKGS_userspace += libgnutls28-dev
 NET_LIBS := -lgnutls
 
 NET_SRCS := $(sort $(wildcard tools/net/*.c))

@@ -15,6 +15,7 @@ SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
 	rths_stress_test rths_comedi_test \
 	rths_run_test.sh own_loop_test.sh rths_plant_test.sh rths_ynl_test.sh \
 	rths_ynl_policy_test.sh rths_nonroot_test.sh rths_libnl_test \
+	rths_batch_test.sh \
 	rths_hotplug_test \
 	rths_rmmod_test
 SELFTEST_DIR := $(O)/plain/tests/selftests

@@ -7,7 +7,8 @@
 
 # The test's OpenFresco -ssl client is OpenSSL's, as TCP_SocketSSL's;
 # openssl(1) makes its certificates at test time.
-DEB_PKGS += libjansson-dev libssl-dev openssl
+DEB_PKGS_userspace += libjansson-dev
+DEB_PKGS += libssl-dev openssl
 TOOLS += rths-site
 
 SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c)) \
