@@ -4,6 +4,11 @@
 # by default); the source tree stays clean.
 #
 #   make            modules (6.1 and 6.12, stock and -rt), librths, tools
+#   make lib|tools|install   userspace only (the userspace package profile)
+#   make modules [KVER=RELEASE]     the modules for one kernel (a lab PC;
+#                   the running one by default)
+#   make deb        Debian packages (rths-dkms, librths2, librths-dev,
+#                   rths-tools) into $(O)/deb
 #   make check      unit tests (plain and ASan/UBSan), the distributed tests
 #                   in network namespaces, then module selftests in QEMU on
 #                   Debian's 6.1 and 6.12 kernels, stock and -rt
@@ -18,6 +23,9 @@
 # date, and re-reads the Makefile, before it considers any goal; "make -j"
 # and the order of CHECK_PARTS cannot change that.  Parsing runs no
 # package tool (the kernel ABI is resolved when a recipe first needs it).
+# Each goal installs only the packages of its profile (userspace, modules,
+# deb, or full: below); tests/build/graph.sh proves both from a fresh
+# clone.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -32,20 +40,57 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
-# Debian packages the build and the tests need; fragments append to this.
-# @KVER@ in a name stands for the kernel ABI, which scripts/deps.sh
-# resolves once the package lists are there.
-DEB_PKGS := build-essential pkg-config linux-source-6.1 libmnl-dev liblapacke-dev \
+# Debian packages, in profiles (mk/profiles.mk says which goal installs
+# which; "make help" lists them):
+#   DEB_PKGS_userspace  what librths and the tools need to build and link
+#   DEB_PKGS_modules    the modules for one kernel, KVER (mk/profiles.mk)
+#   DEB_PKGS_deb        "make deb" beyond the userspace profile
+#   DEB_PKGS            the rest of what "make check" needs; the full
+#                       profile is all of them but the one-kernel headers
+# Fragments append to them.  @KVER@ in a name stands for the kernel ABI,
+# which scripts/deps.sh resolves once the package lists are there.
+DEB_PKGS_userspace := build-essential pkg-config libmnl-dev liblapacke-dev \
 	libjansson-dev
+DEB_PKGS_deb := debhelper dh-dkms dpkg-dev
+DEB_PKGS := linux-source-6.1
+
+# The one kernel "make modules" builds for: KVER as given, a release as
+# "uname -r" prints it (6.1.0-57-amd64), else the running kernel.
+ifneq ($(filter command line environment,$(origin KVER)),)
+MODULES_KREL := $(KVER)
+else
+MODULES_KREL := $(shell uname -r)
+endif
+DEB_PKGS_modules := build-essential kmod dkms linux-headers-$(MODULES_KREL)
+
+# Which profiles the goals need.  A goal of one of these lists needs its
+# profile; any other goal (all, check, demo, a file...) the full one, as
+# does "make" alone.  help and clean need none.
+NODEPS_GOALS := clean help
+PROFILE_GOALS_userspace := lib tools install deps-userspace
+PROFILE_GOALS_modules := modules dkms-install deps-modules
+PROFILE_GOALS_deb := deb deps-deb
+DEPS_GOALS := $(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+ifneq ($(filter-out $(PROFILE_GOALS_userspace) $(PROFILE_GOALS_modules) \
+	$(PROFILE_GOALS_deb),$(DEPS_GOALS)),)
+DEPS_PROFILES := full
+else
+DEPS_PROFILES := $(foreach p,userspace modules deb,\
+	$(if $(filter $(PROFILE_GOALS_$(p)),$(DEPS_GOALS)),$(p)))
+endif
 
 # Defined before the fragments, which use them in their rules' prerequisites.
-# Missing Debian packages are installed once per build tree.
-DEPS_STAMP := $(O)/.deps-ok
+# Missing Debian packages are installed once per build tree and profile:
+# DEPS_STAMP is the list of the stamps of the profiles the goals need,
+# empty for help and clean.
+DEPS_STAMP_userspace := $(O)/.deps-userspace
+DEPS_STAMP_modules := $(O)/.deps-modules-$(MODULES_KREL)
+DEPS_STAMP_deb := $(O)/.deps-deb
+DEPS_STAMP_full := $(O)/.deps-ok
+DEPS_STAMP := $(foreach p,$(DEPS_PROFILES),$(DEPS_STAMP_$(p)))
 # The test harness headers (from Debian's linux-source-6.1).
 HARNESS_DIR := $(O)/harness
 HARNESS := $(HARNESS_DIR)/tools/testing/selftests/kselftest_harness.h
-# Goals that need no package (and so do not install any).
-NODEPS_GOALS := clean help
 # The shared library (its rule is below; fragments name it as a
 # prerequisite, so it is defined here).
 LIBRTHS_SONAME := librths.so.2
@@ -58,7 +103,10 @@ VARIANTS := plain asan
 CSTD := -std=c11 -D_GNU_SOURCE
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS_COMMON := -I$(TOP)/include/uapi -I$(TOP)/include -I$(TOP)/lib
+# The project's one version (debian/changelog's, scripts/version.sh).
+RTHS_VERSION := $(shell scripts/version.sh)
+CPPFLAGS_COMMON := -I$(TOP)/include/uapi -I$(TOP)/include -I$(TOP)/lib \
+	-DRTHS_VERSION='"$(RTHS_VERSION)"'
 CFLAGS_plain := -O2 -g
 CFLAGS_asan := -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
@@ -81,11 +129,22 @@ CHECK_PARTS := unit-check
 
 include $(sort $(wildcard mk/*.mk))
 
-$(DEPS_STAMP): scripts/deps.sh scripts/kver.sh Makefile $(wildcard mk/*.mk)
+# One stamp per profile: its packages installed.  The full profile is
+# every list but the one-kernel headers (its kernels are the four of
+# mk/kmod.mk); "make deb" builds the userspace too.
+DEPS_PKGS_userspace = $(DEB_PKGS_userspace)
+DEPS_PKGS_modules = $(DEB_PKGS_modules)
+DEPS_PKGS_deb = $(DEB_PKGS_userspace) $(DEB_PKGS_deb)
+DEPS_PKGS_full = $(DEB_PKGS) $(DEB_PKGS_userspace) $(DEB_PKGS_deb) \
+	$(filter-out linux-headers-$(MODULES_KREL),$(DEB_PKGS_modules))
+$(foreach p,userspace modules deb full,$(eval \
+	$(DEPS_STAMP_$(p)): DEPS_PKGS = $$(sort $$(DEPS_PKGS_$(p)))))
+$(foreach p,userspace modules deb full,$(DEPS_STAMP_$(p))): \
+		scripts/deps.sh scripts/kver.sh Makefile $(wildcard mk/*.mk)
 	@mkdir -p $(O)
-	scripts/deps.sh $(sort $(DEB_PKGS))
-	@echo '# packages installed: $(sort $(DEB_PKGS))' > $@
-ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+	scripts/deps.sh $(DEPS_PKGS)
+	@echo '# packages installed: $(DEPS_PKGS)' > $@
+ifneq ($(DEPS_STAMP),)
 include $(DEPS_STAMP)
 endif
 
@@ -123,12 +182,20 @@ $(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
 # the whole list, so that "pkg-config --static" is enough either way.
 # The install writes its own, for the PREFIX it installs to.
 gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' \
+	-e 's|@VERSION@|$(RTHS_VERSION)|' \
 	-e 's|@REQUIRES@|$(LIBRTHS_REQUIRES)|' $(1)
-$(O)/plain/rths.pc: lib/rths.pc.in Makefile
+$(O)/plain/rths.pc: lib/rths.pc.in Makefile debian/changelog
 	@mkdir -p $(@D)
 	$(call gen_pc,$<) > $@
 
 PREFIX ?= /usr/local
+# Where "make install" puts the udev rule (a package: /lib/udev/rules.d),
+# the systemd units and modules-load.d/rths.conf (systemd reads
+# /usr/local/lib/... too; a package: /lib/...).
+UDEV_RULES_DIR ?= /etc/udev/rules.d
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+MODULES_LOAD_DIR ?= $(PREFIX)/lib/modules-load.d
+SYSTEMD_UNITS := rths-devices.service rths-site@.service
 
 # A tool is tools/NAME.c plus optional tools/NAME/*.c, linked statically
 # against the plain librths into $(O)/plain/tools/NAME; the objects of
@@ -191,6 +258,7 @@ endif
 	install help
 
 deps: $(DEPS_STAMP)
+deps-userspace deps-modules deps-deb: $(DEPS_STAMP)
 
 lib: $(LIBRTHS_SO) $(O)/plain/rths.pc $(O)/plain/librths.a
 
@@ -221,14 +289,33 @@ clean:
 
 # Keep in step with the targets above and in mk/*.mk.
 help:
+	@echo 'Package profiles (each goal installs the missing Debian packages of'
+	@echo 'its profile before anything else; see Documentation/admin-guide.rst):'
+	@echo '  userspace      lib, tools, install: compiler, pkg-config, libmnl,'
+	@echo '                 LAPACKE, KLU, jansson, GnuTLS'
+	@echo '  modules        modules, dkms-install: build-essential, kmod, dkms,'
+	@echo '                 linux-headers-KVER (KVER=$(MODULES_KREL) now)'
+	@echo '  deb            deb: userspace and debhelper, dh-dkms'
+	@echo '  full           every other goal, make alone included: all of the'
+	@echo '                 above for the four test kernels, QEMU, linux-source,'
+	@echo '                 the test and benchmark tools'
 	@echo 'Build (everything lands under O=$(O)):'
-	@echo '  all            modules, librths, tools (the default)'
-	@echo '  deps           install the missing Debian packages'
+	@echo '  all            modules, librths, tools (the default; full profile)'
+	@echo '  deps           install the missing Debian packages (full profile)'
+	@echo '  deps-userspace, deps-modules, deps-deb  those of one profile'
 	@echo '  lib            librths.so.2, librths.a, rths.pc'
 	@echo '  tools          $(TOOLS)'
+	@echo '  modules        the kernel modules for one kernel, KVER=RELEASE'
+	@echo '                 (uname -r; default the running one) into'
+	@echo '                 $(O)/kmod-RELEASE'
 	@echo '  module         the kernel modules: 6.1 and 6.12, stock and -rt'
 	@echo '  selftests      the module selftests (run in the guest)'
-	@echo '  install        librths, headers, tools, man pages (DESTDIR, PREFIX)'
+	@echo '  install        librths, headers, tools, man pages, udev rule,'
+	@echo '                 limits, systemd units (DESTDIR, PREFIX)'
+	@echo '  dkms-install   the module sources of HEAD (git archive) into'
+	@echo '                 /usr/src/rths-VERSION, then dkms add, build, install'
+	@echo '  deb            rths-dkms, librths2, librths-dev, rths-tools'
+	@echo '                 into $(O)/deb'
 	@echo '  abi-baseline   regenerate abi/librths.abi from the built library'
 	@echo '  clean          remove $(O)'
 	@echo 'Tests (TAP in $(O)/results/):'
@@ -274,7 +361,9 @@ install: lib tools $(LIBRTHS_DIST_A)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/security/limits.d
+		$(DESTDIR)$(UDEV_RULES_DIR) $(DESTDIR)/etc/security/limits.d \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(MODULES_LOAD_DIR) \
+		$(DESTDIR)/etc/rths
 	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
 	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
@@ -288,8 +377,20 @@ install: lib tools $(LIBRTHS_DIST_A)
 		sec=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec; \
 		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$sec/; \
 	done
-	install -m 644 udev/60-rths.rules $(DESTDIR)/etc/udev/rules.d/
+	install -m 644 udev/60-rths.rules $(DESTDIR)$(UDEV_RULES_DIR)/
 	install -m 644 limits/90-rths.conf $(DESTDIR)/etc/security/limits.d/
+	for u in $(SYSTEMD_UNITS); do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/$$u.in \
+			> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u || exit 1; \
+		chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u; \
+	done
+	install -m 644 systemd/modules-load-rths.conf \
+		$(DESTDIR)$(MODULES_LOAD_DIR)/rths.conf
+	@# The administrator's list of devices: never overwritten.
+	[ -e $(DESTDIR)/etc/rths/devices.conf ] || \
+		install -m 644 etc/rths/devices.conf $(DESTDIR)/etc/rths/
 	@# /usr/local/lib is found through ld.so's cache: refresh it, unless
 	@# this is a staged install.
 	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemctl daemon-reload; fi

@@ -222,6 +222,29 @@ void rths_chardev_del(struct rths_device *rd)
 	rd->node = NULL;
 }
 
+/*
+ * Whether @fd, in the calling task's file table, is @rd's owner: the
+ * O_RDWR open of its node.  An observer's (O_RDONLY) open, another
+ * device's node or any other file is not.  Caller holds rd->lock.
+ */
+bool rths_chardev_owner_fd(struct rths_device *rd, int fd)
+{
+	struct file *file;
+	bool owner;
+
+	lockdep_assert_held(&rd->lock);
+	if (fd < 0)
+		return false;
+	file = fget(fd);
+	if (!file)
+		return false;
+	owner = file->f_op == &rths_fops && file->private_data == rd &&
+		rd->owner == file;
+	/* not the last reference while it is rd->owner; else a deferred one */
+	fput(file);
+	return owner;
+}
+
 u32 rths_chardev_encode(const struct rths_device *rd)
 {
 	return new_encode_dev(MKDEV(MAJOR(rths_devt), rd->id));

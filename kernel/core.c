@@ -305,6 +305,7 @@ again:
 	rd->channels = channels;
 	rd->state = RTHS_STATE_STOPPED;
 	rths_config_default(&rd->cfg);
+	memcpy(rd->envelope, rd->cfg.limit, sizeof(rd->envelope));
 
 	err = ida_alloc_max(&rths_ids, RTHS_MAX_DEVICES - 1, GFP_KERNEL);
 	if (err < 0) {

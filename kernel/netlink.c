@@ -80,6 +80,15 @@ static const struct nla_policy rths_select_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
 };
 
+/* An fd number; rths_pre_doit() checks what it refers to. */
+#define RTHS_FD_POLICY							\
+	[RTHS_A_DEV_FD] = NLA_POLICY_MIN(NLA_S32, 0)
+
+static const struct nla_policy rths_run_policy[RTHS_A_MAX + 1] = {
+	RTHS_SELECT_POLICY,
+	RTHS_FD_POLICY,
+};
+
 static const struct nla_policy rths_dump_policy[RTHS_A_MAX + 1] = {
 };
 
@@ -95,6 +104,7 @@ static const struct nla_policy rths_new_policy[RTHS_A_MAX + 1] = {
 
 static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
+	RTHS_FD_POLICY,
 	[RTHS_A_DEV_CARD] = { .type = NLA_NUL_STRING,
 			      .len = RTHS_NAME_LEN - 1 },
 	[RTHS_A_DEV_CARD_PARAMS] = { .type = NLA_NESTED },
@@ -123,11 +133,13 @@ static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 
 static const struct nla_policy rths_stop_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
+	RTHS_FD_POLICY,
 	[RTHS_A_RUN_NOW] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy rths_tick_policy[RTHS_A_MAX + 1] = {
 	RTHS_SELECT_POLICY,
+	RTHS_FD_POLICY,
 	[RTHS_A_RUN_TICKS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						   &rths_run_ticks_range),
 };
@@ -179,10 +191,39 @@ static struct rths_device *rths_nl_device(struct genl_info *info)
  * no RTHS_NL_LOCK: it takes rd->lock itself, with rths_nl_lock(), and
  * drops it where it waits or between bounded pieces of its work, checking
  * the device again each time it takes it.  No handler releases a lock
- * that pre_doit took.
+ * that pre_doit took.  RTHS_NL_OWNER is checked under rd->lock in
+ * pre_doit either way; without RTHS_NL_LOCK, pre_doit drops the lock
+ * after the check.
  */
 #define RTHS_NL_DEV	BIT(0)	/* look up the device the request names */
 #define RTHS_NL_LOCK	BIT(1)	/* and hold its lock, checked alive */
+#define RTHS_NL_OWNER	BIT(2)	/* admin or the device's owner */
+
+/*
+ * The device's node is the key to it: CAP_NET_ADMIN (checked as
+ * GENL_ADMIN_PERM would) or the fd of the node that owns the device,
+ * open in the sender's file table (a doit runs in the sending task).
+ * Caller holds rd->lock.
+ */
+static int rths_nl_authorize(struct sk_buff *skb, struct genl_info *info,
+			     struct rths_device *rd)
+{
+	struct nlattr *fd = info->attrs[RTHS_A_DEV_FD];
+
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	if (!fd) {
+		NL_SET_ERR_MSG(info->extack,
+			       "this needs CAP_NET_ADMIN or the device's node open for writing (RTHS_A_DEV_FD)");
+		return -EPERM;
+	}
+	if (!rths_chardev_owner_fd(rd, nla_get_s32(fd))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, fd,
+				    "not an fd of the device's node open for writing (its owner)");
+		return -EPERM;
+	}
+	return 0;
+}
 
 /* Ticks run under one hold of rd->lock (RUN_TICK, a manual stop's ramp). */
 #define RTHS_NL_TICKS_PER_LOCK	1024
@@ -209,8 +250,17 @@ static int rths_pre_doit(const RTHS_GENL_DOIT_OPS *ops,
 	rd = rths_nl_device(info);
 	if (IS_ERR(rd))
 		return PTR_ERR(rd);
-	if (ops->internal_flags & RTHS_NL_LOCK) {
+	if (ops->internal_flags & (RTHS_NL_LOCK | RTHS_NL_OWNER)) {
 		err = rths_nl_lock(rd, info);
+		if (err) {
+			rths_dev_put(rd);
+			return err;
+		}
+		err = ops->internal_flags & RTHS_NL_OWNER ?
+		      rths_nl_authorize(skb, info, rd) : 0;
+		/* an operation that locks for itself was only checked */
+		if (err || !(ops->internal_flags & RTHS_NL_LOCK))
+			mutex_unlock(&rd->lock);
 		if (err) {
 			rths_dev_put(rd);
 			return err;
@@ -525,6 +575,48 @@ static int rths_check_ring_size(struct nlattr *attr,
 	return 0;
 }
 
+/*
+ * What a device's owner may set without CAP_NET_ADMIN: the run's own
+ * settings and the parameters of a card that drives no hardware.  The
+ * cpu and priority of the loop thread stay as the admin set them, and
+ * the limits stay within the last ones an admin set (the rig's safe
+ * envelope): a run may narrow them, and the next widen them back.
+ */
+static int rths_owner_may_set(struct rths_device *rd,
+			      const struct rths_config *cfg,
+			      struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	unsigned int ch;
+
+	if (cfg->cpu != rd->cfg.cpu) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_CPU],
+				    "changing the cpu needs CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	if (cfg->priority != rd->cfg.priority) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_PRIORITY],
+				    "changing the priority needs CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	if (tb[RTHS_A_DEV_CARD_PARAMS] && !rd->card->user_params) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_CARD_PARAMS],
+				    "this card's parameters need CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	for (ch = 0; ch < rd->channels; ch++) {
+		const struct rths_limit *l = &cfg->limit[ch];
+		const struct rths_limit *o = &rd->envelope[ch];
+
+		if (l->pos_min < o->pos_min || l->pos_max > o->pos_max ||
+		    l->vel_max > o->vel_max || l->force_max > o->force_max) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LIMITS],
+					    "limits beyond the admin's need CAP_NET_ADMIN; the owner may narrow them");
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -533,6 +625,7 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	struct rths_region *rg = NULL;
 	struct nlattr **ctb = NULL;
 	struct rths_device *rd = info->user_ptr[0];
+	bool admin = netlink_capable(skb, CAP_NET_ADMIN);
 	struct rths_config *cfg;
 	int err, mapped;
 
@@ -594,6 +687,12 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto unlock;
 	}
+	/* rths_pre_doit() let in an admin or the owner */
+	if (!admin) {
+		err = rths_owner_may_set(rd, cfg, tb, extack);
+		if (err)
+			goto unlock;
+	}
 	if (params) {
 		if (!rd->card->set) {
 			NL_SET_ERR_MSG_ATTR(extack, params,
@@ -638,6 +737,8 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto unlock;
 	rd->cfg = *cfg;
+	if (admin)
+		memcpy(rd->envelope, cfg->limit, sizeof(rd->envelope));
 	err = 0;
 	/* new card parameters may move the zero: start from where it is */
 	if (ctb && rths_loop_home(rd)) {
@@ -985,39 +1086,37 @@ static const struct genl_ops rths_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_DEV_SET,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
+				  RTHS_NL_OWNER,
 		.doit = rths_nl_dev_set,
 		.policy = rths_set_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_START,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
+				  RTHS_NL_OWNER,
 		.doit = rths_nl_run_start,
-		.policy = rths_select_policy,
+		.policy = rths_run_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_STOP,
-		.internal_flags = RTHS_NL_DEV,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_OWNER,
 		.doit = rths_nl_run_stop,
 		.policy = rths_stop_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_HOLD,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
+				  RTHS_NL_OWNER,
 		.doit = rths_nl_run_hold,
-		.policy = rths_select_policy,
+		.policy = rths_run_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_RUN_TICK,
-		.internal_flags = RTHS_NL_DEV,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_OWNER,
 		.doit = rths_nl_run_tick,
 		.policy = rths_tick_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_STATS_GET,
 		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
@@ -1027,11 +1126,11 @@ static const struct genl_ops rths_ops[] = {
 		.maxattr = RTHS_A_MAX,
 	}, {
 		.cmd = RTHS_CMD_STATS_RESET,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
+				  RTHS_NL_OWNER,
 		.doit = rths_nl_stats_reset,
-		.policy = rths_select_policy,
+		.policy = rths_run_policy,
 		.maxattr = RTHS_A_MAX,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = RTHS_CMD_CARD_GET,
 		.dumpit = rths_nl_card_dump,

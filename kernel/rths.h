@@ -258,6 +258,10 @@ struct rths_device {
 	u32 reason;			/* enum rths_reason */
 	u32 fault;			/* enum rths_fault */
 	struct rths_config cfg;
+	/* the limits an admin set last (under lock): an owner without
+	 * CAP_NET_ADMIN may set its own within them, never wider
+	 */
+	struct rths_limit envelope[RTHS_MAX_CHANNELS];
 	spinlock_t region_lock;		/* see Locking above */
 	struct rths_region *region;	/* swapped under lock + region_lock */
 	bool resizing;			/* mmap() waits: under region_lock */
@@ -298,6 +302,7 @@ void rths_chardev_exit(void);
 int rths_chardev_add(struct rths_device *rd);
 void rths_chardev_del(struct rths_device *rd);
 u32 rths_chardev_encode(const struct rths_device *rd);
+bool rths_chardev_owner_fd(struct rths_device *rd, int fd);
 
 /* ring.c */
 struct rths_region *rths_region_alloc(u32 channels,

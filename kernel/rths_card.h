@@ -29,6 +29,8 @@ struct rths_device;
  * @io_may_sleep: @write and @read may sleep (they always run in process
  *	context, but a card that says false could be driven from atomic
  *	context)
+ * @user_params: a device's owner, not only an admin, may @set its
+ *	parameters (they drive no hardware: the sim card's model)
  * @new: set up @rd->card_priv; @tb holds the parsed parameters (may be all
  *	NULL).  Validate everything before changing anything.
  * @del: undo @new; the loop is stopped
@@ -51,6 +53,7 @@ struct rths_card_type {
 	const struct nla_policy *policy;
 	unsigned int maxattr;
 	bool io_may_sleep;
+	bool user_params;
 	int (*new)(struct rths_device *rd, struct nlattr **tb,
 		   struct netlink_ext_ack *extack);
 	void (*del)(struct rths_device *rd);

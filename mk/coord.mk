@@ -4,7 +4,8 @@
 # coordinator and three rths-site processes, plain and ASan/UBSan builds.
 
 # openssl: the test makes its certificates with it.
-DEB_PKGS += libjansson-dev libgnutls28-dev gnuplot-nox openssl
+DEB_PKGS_userspace += libjansson-dev libgnutls28-dev
+DEB_PKGS += gnuplot-nox openssl
 TOOLS += rths-coord
 MAN_PAGES += Documentation/man/rths-coord.1
 

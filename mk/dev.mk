@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # librths device layer (lib/dev), rthsctl, their unit tests and man page.
 
-DEB_PKGS += libmnl-dev libjansson-dev
+DEB_PKGS_userspace += libmnl-dev libjansson-dev
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/dev/*.c))
 
 UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
 	test_dev_ctl test_dev_abi test_dev_plant \
-	test_dev_rthsctl test_dev_comedi
+	test_dev_rthsctl test_dev_comedi test_dev_rt test_dev_batch
 
 MAN_PAGES += Documentation/man/rthsctl.8
 
@@ -26,3 +26,8 @@ $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_rthsctl: \
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_comedi: \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
 	$(O)/$(v)/tools/rthsctl.parts/units.o))
+# rthsctl -b (tools/rthsctl/batch.c), which runs each line as its
+# command: the test links the commands too.
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_batch: \
+	$(addprefix $(O)/$(v)/tools/rthsctl.parts/,parse.o units.o plant.o \
+		batch.o dev.o output.o)))

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Distributed tests (tests/dist): the fault-injecting TCP proxy
 # (tests/dist/faultproxy.c), built plain and under ASan/UBSan, and its own
-# test on loopback; the fault matrix (tests/dist/faults.sh: rths-coord and
-# three rths-site in network namespaces, as root), with the plain and the
-# ASan/UBSan builds; "make dist-check" runs them
+# test on loopback; the fault matrix and the fault policy's tests
+# (tests/dist/faults.sh, policy.sh: rths-coord and three rths-site in
+# network namespaces, with tests/dist/testpeer.c's peers, as root), with the
+# plain and the ASan/UBSan builds; "make dist-check" runs them
 # (Documentation/distributed-testing.rst).
 
 # ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
@@ -17,6 +18,17 @@ $(O)/$(1)/tests/dist/faultproxy: $(DIST_PROXY_SRC) | $(DEPS_STAMP)
 endef
 $(foreach v,plain asan,$(eval $(call dist_proxy_rule,$(v))))
 
+# The fault policy's peers (tests/dist/testpeer.c): a site whose device
+# refuses, a flood of connects, a timed HELLO.
+define dist_peer_rule
+$(O)/$(1)/tests/dist/testpeer: tests/dist/testpeer.c \
+		$(wildcard tools/net/*.[ch]) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) -Itools/net $$(CFLAGS_$(1)) $$(LDFLAGS_$(1)) \
+		-o $$@ $$< $$(NET_SRCS) $$(NET_LIBS)
+endef
+$(foreach v,plain asan,$(eval $(call dist_peer_rule,$(v))))
+
 DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
 $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 		tests/site/site_proc.h $(HARNESS) | $(DEPS_STAMP)
@@ -26,6 +38,7 @@ $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 
 .PHONY: dist-check
 dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
+		$(O)/plain/tests/dist/testpeer $(O)/asan/tests/dist/testpeer \
 		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-site $(O)/asan/tools/rths-coord \
 		$(O)/asan/tools/rths-site
@@ -39,7 +52,8 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 	for v in plain asan; do \
 		RTHS_COORD=$(O)/$$v/tools/rths-coord \
 		RTHS_SITE=$(O)/$$v/tools/rths-site \
-		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 900 \
+		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy \
+		TESTPEER=$(O)/$$v/tests/dist/testpeer timeout 1200 \
 			tests/dist/faults.sh $(O)/results $(O)/dist-faults-$$v \
 			> $(O)/results/dist-faults-$$v.tap \
 			2>$(O)/dist-faults-$$v.log || rc=1; \
@@ -66,13 +80,32 @@ demo-distributed: deps module vm-kernels $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
 		$(O)/plain/tests/dist/faultproxy $(O)/kmod-stock $(O)/kmod-rt
 
+# bench-dist's delayed link without sch_netem: TUN devices in two
+# namespaces, packets delayed both ways, nothing acknowledged early.
+DIST_TUNDELAY := $(O)/plain/bench/dist/tundelay
+$(DIST_TUNDELAY): bench/dist/tundelay.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $<
+
 # The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
 # against link round trip and site count, serial against parallel, and
-# OpenFresco's messages per step against the native round trip.
+# OpenFresco's messages per step against the native round trip; then
+# Nagle on a delayed link (bench/dist/nagle.sh, also alone as
+# bench-dist-nagle).
 BENCHES += bench-dist
-.PHONY: bench-dist
+.PHONY: bench-dist bench-dist-nagle
 bench-dist: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
-		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT)
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY)
 	bench/dist/bench-dist.sh $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-site $(O)/plain/tests/dist/faultproxy \
 		$(DIST_STEP_CLIENT) $(O)/bench-dist
+	bench/dist/nagle.sh $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY) $(O)/bench-dist-nagle
+bench-dist-nagle: $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY)
+	bench/dist/nagle.sh $(O)/plain/tools/rths-site \
+		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
+		$(DIST_TUNDELAY) $(O)/bench-dist-nagle

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hybrid simulation engine (lib/hs), rths-run, its tests and benchmark.
 
-# cblas.h and the BLAS/LAPACK libraries; gnuplot draws the PNG plots.
-DEB_PKGS += libjansson-dev liblapacke-dev liblapack-dev libblas-dev \
-	gnuplot-nox
+# cblas.h and the BLAS/LAPACK libraries; gnuplot draws the PNG plots
+# (at run time: the tests need it, the build does not).
+DEB_PKGS_userspace += libjansson-dev liblapacke-dev liblapack-dev libblas-dev
+DEB_PKGS += gnuplot-nox
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/hs/*.c))
 TOOLS += rths-run
@@ -29,7 +30,7 @@ $(O)/asan/tests/unit/test_hs_output: \
 # What rths-run and rths-coord share (gnuplot, mkdir -p, the reference
 # run) is in tools/common.
 TOOL_OBJS_rths-run = $(O)/plain/tools/common/gnuplot.o \
-	$(O)/plain/tools/common/hsrun.o
+	$(O)/plain/tools/common/hsrun.o $(O)/plain/tools/common/steprt.o
 
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
@@ -54,7 +55,7 @@ bench-hs: $(HS_BENCH)
 # builds of the tool; the ASan one in bin/, as asan/tools/rths-run holds
 # the objects test_hs_output links).
 RUN_SRCS := tools/rths-run.c $(sort $(wildcard tools/rths-run/*.c)) \
-	tools/common/gnuplot.c tools/common/hsrun.c
+	tools/common/gnuplot.c tools/common/hsrun.c tools/common/steprt.c
 $(O)/asan/bin/rths-run: $(RUN_SRCS) $(wildcard tools/rths-run/*.h) \
 		$(wildcard tools/common/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)

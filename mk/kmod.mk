@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The kernel modules, built out of tree against Debian's headers of the
 # two LTS series labs run, 6.1 and 6.12, each stock and PREEMPT_RT
 # (flavours stock, rt, stock-6.12, rt-6.12), never against the running
@@ -69,6 +70,53 @@ KRELS = $(KVER)-amd64 $(KVER)-rt-amd64 $(KVER612)-amd64 $(KVER612)-rt-amd64
 .PHONY: dkms-check
 dkms-check: | $(DEPS_STAMP)
 	@mkdir -p $(O)/results
-	@tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
+	@O='$(O)' tests/build/dkms.sh $(KRELS) > $(O)/results/dkms.tap 2>&1; \
 		rc=$$?; cat $(O)/results/dkms.tap; exit $$rc
 CHECK_PARTS += dkms-check
+
+# "make modules [KVER=RELEASE]": the modules for one kernel, the running
+# one or RELEASE as "uname -r" prints it (MODULES_KREL), against its
+# headers (linux-headers-RELEASE, the modules profile) in
+# $(O)/kmod-RELEASE: what a lab PC builds; DKMS or the rths-dkms package
+# installs them (Documentation/admin-guide.rst).
+MODULES_DIR := $(O)/kmod-$(MODULES_KREL)
+MODULES_KDIR ?= /lib/modules/$(MODULES_KREL)/build
+$(MODULES_DIR)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
+	rm -rf $(MODULES_DIR)
+	mkdir -p $(MODULES_DIR)/include
+	cp -r Kbuild kernel $(MODULES_DIR)/
+	cp -r include/uapi $(MODULES_DIR)/include/
+	@# (O= : ours is not kbuild's output tree)
+	$(MAKE) -C $(MODULES_KDIR) M=$(MODULES_DIR) O= modules
+.PHONY: modules
+modules: $(MODULES_DIR)/kernel/rths.ko
+	@echo 'modules for $(MODULES_KREL): $(MODULES_DIR)/kernel/rths.ko' \
+		'$(MODULES_DIR)/kernel/cards/*.ko'
+
+# "sudo make dkms-install [KVER=RELEASE]": HEAD's module sources (git
+# archive: committed files only, never .git or a build tree) and
+# dkms.conf with the version into /usr/src/rths-VERSION, then dkms add,
+# build and install for the running kernel or RELEASE; DKMS rebuilds
+# them at each kernel upgrade.  An rths/VERSION already added is removed
+# first.  DKMS_SRC_ROOT and DKMS_FLAGS (--sourcetree, --dkmstree,
+# --installtree) put it elsewhere (tests/build/dkms.sh).
+DKMS_SRC_ROOT ?= /usr/src
+DKMS_FLAGS ?=
+DKMS_SRC = $(DKMS_SRC_ROOT)/rths-$(RTHS_VERSION)
+# Not our make's variables (O=...) into the kbuild that dkms runs.
+DKMS := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dkms
+.PHONY: dkms-install
+dkms-install: | $(DEPS_STAMP)
+	@if $(DKMS) status rths/$(RTHS_VERSION) $(DKMS_FLAGS) 2>/dev/null | \
+			grep -q .; then \
+		echo "dkms remove rths/$(RTHS_VERSION) --all"; \
+		$(DKMS) remove rths/$(RTHS_VERSION) --all $(DKMS_FLAGS) || exit 1; \
+	fi
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	git archive --format=tar HEAD Kbuild kernel include/uapi dkms.conf | \
+		tar -x -C $(DKMS_SRC)
+	sed -i 's/#MODULE_VERSION#/$(RTHS_VERSION)/' $(DKMS_SRC)/dkms.conf
+	$(DKMS) add rths/$(RTHS_VERSION) $(DKMS_FLAGS)
+	$(DKMS) build rths/$(RTHS_VERSION) -k $(MODULES_KREL) $(DKMS_FLAGS)
+	$(DKMS) install rths/$(RTHS_VERSION) -k $(MODULES_KREL) $(DKMS_FLAGS)

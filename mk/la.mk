@@ -3,9 +3,9 @@
 # lib/ode share, and its unit test.
 
 # cblas.h, lapacke.h and the BLAS/LAPACK libraries.
-DEB_PKGS += liblapacke-dev liblapack-dev libblas-dev
+DEB_PKGS_userspace += liblapacke-dev liblapack-dev libblas-dev
 # KLU, the sparse LU (lib/la/sparse.c).
-DEB_PKGS += libsuitesparse-dev
+DEB_PKGS_userspace += libsuitesparse-dev
 CPPFLAGS_COMMON += -I/usr/include/suitesparse
 LIBRTHS_LIBS += -lklu
 

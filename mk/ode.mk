@@ -3,9 +3,9 @@
 # benchmark against SUNDIALS and GSL.
 
 # LAPACK for the Newton matrices; SUNDIALS and GSL are the benchmark's
-# reference solvers, gnuplot draws its plot.
-DEB_PKGS += liblapacke-dev liblapack-dev libblas-dev libsundials-dev \
-	libgsl-dev gnuplot-nox
+# reference solvers (not linked into librths), gnuplot draws its plot.
+DEB_PKGS_userspace += liblapacke-dev liblapack-dev libblas-dev
+DEB_PKGS += libsundials-dev libgsl-dev gnuplot-nox
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/ode/*.c))
 ODE_UNIT_TESTS := $(sort $(basename $(notdir \

@@ -14,7 +14,9 @@ SELFTESTS := rths_netlink_test rths_loop_test rths_ring_test rths_rt_test \
 	rths_trace_test rths_tracetools_test.sh rths_latency_test.sh \
 	rths_stress_test rths_comedi_test \
 	rths_run_test.sh own_loop_test.sh rths_plant_test.sh rths_ynl_test.sh \
-	rths_ynl_policy_test.sh rths_libnl_test rths_hotplug_test \
+	rths_ynl_policy_test.sh rths_nonroot_test.sh rths_libnl_test \
+	rths_batch_test.sh \
+	rths_hotplug_test \
 	rths_rmmod_test
 SELFTEST_DIR := $(O)/plain/tests/selftests
 SELFTEST_BINS := $(addprefix $(SELFTEST_DIR)/,$(filter-out %.sh,$(SELFTESTS)))
@@ -29,7 +31,9 @@ selftests: $(SELFTEST_BINS)
 
 # One boot per flavour; the console goes to results/vm-check-FLAVOUR.log.
 vm-check: module selftests tools vm-kernels
-	@mkdir -p $(O)/results
+	@# The guest finds the tools from here, even when SELFTESTS names
+	@# scripts only and no binary was built.
+	@mkdir -p $(O)/results $(SELFTEST_DIR)
 	@rc=0; for f in $(VM_FLAVOURS); do \
 		echo "== vm-check-$$f"; st=0; \
 		$(VM_ENV) $(VM_RUN) --timeout 2400 \

@@ -7,10 +7,14 @@
 
 # The test's OpenFresco -ssl client is OpenSSL's, as TCP_SocketSSL's;
 # openssl(1) makes its certificates at test time.
-DEB_PKGS += libjansson-dev libssl-dev openssl
+DEB_PKGS_userspace += libjansson-dev
+DEB_PKGS += libssl-dev openssl
 TOOLS += rths-site
 
-SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c))
+SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c)) \
+	tools/common/steprt.c
+# the step thread's real time, shared with rths-run
+TOOL_OBJS_rths-site += $(O)/plain/tools/common/steprt.o
 SITE_ASAN := $(O)/asan/tools/rths-site
 $(SITE_ASAN): $(SITE_SRCS) $(NET_SRCS) $(wildcard tools/rths-site/*.h) \
 		$(wildcard tools/net/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)

@@ -8,12 +8,16 @@
 # In both variants: the step function (device.c) is linked in and runs
 # in the test itself, under ASan/UBSan and LeakSanitizer in the asan one.
 SITE_DEV_TEST = $(O)/$(1)/tests/site/test_site_device
+# device.c and what it calls: the step thread's real-time entry and the
+# site's (rate-limited) log.
+SITE_DEV_SRCS := tools/rths-site/device.c tools/rths-site/realtime.c \
+	tools/rths-site/log.c tools/common/steprt.c tools/net/ratelimit.c
 # The Makefile's UNIT_EXTRA_asan (after the fragments): LeakSanitizer's
 # check before the harness's _exit().
 SITE_DEV_EXTRA_asan := $(O)/asan/tests/unit/lsan_exit.o
 define site_dev_test_rule
 $(call SITE_DEV_TEST,$(1)): tests/site/test_site_device.c \
-		$(SITE_TEST_COMMON) tools/rths-site/device.c \
+		$(SITE_TEST_COMMON) $(SITE_DEV_SRCS) \
 		tools/rths-site/site.h $(NET_SRCS) $(HARNESS) \
 		$(SITE_DEV_EXTRA_$(1)) \
 		$(O)/$(1)/librths.a | $(DEPS_STAMP)
@@ -22,8 +26,7 @@ $(call SITE_DEV_TEST,$(1)): tests/site/test_site_device.c \
 		$$(CPPFLAGS_COMMON) -Itools/rths-site -Itools/net \
 		$$(CFLAGS_$(1)) \
 		$$(LDFLAGS_$(1)) $$(UNIT_LDFLAGS_$(1)) -o $$@ \
-		$$< tests/site/site_proc.c tools/rths-site/device.c \
-		tools/net/wire.c \
+		$$< tests/site/site_proc.c $(SITE_DEV_SRCS) tools/net/wire.c \
 		$(SITE_DEV_EXTRA_$(1)) $(O)/$(1)/librths.a $$(LIBRTHS_LIBS)
 endef
 $(eval $(call site_dev_test_rule,plain))

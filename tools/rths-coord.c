@@ -33,6 +33,7 @@ struct options {
 	bool serial, reset, quiet, plots, reference, journal_sync;
 	uint64_t test_id;
 	uint32_t step_ticks;
+	long max_retries;	/* -1: the file's */
 	double duration, step_timeout, give_up;
 };
 
@@ -58,14 +59,17 @@ static void usage(FILE *f)
 		"  -t, --duration S      stop after S seconds of the record\n"
 		"      --step-timeout S  every site's step_timeout\n"
 		"      --give-up S       every site's give_up\n"
+		"      --max-retries N   every site's max_retries\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-reference    skip the all-numerical reference run\n"
 		"  -q, --quiet           no progress line, no summary on stdout\n"
 		"  -v, --verbose         log handshakes and stale answers too\n"
 		"  -h, --help            this help\n"
 		"\n"
-		"Exit status: 0 done, 1 bad file or options, 3 the run failed,\n"
-		"130 interrupted.  See rths-coord(1) and Documentation/rths-coord.rst.\n");
+		"Exit status: 0 done, 1 bad file or options, 3 a site unreachable or\n"
+		"refusing the test, 4 a site's device refused a step (the test held),\n"
+		"5 authentication failed, 6 a replay's forces differ, 130 interrupted.\n"
+		"See rths-coord(1) and Documentation/distributed-testing.rst.\n");
 }
 
 static int seconds_arg(const char *name, double *out)
@@ -93,6 +97,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "duration", required_argument, NULL, 't' },
 		{ "step-timeout", required_argument, NULL, 'T' },
 		{ "give-up", required_argument, NULL, 'G' },
+		{ "max-retries", required_argument, NULL, 'M' },
 		{ "journal-sync", no_argument, NULL, 'Y' },
 		{ "no-journal-sync", no_argument, NULL, 'y' },
 		{ "no-plots", no_argument, NULL, 'N' },
@@ -107,6 +112,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->plots = o->reference = o->journal_sync = true;
+	o->max_retries = -1;
 	while ((c = getopt_long(argc, argv, "o:j:d:t:qvh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
@@ -144,6 +150,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'G':
 			if (seconds_arg("give-up", &o->give_up))
 				return -1;
+			break;
+		case 'M':
+			errno = 0;
+			o->max_retries = strtol(optarg, &end, 10);
+			if (errno || *end || !optarg[0] || o->max_retries < 0 ||
+			    o->max_retries > 1000000) {
+				fprintf(stderr, "rths-coord: --max-retries: expected a count from 0 to 1000000\n");
+				return -1;
+			}
 			break;
 		default:
 			usage(stderr);
@@ -187,6 +202,8 @@ static int fix_step(struct coord_config *cc, const struct options *o)
 			cc->sites[i].step_timeout = o->step_timeout;
 		if (o->give_up > 0)
 			cc->sites[i].give_up = o->give_up;
+		if (o->max_retries >= 0)
+			cc->sites[i].max_retries = (uint32_t)o->max_retries;
 	}
 	return 0;
 }
@@ -244,9 +261,41 @@ static int open_journal(const struct options *o, const char *dir,
 		j->test_id = o->test_id ? o->test_id : random_test_id();
 		r = journal_open(path, cc, j, false, msg, sizeof(msg));
 	}
-	if (r)
+	if (r) {
 		fprintf(stderr, "rths-coord: %s\n", msg);
+		journal_close(j);
+	}
 	return r;
+}
+
+static const char auth_hint[] =
+	"authentication failed: not retried; check the tls keys, identity and certificates of the site and of this file, and the site's allow list";
+
+/* The fault policy's last word (Documentation/distributed-testing.rst):
+ * what failed, what the sites were told, the exit status. */
+static int failed(const struct rths_hs_backend *b,
+		  const struct rths_hs_run_result *res, const char *jpath)
+{
+	unsigned long long done = res->steps_done, planned = res->steps_planned;
+
+	fail(&res->err);
+	switch (coord_fault(b)) {
+	case COORD_FAULT_DEVICE:
+		fprintf(stderr, "rths-coord: device fault: the test is held after step %llu of %llu; every site was told to end it (devices to rest). Once the device is fixed, --resume %s replays the history to every site\n",
+			done, planned, jpath);
+		return 4;
+	case COORD_FAULT_AUTH:
+		fprintf(stderr, "rths-coord: %s\n", auth_hint);
+		return 5;
+	case COORD_FAULT_REPLAY:
+		fprintf(stderr, "rths-coord: replay mismatch: the test is stopped after step %llu of %llu; every site was told to end it\n",
+			done, planned);
+		return 6;
+	default:
+		fprintf(stderr, "rths-coord: stopped at step %llu of %llu; --resume %s goes on\n",
+			done, planned, jpath);
+		return 3;
+	}
 }
 
 static int write_outputs(const struct coord_config *cc,
@@ -367,10 +416,16 @@ int main(int argc, char **argv)
 	r = rths_hs_sim_run(&cfg, &h, &res, &err);
 	progress_done(&prog);
 	if (r < 0 && h.rows == 0) {
+		/* before the first step: nothing to write */
+		status = coord_fault(&b) == COORD_FAULT_AUTH ? 5 : 3;
+		coord_log_flush();
+		fail(&err);
+		if (status == 5)
+			fprintf(stderr, "rths-coord: %s\n", auth_hint);
 		rths_hs_backend_close(&b);
 		journal_close(&j);
 		coord_config_free(&cc);
-		return fail(&err) + 2;
+		return status;
 	}
 	if (!res.error && !res.interrupted)
 		journal_end(&j);
@@ -397,12 +452,9 @@ int main(int argc, char **argv)
 			(unsigned long long)res.steps_planned, jpath);
 		status = 130;
 	} else if (res.error) {
-		fail(&res.err);
-		fprintf(stderr, "rths-coord: stopped at step %llu of %llu; --resume %s goes on\n",
-			(unsigned long long)res.steps_done,
-			(unsigned long long)res.steps_planned, jpath);
-		status = 3;
+		status = failed(&b, &res, jpath);
 	}
+	coord_log_flush();
 	rths_hs_backend_close(&b);
 	journal_close(&j);
 	rths_hs_history_free(&h);

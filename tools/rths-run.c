@@ -31,6 +31,10 @@ struct options {
 	const char *file, *output;
 	bool offline, quiet, preview_only, plots, reference;
 	int progress;		/* -1: auto */
+	/* the "realtime" section overridden: -1 as the file says */
+	int realtime, rt_priority, rt_required;
+	bool rt_cpu_set;
+	int rt_cpu;
 	uint32_t step_ticks;
 	double duration;
 };
@@ -53,6 +57,12 @@ static void usage(FILE *f)
 		"      --no-reference    skip the all-numerical reference run\n"
 		"      --progress        progress bar even if stderr is not a terminal\n"
 		"      --no-progress     no progress bar\n"
+		"      --realtime        make the step thread real-time even offline\n"
+		"      --no-realtime     leave the step thread as it is (realtime.enabled)\n"
+		"      --rt-priority N   its SCHED_FIFO priority, 1..99, below the\n"
+		"                        kernel loop's (realtime.priority, default 70)\n"
+		"      --rt-cpu N|auto   its CPU; auto: not the kernel loop's (realtime.cpu)\n"
+		"      --rt-required     fail if memory lock or priority are refused\n"
 		"  -q, --quiet           no progress bar, no summary on stdout\n"
 		"  -h, --help            this help\n"
 		"\n"
@@ -60,6 +70,44 @@ static void usage(FILE *f)
 		"Exit status: 0 done, 1 bad file or options, 3 the backend could not be\n"
 		"opened or the run failed, 130 interrupted.\n"
 		"See rths-run(1) and Documentation/experiment-file.rst.\n");
+}
+
+/* A whole number from @lo to @hi, else a message and -1. */
+static int uint_arg(const char *opt, const char *arg, long lo, long hi,
+		    int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi) {
+		fprintf(stderr, "rths-run: %s: expected %ld to %ld%s\n", opt, lo,
+			hi, !strcmp(opt, "--rt-cpu") ? " or auto" : "");
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* The options over the file's "realtime" section. */
+static void realtime_options(const struct options *o,
+			     struct rths_hs_realtime_config *rt)
+{
+	if (o->realtime >= 0)
+		rt->enabled = o->realtime;
+	if (o->rt_priority >= 0)
+		rt->priority = o->rt_priority;
+	if (o->rt_cpu_set)
+		rt->cpu = o->rt_cpu;
+	if (o->rt_required >= 0)
+		rt->required = o->rt_required;
+}
+
+static int loop_priority(const struct rths_hs_experiment *x)
+{
+	return x->device.set & RTHS_HS_DEV_PRIORITY ? (int)x->device.priority :
+	       RTHS_HS_LOOP_PRIORITY_DEFAULT;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -75,6 +123,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "realtime", no_argument, NULL, 'T' },
+		{ "no-realtime", no_argument, NULL, 'X' },
+		{ "rt-priority", required_argument, NULL, 'Y' },
+		{ "rt-cpu", required_argument, NULL, 'C' },
+		{ "rt-required", no_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +137,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->plots = o->reference = true;
 	o->progress = -1;
+	o->realtime = o->rt_priority = o->rt_required = -1;
 	while ((c = getopt_long(argc, argv, "o:d:t:qh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
@@ -95,6 +149,22 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'n': o->progress = 0; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(0);
+		case 'T': o->realtime = 1; break;
+		case 'X': o->realtime = 0; break;
+		case 'Q': o->rt_required = 1; break;
+		case 'Y':
+			if (uint_arg("--rt-priority", optarg, 1, 99,
+				     &o->rt_priority))
+				return -1;
+			break;
+		case 'C':
+			o->rt_cpu_set = true;
+			if (!strcmp(optarg, "auto"))
+				o->rt_cpu = RTHS_RT_CPU_AUTO;
+			else if (uint_arg("--rt-cpu", optarg, 0, 4095,
+					  &o->rt_cpu))
+				return -1;
+			break;
 		case 'd':
 			if (step_ticks_arg("rths-run", optarg, &o->step_ticks))
 				return -1;
@@ -328,6 +398,7 @@ int main(int argc, char **argv)
 	struct rths_error err;
 	char desc[64], act[192];
 	struct progress prog;
+	struct step_thread thread;
 	struct sigaction sa;
 	struct options o;
 	bool previewed, backend_failed, has_ref = false;
@@ -345,6 +416,13 @@ int main(int argc, char **argv)
 		return fail(&err);
 	if (o.duration > 0 && o.duration < x->duration)
 		x->duration = o.duration;
+	realtime_options(&o, &x->realtime);
+	if (x->realtime.enabled && x->realtime.priority >= loop_priority(x)) {
+		fprintf(stderr, "rths-run: --rt-priority %d is not below the kernel loop's %d (device.priority)\n",
+			x->realtime.priority, loop_priority(x));
+		rths_hs_experiment_free(x);
+		return 1;
+	}
 	if (choose_step(x, &o, &pr, exchange, &previewed, &backend_failed,
 			&err) < 0) {
 		rths_hs_experiment_free(x);
@@ -381,15 +459,31 @@ int main(int argc, char **argv)
 		snprintf(desc, sizeof(desc), "none (all-numerical)");
 		act[0] = '\0';
 	}
+	/* the step thread, as the run allocates its history: locked memory
+	 * is resident from the allocation on */
+	r = step_thread_enter(x, x->has_specimen && !o.offline &&
+			      x->device.backend == RTHS_HS_BACKEND_DEVICE,
+			      &thread, &err);
+	if (r < 0) {
+		if (x->has_specimen)
+			rths_hs_backend_close(&b);
+		rths_hs_experiment_free(x);
+		fail(&err);
+		return 3;
+	}
+	step_thread_warn(&thread);
 	progress_init(&prog, !o.quiet && o.progress != 0, x->integrator.dt);
 	if (o.progress == 1 && !o.quiet)
 		prog.on = true;
 	cfg.stop = &interrupted;
-	cfg.progress = progress_update;
-	cfg.progress_ctx = &prog;
+	thread.chain = progress_update;
+	thread.chain_ctx = &prog;
+	cfg.progress = step_thread_progress;
+	cfg.progress_ctx = &thread;
 	cfg.progress_every = 1;
 	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h, &res,
 				    &err);
+	step_thread_leave(&thread);
 	progress_done(&prog);
 	/* before the reference run starts them again */
 	for (size_t i = 0; h.rows > 1 && i < x->n_odesubs; i++)
@@ -424,6 +518,7 @@ int main(int argc, char **argv)
 	in.odesubs = x->odesubs;
 	in.ode_work = ode_work;
 	in.n_odesubs = h.rows > 1 ? x->n_odesubs : 0;
+	in.step_thread = &thread;
 	if (write_outputs(x, &o, dir, &in))
 		status = 1;
 	/* on stderr even with -q */

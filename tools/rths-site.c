@@ -54,6 +54,9 @@ static void usage(FILE *f)
 	      "      --key FILE       TLS: the site's private key (PEM)\n"
 	      "      --no-quickack    do not re-arm TCP_QUICKACK after reads\n"
 	      "                       (for measuring the delayed-ACK cost only)\n"
+	      "      --no-realtime    leave the site's thread as it is: no memory\n"
+	      "                       lock, no SCHED_FIFO for device substructures\n"
+	      "                       (their \"realtime\" section)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
 	      "  -v, --verbose        log every message\n"
 	      "  -h, --help           this text\n", f);
@@ -91,7 +94,8 @@ static int listen_on(struct substructure *sub)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, SOMAXCONN) ||
 	    getsockname(fd, (struct sockaddr *)&sa, &len)) {
 		site_log(LOG_ERR, "%s: cannot listen on %s:%d: %s", sub->name,
 			 addr, sub->port, strerror(errno));
@@ -219,7 +223,8 @@ static void evict_pending(void)
 	sessions[oldest] = sessions[--nsessions];
 }
 
-static void accept_on(struct site *site, struct substructure *sub)
+/* One connection from the listen queue: 0, or -1 when it is empty. */
+static int accept_on(struct site *site, struct substructure *sub)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
@@ -230,11 +235,12 @@ static void accept_on(struct site *site, struct substructure *sub)
 	fd = accept4(sub->listen_fd, (struct sockaddr *)&sa, &len,
 		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
+		if (errno == ECONNABORTED || errno == EINTR)
+			return 0;
+		if (errno != EAGAIN)
 			site_log(LOG_WARN, "%s: accept: %s", sub->name,
 				 strerror(errno));
-		return;
+		return -1;
 	}
 	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
 	evict_pending();
@@ -242,14 +248,14 @@ static void accept_on(struct site *site, struct substructure *sub)
 		site_log(LOG_WARN, "%s: %s:%d refused: %d sessions already open",
 			 sub->name, ip, ntohs(sa.sin_port), nsessions);
 		close(fd);
-		return;
+		return 0;
 	}
 	/* A step is small messages back and forth: never wait for Nagle. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
-		return;
+		return 0;
 	}
 	s->fd = fd;
 	s->id = next_id++;
@@ -267,13 +273,14 @@ static void accept_on(struct site *site, struct substructure *sub)
 		if (tls_conn_new(&s->tls, site->creds, fd, NULL, err,
 				 sizeof(err))) {
 			session_fail(s, "%s", err);
-			return;
+			return 0;
 		}
 		s->handshake = 1;
 	}
 	if (sub->proto == PROTO_NATIVE ? native_session_start(s) :
 	    of_session_start(s))
 		s->done = 1;
+	return 0;
 }
 
 /* send() and recv(), through TLS when the session has it. */
@@ -590,9 +597,14 @@ static int run(struct site *site, const sigset_t *unblocked)
 				i++;
 			}
 		}
+		/* Empty the listen queue (up to SITE_MAX_PENDING a round,
+		 * the sessions' turn then): a flood of connects must not
+		 * leave a coordinator's reconnect waiting for a SYN retry. */
 		for (int i = 0; i < nl; i++)
-			if (pfd[i].revents & POLLIN)
-				accept_on(site, &site->subs[i]);
+			for (int a = 0; a < SITE_MAX_PENDING &&
+			     (pfd[i].revents & POLLIN); a++)
+				if (accept_on(site, &site->subs[i]) < 0)
+					break;
 	}
 	site_log(LOG_INFO, "%s: stopping with %d sessions open",
 		 strsignal(stop_signal), nsessions);
@@ -615,6 +627,7 @@ int main(int argc, char **argv)
 		{ "cert", required_argument, NULL, 'E' },
 		{ "key", required_argument, NULL, 'K' },
 		{ "no-quickack", no_argument, NULL, 'Q' },
+		{ "no-realtime", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -655,6 +668,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Q':
 			quickack = 0;
+			break;
+		case 'R':
+			site_realtime = 0;
 			break;
 		case 'P':
 			psk = optarg;

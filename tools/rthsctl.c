@@ -3,6 +3,7 @@
  * rthsctl: configure and watch rths devices (iproute2 style).
  *
  *   rthsctl [-j] [-p] OBJECT COMMAND [ARGS]
+ *   rthsctl -b FILE        (tools/rthsctl/batch.c)
  *
  * Exit status: 0 success, 1 the request failed, 2 the command line was
  * wrong.
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rthsctl/batch.h"
 #include "rthsctl/rthsctl.h"
 
 static void usage(FILE *f)
@@ -17,6 +19,8 @@ static void usage(FILE *f)
 	fputs("Usage: rthsctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	      "where  OBJECT := { dev | run | stats | latency | monitor | card }\n"
 	      "       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+	      "       rthsctl -b FILE   (dev add/set/del lines, \"-\": stdin; checked\n"
+	      "                          whole before any is applied)\n"
 	      "\n", f);
 	rc_usage_dev(f);
 	fputc('\n', f);
@@ -44,12 +48,24 @@ int main(int argc, char **argv)
 		rc_cmd_card, rc_cmd_latency,
 	};
 	struct rc rc = { .ctl = NULL };
+	const char *batch;
 	struct rc_err e;
 	int i, k, ret;
 
+	if (rc_batch_option(&argc, argv, &batch, &e))
+		return rc_usage_error(&e, NULL);
 	i = rc_parse_global(argc, argv, &rc.opt, &e);
 	if (i < 0)
 		return rc_usage_error(&e, NULL);
+	if (batch && !rc.opt.version && !rc.opt.help) {
+		if (i < argc) {
+			rc_err_set(&e, "-b FILE takes no OBJECT (\"%s\")", argv[i]);
+			return rc_usage_error(&e, NULL);
+		}
+		ret = rc_batch_run(&rc, batch);
+		rths_ctl_close(rc.ctl);
+		return ret;
+	}
 	if (rc.opt.version) {
 		printf("rthsctl %s (rths generic netlink family version %d)\n",
 		       RTHSCTL_VERSION, RTHS_GENL_VERSION);

@@ -329,13 +329,15 @@ static int run_c(int fd, int n, int steps, struct stats *st)
 static void usage(FILE *f)
 {
 	fputs("Usage: step_client [-P native|a|c] [-n NDOF] [-s STEPS] [-N NAME] [-w MS]\n"
-	      "                   ADDR:PORT\n"
+	      "                   [-D] ADDR:PORT\n"
 	      "Times STEPS steps against one substructure of rths-site.\n"
 	      "  -P  protocol: native (default), a (ShadowExpSite: 3, 6, 5),\n"
 	      "      c (GenericClient: 3, 10, 5)\n"
 	      "  -n  DOF (default 1)    -s  timed steps (default 100)\n"
 	      "  -N  native: the substructure's name (default pier1)\n"
-	      "  -w  give up after MS without a reply (default 30000)\n", f);
+	      "  -w  give up after MS without a reply (default 30000)\n"
+	      "  -D  TCP_NODELAY on an OpenFresco client too (OpenFresco\n"
+	      "      leaves Nagle on; the native client always sets it)\n", f);
 }
 
 int main(int argc, char **argv)
@@ -343,11 +345,11 @@ int main(int argc, char **argv)
 	static const struct option lo[] = { { "help", no_argument, NULL, 'h' },
 					    { 0 } };
 	const char *proto = "native", *name = "pier1";
-	int n = 1, steps = 100, opt, fd, rc;
+	int n = 1, steps = 100, opt, fd, rc, nodelay = 0;
 	struct stats st = { 0 };
 	double t0, total;
 
-	while ((opt = getopt_long(argc, argv, "P:n:s:N:w:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "P:n:s:N:w:Dh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'P':
 			proto = optarg;
@@ -364,6 +366,9 @@ int main(int argc, char **argv)
 		case 'w':
 			io_ms = atoi(optarg);
 			break;
+		case 'D':
+			nodelay = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -378,7 +383,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	fd = dial(argv[optind], !strcmp(proto, "native"));
+	fd = dial(argv[optind], nodelay || !strcmp(proto, "native"));
 	if (fd < 0)
 		return 1;
 	t0 = now_s();

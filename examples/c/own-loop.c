@@ -12,12 +12,18 @@
  *   own-loop -o RECORD.AT2          offline: librths's modelled actuator
  *                                   and a linear specimen of stiffness KE
  *
+ * On a device the loop's thread is made real-time first (rths_rt_enter():
+ * memory locked, SCHED_FIFO below the kernel loop, on another CPU than
+ * the kernel loop's); what it could not get, and its page faults and
+ * context switches from the first to the last step, go to stderr.
+ *
  * Prints one line per step: t u r (s, m, N).  Build: see Makefile.
  */
 #include <stdio.h>
 #include <string.h>
 #include <rths/device.h>
 #include <rths/hs.h>
+#include <rths/rt.h>
 
 #define RATE 1024		/* Hz, the device's rate */
 #define STEP_TICKS 10		/* ticks per step: dt = 9.77 ms */
@@ -87,11 +93,42 @@ static int open_rig(struct rig *g, const char *device)
 	return e;
 }
 
+/* Real-time for this thread, away from the kernel loop's CPU. */
+static void go_realtime(struct rig *g, struct rths_rt_status *st)
+{
+	struct rths_rt_config cfg;
+	struct rths_dev_info info;
+	int loop_cpu = -1;
+
+	if (rths_dev_get(g->ctl, g->name, &info, sizeof(info)) == 0)
+		loop_cpu = (int)info.cpu;
+	rths_rt_config_default(&cfg, sizeof(cfg), loop_cpu);
+	if (rths_rt_enter(&cfg, sizeof(cfg), st, sizeof(*st), NULL) == 0 &&
+	    st->advice[0])
+		fprintf(stderr, "own-loop: warning: not fully real-time: %s\n",
+			st->advice);
+}
+
+static void print_thread(const struct rths_rt_counters *a,
+			 const struct rths_rt_counters *b)
+{
+	const char *pol = rths_rt_policy_name(b->sched_policy);
+
+	fprintf(stderr, "own-loop: step thread %s %d on CPU %d: %llu minor, %llu major faults, %llu involuntary switches after step 1\n",
+		pol ? pol : "?", b->sched_priority, b->cpu,
+		(unsigned long long)(b->minor_faults - a->minor_faults),
+		(unsigned long long)(b->major_faults - a->major_faults),
+		(unsigned long long)(b->involuntary_switches -
+				     a->involuntary_switches));
+}
+
 int main(int argc, char **argv)
 {
 	const double dt = (double)STEP_TICKS / RATE;
 	struct rig g = { 0 };
 	struct rths_hs_gm gm;
+	struct rths_rt_status st;
+	struct rths_rt_counters first, last;
 	double u0 = 0, u1 = 0, u2, r;	/* u(n-1), u(n), u(n+1) */
 	char buf[512];
 	int e;
@@ -109,6 +146,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	e = open_rig(&g, offline ? NULL : argv[2]);
+	if (!e && g.dev)
+		go_realtime(&g, &st);
 	for (uint64_t n = 1; !e && (n - 1) * dt <= rths_hs_gm_duration(&gm); n++) {
 		double t = (double)(n - 1) * dt;
 
@@ -116,6 +155,8 @@ int main(int argc, char **argv)
 		if (e)
 			break;
 		printf("%.6f %.9e %.6e\n", t, u1, r);
+		if (n == 1)
+			rths_rt_counters(&first, sizeof(first));
 		/* m u'' + c u' + kn u + r = -m ag, central differences. */
 		u2 = (-m * rths_hs_gm_at(&gm, t) - kn * u1 - r +
 		      2 * m / (dt * dt) * u1 -
@@ -123,6 +164,10 @@ int main(int argc, char **argv)
 		     (m / (dt * dt) + c / (2 * dt));
 		u0 = u1;
 		u1 = u2;
+	}
+	if (!e && g.dev) {
+		rths_rt_counters(&last, sizeof(last));
+		print_thread(&first, &last);
 	}
 	if (e && g.dev)
 		fprintf(stderr, "own-loop: %s: %s\n", strerror(-e),

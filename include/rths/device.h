@@ -380,7 +380,10 @@ enum rths_open_flags {
 };
 
 /* Open /dev/rths/NAME and map its region (read-only without OWNER).
- * Fetches the layout over @ctl; @ctl is not kept. */
+ * Fetches the layout over @ctl.  With OWNER, @ctl remembers the handle
+ * until either is closed: its run control and rths_dev_set for this
+ * device send the open node (RTHS_A_DEV_FD), which stands in for
+ * CAP_NET_ADMIN.  Use the two from one thread at a time. */
 int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
 		  struct rths_dev **dev);
 void rths_dev_close(struct rths_dev *dev);

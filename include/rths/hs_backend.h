@@ -185,6 +185,24 @@ int rths_hs_backend_set_plant(struct rths_hs_backend *b,
 			      const struct rths_sim_params *sim,
 			      struct rths_error *err);
 
+/*
+ * The device's limits on the offline backend, as the kernel applies
+ * them (kernel/loop.c): every tick the interpolated command, rounded to
+ * the nm, is checked against the stroke limits and its change against
+ * the velocity limit, and the specimen's actuator force (without noise)
+ * against the force limit.  A trip holds the backend: the step's wait,
+ * and every post after it, fails with "holding (reason limit: ...)",
+ * the device backend's "holding (reason limit)" with the channel, the
+ * limit and the value; the stats count it in limit_trips.  @limits has
+ * one entry per actuator (@channels), fields unset are the kernel's
+ * defaults (none); NULL clears them.  Call after open and before start;
+ * -ENOTTY if @b is not the offline backend.
+ */
+struct rths_hs_channel_limits;
+int rths_hs_offline_set_limits(struct rths_hs_backend *b,
+			       const struct rths_hs_channel_limits *limits,
+			       size_t channels, struct rths_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@
 #include <rths/hs_model.h>
 #include <rths/hs_setup.h>
 #include <rths/hs_sim.h>
+#include <rths/rt.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +84,24 @@ struct rths_hs_actuator_model {
 	double noise_force;	/* N */
 	uint64_t seed;
 };
+
+/*
+ * "realtime": the thread that runs the step loop (<rths/rt.h>).  On by
+ * default on the device backend; an offline run applies it only when the
+ * file says "enabled": true.
+ */
+struct rths_hs_realtime_config {
+	bool enabled;
+	bool lock_memory;		/* mlockall */
+	bool required;			/* a privilege refused is an error */
+	int priority;			/* SCHED_FIFO, below the kernel loop's */
+	int cpu;			/* a CPU or RTHS_RT_CPU_AUTO */
+	uint32_t stack_kib;		/* stack to prefault */
+	uint32_t heap_kib;		/* heap to prefault and keep */
+};
+
+/* The kernel loop's priority when device.priority is not given. */
+#define RTHS_HS_LOOP_PRIORITY_DEFAULT 80
 
 struct rths_hs_device_config {
 	enum rths_hs_backend_kind backend;
@@ -183,6 +202,8 @@ struct rths_hs_experiment {
 	/* device.preview_margin: the part of the step the step-size
 	 * preview keeps free, 0 to < 1 (RTHS_HS_PREVIEW_MARGIN_DEFAULT) */
 	double preview_margin;
+	/* "realtime": the step thread's */
+	struct rths_hs_realtime_config realtime;
 };
 
 /* The step-size preview's default margin: a step's compute and exchange

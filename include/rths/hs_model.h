@@ -174,6 +174,21 @@ int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 				 const double *kif, double *kdof,
 				 struct rths_error *err);
 /*
+ * The one check of what a substructure is given, whatever serves it: a
+ * numerical model, a device (rths-site's, on every protocol) or an ODE
+ * substructure.  @n values were given, @n_expected are wanted
+ * (-RTHS_E_BAD_SHAPE otherwise); each of the displacements @u and, when
+ * not NULL, the velocities @v, accelerations @a and time @t must be a
+ * finite number (-RTHS_E_DIVERGED otherwise, naming the first that is
+ * not: "displacement 1 is nan: not a finite number").  Nothing else is
+ * touched.  A device's limits are the device's to check: the kernel, or
+ * the offline backend, holds on a trip (rths_hs_offline_set_limits()).
+ */
+int rths_hs_substructure_check_input(size_t n, size_t n_expected,
+				     const double *u, const double *v,
+				     const double *a, const double *t,
+				     struct rths_error *err);
+/*
  * The all-numerical structure: a copy of @src with the specimen replaced
  * by its linear model (interface stiffness @k_if and damping @c_if,
  * n_if x n_if, either may be NULL).

@@ -483,6 +483,7 @@ static struct rths_card_type rths_sim_type = {
 	.policy = rths_sim_policy,
 	.maxattr = RTHS_SIM_A_MAX,
 	.io_may_sleep = false,
+	.user_params = true,
 	.new = rths_sim_new,
 	.del = rths_sim_del,
 	.set = rths_sim_set,

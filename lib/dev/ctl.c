@@ -5,9 +5,12 @@
  * exchange at a time.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "dev/internal.h"
 
@@ -284,8 +287,13 @@ int rths_ctl_open(struct rths_ctl **ctlp)
 
 void rths_ctl_close(struct rths_ctl *ctl)
 {
+	struct rths_dev *d;
+
 	if (!ctl)
 		return;
+	/* the handles stay open; they no longer name a ctl */
+	for (d = ctl->owned; d; d = d->next_owned)
+		d->ctl = NULL;
 	rths_nl_close(&ctl->nl);
 	free(ctl);
 }
@@ -324,4 +332,71 @@ int rths_ctl_dev_cmd(struct rths_ctl *ctl, uint8_t cmd, const char *name,
 	if (ret)
 		return ret;
 	return rths_nl_talk(&ctl->nl, mb.nlh, cb, arg);
+}
+
+/* ---- run control: the node is the key ------------------------------------ */
+
+void rths_ctl_unlink(struct rths_dev *dev)
+{
+	struct rths_dev **p;
+
+	if (!dev->ctl)
+		return;
+	for (p = &dev->ctl->owned; *p; p = &(*p)->next_owned)
+		if (*p == dev) {
+			*p = dev->next_owned;
+			break;
+		}
+	dev->ctl = NULL;
+}
+
+static int owner_fd(const struct rths_ctl *ctl, const char *name)
+{
+	const struct rths_dev *d;
+
+	for (d = ctl->owned; d; d = d->next_owned)
+		if (!strcmp(d->name, name))
+			return d->fd;
+	return -1;
+}
+
+static int talk_with_fd(struct rths_ctl *ctl, struct rths_msgbuf *mb, int fd)
+{
+	int ret = rths_put_u32(mb, RTHS_A_DEV_FD, (uint32_t)fd);
+
+	return ret ? ret : rths_nl_talk(&ctl->nl, mb->nlh, NULL, NULL);
+}
+
+int rths_ctl_owner_talk(struct rths_ctl *ctl, struct rths_msgbuf *mb,
+			const char *name, enum rths_owner_need need)
+{
+	char path[sizeof("/dev/rths/") + RTHS_NAME_LEN];
+	int fd = owner_fd(ctl, name), ret, e;
+
+	if (fd >= 0)
+		return talk_with_fd(ctl, mb, fd);
+	/* an admin needs no fd; anyone else learns so from the kernel */
+	ret = rths_nl_talk(&ctl->nl, mb->nlh, NULL, NULL);
+	if (ret != -EPERM)
+		return ret;
+	if (need == RTHS_OWNER_HANDLE)
+		return rths_err_set(mb->err, -EPERM,
+				    "%s: without CAP_NET_ADMIN only the device's owner may do this: open it first with rths_dev_open(RTHS_OPEN_OWNER) on this handle",
+				    name);
+	snprintf(path, sizeof(path), "/dev/rths/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if (e == EBUSY)
+			return rths_err_set(mb->err, -EPERM,
+					    "%s: the device has an owner (%s is open for writing); without CAP_NET_ADMIN only its owner may do this",
+					    name, path);
+		return rths_err_set(mb->err, -EPERM,
+				    "%s: needs CAP_NET_ADMIN or %s open for writing, which failed: %s",
+				    name, path, rths_strerror(e));
+	}
+	rths_err_clear(mb->err);
+	ret = talk_with_fd(ctl, mb, fd);
+	close(fd);
+	return ret;
 }

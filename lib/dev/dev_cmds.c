@@ -56,7 +56,8 @@ int rths_dev_set(struct rths_ctl *ctl, const char *name,
 	if (ret)
 		return ret;
 	ctl->nl.params = mb.params;
-	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
+	/* a stopped device's owner may set what a run sets */
+	return rths_ctl_owner_talk(ctl, &mb, name, RTHS_OWNER_BORROW);
 }
 
 static int reply_cb(const struct nlmsghdr *nlh, void *arg)

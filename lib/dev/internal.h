@@ -195,6 +195,7 @@ RTHS_HIDDEN int rths_nl_talk(struct rths_nl *nl, struct nlmsghdr *req,
 
 struct rths_ctl {
 	struct rths_nl nl;
+	struct rths_dev *owned;	/* owner handles opened through it */
 	char req[RTHS_REQ_SIZE];
 };
 
@@ -206,6 +207,30 @@ RTHS_HIDDEN struct rths_msgbuf rths_ctl_msg(struct rths_ctl *ctl, uint8_t cmd,
 RTHS_HIDDEN int rths_ctl_dev_cmd(struct rths_ctl *ctl, uint8_t cmd,
 				 const char *name, rths_reply_cb cb,
 				 void *arg);
+
+/* How rths_ctl_owner_talk() goes on without an owner handle on the ctl
+ * and without CAP_NET_ADMIN. */
+enum rths_owner_need {
+	/* -EPERM, saying to open the device as its owner first */
+	RTHS_OWNER_HANDLE,
+	/* open the node O_RDWR for this one request: only for requests
+	 * that leave nothing running (closing an owner fd holds a run) */
+	RTHS_OWNER_BORROW,
+};
+
+/* Send @req (device @name's run control or configuration) with the fd
+ * of an owner handle of @ctl for @name in RTHS_A_DEV_FD, if it has one;
+ * the kernel lets CAP_NET_ADMIN or that owner fd in.  As
+ * rths_nl_talk(). */
+RTHS_HIDDEN int rths_ctl_owner_talk(struct rths_ctl *ctl,
+				    struct rths_msgbuf *mb, const char *name,
+				    enum rths_owner_need need);
+/* A request naming device @name alone, through rths_ctl_owner_talk()
+ * (run.c). */
+RTHS_HIDDEN int rths_run_cmd(struct rths_ctl *ctl, uint8_t cmd,
+			     const char *name, enum rths_owner_need need);
+/* Forget @dev on the ctl it was opened through (rths_dev_close). */
+RTHS_HIDDEN void rths_ctl_unlink(struct rths_dev *dev);
 
 /* ---- size-tagged structs (sized.c) ------------------------------------- */
 
@@ -318,6 +343,11 @@ RTHS_HIDDEN int rths_ring_consume(struct rths_ring *r, void *dst, bool owner,
 struct rths_dev {
 	int fd;				/* -1 for a mapping without a node */
 	bool owner;
+	/* an owner handle: the ctl it was opened through (NULL once that
+	 * is closed), the next one of that ctl, and the device's name */
+	struct rths_ctl *ctl;
+	struct rths_dev *next_owned;
+	char name[RTHS_NAME_LEN];
 	void *base;
 	size_t size;
 	uint32_t channels;

@@ -129,14 +129,23 @@ int rths_dev_open(struct rths_ctl *ctl, const char *name, unsigned int flags,
 	if (ret) {
 		munmap(base, (size_t)info.mmap_size);
 		close(fd);
+		return ret;
 	}
-	return ret;
+	/* run control on @ctl sends this fd (rths_ctl_owner_talk) */
+	if (owner) {
+		memcpy((*devp)->name, info.name, sizeof((*devp)->name));
+		(*devp)->ctl = ctl;
+		(*devp)->next_owned = ctl->owned;
+		ctl->owned = *devp;
+	}
+	return 0;
 }
 
 void rths_dev_close(struct rths_dev *dev)
 {
 	if (!dev)
 		return;
+	rths_ctl_unlink(dev);
 	munmap(dev->base, dev->size);
 	if (dev->fd >= 0)
 		close(dev->fd);

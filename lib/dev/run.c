@@ -6,14 +6,29 @@
 
 #include "dev/internal.h"
 
+/*
+ * Run control, and the configuration of a stopped device, take
+ * CAP_NET_ADMIN or the device's owner fd (rths_ctl_owner_talk).  What
+ * leaves nothing running may borrow the node for the request; a start or
+ * ticks need an owner handle, as a run whose owner closes holds.
+ */
+int rths_run_cmd(struct rths_ctl *ctl, uint8_t cmd, const char *name,
+		 enum rths_owner_need need)
+{
+	struct rths_msgbuf mb = rths_ctl_msg(ctl, cmd, 0);
+	int ret = rths_put_name(&mb, RTHS_A_DEV_NAME, "name", name);
+
+	return ret ? ret : rths_ctl_owner_talk(ctl, &mb, name, need);
+}
+
 int rths_run_start(struct rths_ctl *ctl, const char *name)
 {
-	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_START, name, NULL, NULL);
+	return rths_run_cmd(ctl, RTHS_CMD_RUN_START, name, RTHS_OWNER_HANDLE);
 }
 
 int rths_run_stop(struct rths_ctl *ctl, const char *name)
 {
-	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_STOP, name, NULL, NULL);
+	return rths_run_cmd(ctl, RTHS_CMD_RUN_STOP, name, RTHS_OWNER_BORROW);
 }
 
 int rths_run_stop_now(struct rths_ctl *ctl, const char *name)
@@ -26,12 +41,12 @@ int rths_run_stop_now(struct rths_ctl *ctl, const char *name)
 		return ret;
 	if (!mnl_attr_put_check(mb.nlh, mb.size, RTHS_A_RUN_NOW, 0, NULL))
 		return rths_err_set(mb.err, -EMSGSIZE, "request too large");
-	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
+	return rths_ctl_owner_talk(ctl, &mb, name, RTHS_OWNER_BORROW);
 }
 
 int rths_run_hold(struct rths_ctl *ctl, const char *name)
 {
-	return rths_ctl_dev_cmd(ctl, RTHS_CMD_RUN_HOLD, name, NULL, NULL);
+	return rths_run_cmd(ctl, RTHS_CMD_RUN_HOLD, name, RTHS_OWNER_BORROW);
 }
 
 int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks)
@@ -44,5 +59,5 @@ int rths_run_tick(struct rths_ctl *ctl, const char *name, uint32_t ticks)
 		ret = rths_put_u32(&mb, RTHS_A_RUN_TICKS, ticks);
 	if (ret)
 		return ret;
-	return rths_nl_talk(&ctl->nl, mb.nlh, NULL, NULL);
+	return rths_ctl_owner_talk(ctl, &mb, name, RTHS_OWNER_HANDLE);
 }

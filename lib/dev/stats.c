@@ -107,7 +107,7 @@ int rths_stats_get(struct rths_ctl *ctl, const char *name,
 
 int rths_stats_reset(struct rths_ctl *ctl, const char *name)
 {
-	return rths_ctl_dev_cmd(ctl, RTHS_CMD_STATS_RESET, name, NULL, NULL);
+	return rths_run_cmd(ctl, RTHS_CMD_STATS_RESET, name, RTHS_OWNER_BORROW);
 }
 
 struct list_ctx {

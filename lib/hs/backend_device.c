@@ -32,6 +32,7 @@ struct devb {
 	FILE *trace_f;		/* created at open, where errors can be told */
 	struct rths_trace *trace;	/* drained records */
 	size_t ntrace, cap;
+	uint32_t trace_entries;		/* the trace ring's */
 	uint64_t trace_lost;
 };
 
@@ -440,6 +441,7 @@ int rths_hs_device_open(struct rths_hs_backend *b,
 	d->manual = cfg.set & RTHS_CFG_CLOCK ? cfg.clock == RTHS_CLOCK_MANUAL :
 		    info.clock == RTHS_CLOCK_MANUAL;
 	d->sim = sim.set != 0;
+	d->trace_entries = cfg.trace_entries;
 	b->ops = &devb_ops;
 	b->priv = d;
 	b->channels = d->channels;
@@ -470,6 +472,28 @@ int rths_hs_device_set_plant(struct rths_hs_backend *b,
 	memcpy(only.plant, sim->plant, sizeof(only.plant));
 	ret = rths_dev_set(d->ctl, d->name, NULL, 0, RTHS_SIM_PARAMS(&only));
 	return ret ? devb_fail(d, ret, "dev set plant", err) : 0;
+}
+
+int rths_hs_device_reserve(struct rths_hs_backend *b, uint64_t steps)
+{
+	struct devb *d = b->priv;
+	struct rths_trace *t;
+	size_t cap;
+
+	if (b->ops != &devb_ops || !d->trace_path)
+		return 0;
+	/* every tick of the run, and a ring's worth of ticks before it */
+	cap = (size_t)(steps + 1) * d->step_ticks + d->trace_entries;
+	if (cap <= d->cap)
+		return 0;
+	t = realloc(d->trace, cap * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	/* first touch now, not in the loop */
+	memset(t + d->cap, 0, (cap - d->cap) * sizeof(*t));
+	d->trace = t;
+	d->cap = cap;
+	return 0;
 }
 
 double rths_hs_device_paced(const struct rths_hs_backend *b)

@@ -19,6 +19,11 @@ int rths_hs_device_set_plant(struct rths_hs_backend *b,
  * clock paces the steps); 0 for another backend or the manual clock. */
 double rths_hs_device_paced(const struct rths_hs_backend *b);
 
+/* Room for @steps steps of the device backend's actuator-rate trace,
+ * allocated and touched now, so that draining it in the step loop does
+ * not allocate or fault; nothing for another backend.  -ENOMEM. */
+int rths_hs_device_reserve(struct rths_hs_backend *b, uint64_t steps);
+
 #pragma GCC visibility pop
 
 #endif /* RTHS_HS_BACKEND_IMPL_H */

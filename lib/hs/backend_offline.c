@@ -5,12 +5,16 @@
  * equidistant sampling, uniform noise), so that an experiment behaves
  * alike offline and on the device.
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/rths.h>
+#include <rths/device.h>
 #include <rths/hs_backend.h>
+#include <rths/hs_experiment.h>
 
 #include "hs/backend_impl.h"
 #include "hs/linalg.h"
@@ -44,7 +48,17 @@ struct offline {
 	struct rths_hs_feedback fb;
 	bool fb_ready;
 	struct rths_hs_backend_stats stats;
+	/* The kernel's limits in its units (kernel/core.c's defaults when
+	 * unset), the last tick's command in nm, and why a trip held. */
+	int64_t pos_min[NCH], pos_max[NCH], force_max[NCH];
+	uint64_t vel_max[NCH];
+	bool force_limited;
+	int64_t out_nm[NCH];
+	char held_why[160];
 };
+
+/* A tick's outcome when a limit tripped: the step stops there. */
+#define OFF_TRIPPED 1
 
 static double noise(struct offline *o, double half)
 {
@@ -75,7 +89,59 @@ static int off_start(void *priv, struct rths_error *err)
 					     0, -1);
 	rths_hs_rng_seed(&o->rng, o->p.seed);
 	memset(&o->stats, 0, sizeof(o->stats));
+	memset(o->out_nm, 0, sizeof(o->out_nm));
+	o->held_why[0] = '\0';
 	o->fb_ready = false;
+	return 0;
+}
+
+/* A limit tripped: hold, as the kernel does (RTHS_REASON_LIMIT). */
+static int off_trip(struct offline *o, size_t ch, const char *what,
+		    double value, double limit, const char *unit)
+{
+	o->state = OFF_HELD;
+	o->stats.limit_trips++;
+	snprintf(o->held_why, sizeof(o->held_why),
+		 "channel %zu %s %.9g %s beyond the limit %.9g %s at tick %" PRIu64
+		 " of step %" PRIu64, ch, what, value, unit, limit, unit,
+		 o->tick, o->step + 1);
+	return OFF_TRIPPED;
+}
+
+/* kernel/loop.c's rths_check_motion() on the command of this tick. */
+static int check_motion(struct offline *o)
+{
+	for (size_t ch = 0; ch < o->setup.n_act; ch++) {
+		int64_t nm = llround(o->out[ch] * 1e9), dv = nm - o->out_nm[ch];
+		uint64_t speed = (dv < 0 ? -(uint64_t)dv : (uint64_t)dv) *
+				 o->p.rate;
+
+		if (nm < o->pos_min[ch])
+			return off_trip(o, ch, "stroke", nm * 1e-9,
+					o->pos_min[ch] * 1e-9, "m");
+		if (nm > o->pos_max[ch])
+			return off_trip(o, ch, "stroke", nm * 1e-9,
+					o->pos_max[ch] * 1e-9, "m");
+		if (speed > o->vel_max[ch])
+			return off_trip(o, ch, "velocity", speed * 1e-9,
+					o->vel_max[ch] * 1e-9, "m/s");
+	}
+	for (size_t ch = 0; ch < o->setup.n_act; ch++)
+		o->out_nm[ch] = llround(o->out[ch] * 1e9);
+	return 0;
+}
+
+/* kernel/loop.c's rths_check_force() on the actuator forces @f. */
+static int check_force(struct offline *o, const double *f)
+{
+	for (size_t ch = 0; ch < o->setup.n_act; ch++) {
+		int64_t un = llround(f[ch] * 1e6);
+
+		if ((un < 0 ? -(uint64_t)un : (uint64_t)un) >
+		    (uint64_t)o->force_max[ch])
+			return off_trip(o, ch, "force", un * 1e-6,
+					o->force_max[ch] * 1e-6, "N");
+	}
 	return 0;
 }
 
@@ -139,8 +205,12 @@ static int off_tick(struct offline *o, const double *target, uint32_t k,
 	}
 	if (o->p.delay_ticks)
 		o->line_pos = (o->line_pos + 1) % o->p.delay_ticks;
-	/* Rate-dependent or hysteretic specimens follow every tick. */
-	if (track || last) {
+	r = check_motion(o);
+	if (r)
+		return r;
+	/* Rate-dependent or hysteretic specimens follow every tick, and so
+	 * does a specimen whose force is limited. */
+	if (track || last || o->force_limited) {
 		double F[NCH], f[NCH];
 
 		memcpy(o->point_prev, o->point, sizeof(o->point));
@@ -151,11 +221,14 @@ static int off_tick(struct offline *o, const double *target, uint32_t k,
 		if (!track)	/* velocity unused: no damper */
 			memcpy(o->point_prev, o->point, sizeof(o->point));
 		specimen_force(o, h, F);
-		if (!last)
+		if (!last && !o->force_limited)
 			return 0;
 		r = rths_hs_setup_actuator_forces(&o->setup, o->point, F, f,
 						  err);
 		if (r < 0)
+			return r;
+		r = check_force(o, f);
+		if (r || !last)
 			return r;
 		for (size_t i = 0; i < n; i++) {
 			o->fb.command[i] = o->out[i];
@@ -176,6 +249,10 @@ static int off_post(void *priv, uint64_t step, const double *target,
 	struct offline *o = priv;
 	int r;
 
+	if (o->state == OFF_HELD && o->held_why[0])
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "offline device is holding (reason limit: %s)",
+				      o->held_why);
 	if (o->state != OFF_RUNNING)
 		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
 				      "offline backend: not running (%s)",
@@ -196,6 +273,11 @@ static int off_post(void *priv, uint64_t step, const double *target,
 		r = off_tick(o, target, k, k == o->p.step_ticks, err);
 		if (r < 0)
 			return r;
+		/* Posted, as on the device; its wait tells the hold. */
+		if (r == OFF_TRIPPED) {
+			o->stats.ticks = o->tick;
+			return 0;
+		}
 	}
 	memcpy(o->prev, target, o->setup.n_act * sizeof(double));
 	o->step = step;
@@ -216,6 +298,10 @@ static int off_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 {
 	struct offline *o = priv;
 
+	if (o->state == OFF_HELD && o->held_why[0])
+		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
+				      "offline device is holding (reason limit: %s)",
+				      o->held_why);
 	if (!o->fb_ready || o->fb.step != step)
 		return rths_error_set(err, RTHS_E_BACKEND, NULL, 0, NULL,
 				      "offline backend: no feedback for step %llu (its command was not posted)",
@@ -288,6 +374,60 @@ int rths_hs_offline_set_plant(struct rths_hs_backend *b,
 	return 0;
 }
 
+/* The kernel's defaults (kernel/core.c): no limit within its range. */
+static void limits_default(struct offline *o)
+{
+	for (size_t ch = 0; ch < NCH; ch++) {
+		o->pos_min[ch] = -RTHS_POS_MAX;
+		o->pos_max[ch] = RTHS_POS_MAX;
+		o->vel_max[ch] = UINT64_MAX;
+		o->force_max[ch] = RTHS_FORCE_MAX;
+	}
+	o->force_limited = false;
+}
+
+int rths_hs_offline_set_limits(struct rths_hs_backend *b,
+			       const struct rths_hs_channel_limits *limits,
+			       size_t channels, struct rths_error *err)
+{
+	struct offline *o = b->priv;
+	int r = 0;
+
+	if (b->ops != &offline_ops)
+		return -ENOTTY;
+	if (o->state != OFF_IDLE)
+		return rths_error_set(err, EBUSY, NULL, 0, "device.limits",
+				      "offline backend: the limits are set before start");
+	if (limits && channels > o->setup.n_act)
+		return rths_error_set(err, EINVAL, NULL, 0, "device.limits",
+				      "offline backend: limits for %zu channels, the setup has %zu actuators",
+				      channels, o->setup.n_act);
+	limits_default(o);
+	for (size_t ch = 0; limits && ch < channels && !r; ch++) {
+		const struct rths_hs_channel_limits *l = &limits[ch];
+
+		/* The same conversions as the device's (lib/dev/attrs.c). */
+		if (l->set & RTHS_HS_LIM_STROKE_MIN)
+			r = rths_m_to_nm(l->stroke_min, &o->pos_min[ch]);
+		if (!r && (l->set & RTHS_HS_LIM_STROKE_MAX))
+			r = rths_m_to_nm(l->stroke_max, &o->pos_max[ch]);
+		if (!r && (l->set & RTHS_HS_LIM_VELOCITY_MAX))
+			r = rths_mps_to_nmps(l->velocity_max, &o->vel_max[ch]);
+		if (!r && (l->set & RTHS_HS_LIM_FORCE_MAX)) {
+			r = rths_n_to_un(l->force_max, &o->force_max[ch]);
+			o->force_limited = true;
+		}
+		if (r) {
+			limits_default(o);
+			return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL,
+					      0, "device.limits",
+					      "offline backend: channel %zu: a limit beyond the device's range",
+					      ch);
+		}
+	}
+	return 0;
+}
+
 void rths_hs_offline_defaults(struct rths_hs_offline_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -353,6 +493,7 @@ int rths_hs_offline_open(struct rths_hs_backend *b,
 		}
 	}
 	o->lag_k = p->lag > 0 ? -expm1(-1.0 / (p->rate * p->lag)) : 1.0;
+	limits_default(o);
 	b->ops = &offline_ops;
 	b->priv = o;
 	b->channels = (uint32_t)o->setup.n_act;

@@ -706,7 +706,7 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 		"name", "description", "model", "substructure", "specimen",
 		"setup", "device", "ground_motion", "integrator",
 		"compensation", "outputs", "duration", "ode_substructures",
-		NULL,
+		"realtime", NULL,
 	};
 	struct rths_hs_jctx c = { .file = name, .err = err };
 	const char *title = NULL;
@@ -757,6 +757,8 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 	free(kd);
 	if (r == 0)
 		r = rths_hs_exp_device(&c, root, x);
+	if (r == 0)
+		r = rths_hs_exp_realtime(&c, root, x);
 	if (r == 0)
 		r = rths_hs_exp_odesubs(&c, root, x);
 	/* The integrator first: a synthetic record follows its step. */

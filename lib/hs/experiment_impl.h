@@ -29,6 +29,9 @@ int rths_hs_exp_plant(const struct rths_hs_jctx *c, json_t *dev,
 /* "device". */
 int rths_hs_exp_device(const struct rths_hs_jctx *c, json_t *root,
 		       struct rths_hs_experiment *x);
+/* "realtime" (after the device). */
+int rths_hs_exp_realtime(const struct rths_hs_jctx *c, json_t *root,
+			 struct rths_hs_experiment *x);
 /* "ode_substructures" (after the model and the device); and freeing
  * them. */
 int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,

@@ -461,18 +461,26 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 {
 	const struct rths_ode_stats *st;
 	struct work_rec *w;
-	double t_start = mono_now(), h;
+	double t_start = mono_now(), h, ub1;
 	int rc;
 
 	if (!s->ode || !(t1 > s->t1))
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
 				      "ODE substructure: start it, then step forward in time");
+	/* What every substructure is checked for, before anything moves;
+	 * its one DOF is the interface displacement (the ground
+	 * acceleration goes in as the acceleration). */
+	ub1 = iface_disp(s, u1);
+	rc = rths_hs_substructure_check_input(1, 1, &ub1, NULL, &ag1, &t1,
+					      err);
+	if (rc < 0)
+		return rc;
 	h = t1 - s->t1;
 	s->t0 = s->t1;
 	s->t1 = t1;
 	s->ub0 = s->ub1;
 	s->ag0 = s->ag1;
-	s->ub1 = iface_disp(s, u1);
+	s->ub1 = ub1;
 	s->ag1 = ag1;
 	s->vb = (s->ub1 - s->ub0) / h;
 	st = rths_ode_get_stats(s->ode);

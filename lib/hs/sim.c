@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The hybrid simulation step loop. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <rths/hs_odesub.h>
 #include <rths/hs_sim.h>
 
+#include "hs/backend_impl.h"
 #include "hs/linalg.h"
 #include "hs/odesub_impl.h"
 
@@ -384,6 +386,10 @@ int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
 	}
 	if (r == 0)
 		r = odesubs_start(&L, rths_hs_gm_at(cfg->gm, 0), steps, err);
+	if (r == 0 && cfg->sub)
+		r = rths_hs_device_reserve(cfg->backend, steps) < 0 ?
+		    rths_error_set(err, ENOMEM, NULL, 0, NULL,
+				   "out of memory for the trace") : 0;
 	if (r == 0 && cfg->sub)
 		r = rths_hs_backend_start(cfg->backend, err);
 	if (r < 0) {

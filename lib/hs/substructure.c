@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Interface between the numerical DOFs and the experimental substructure. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,32 @@ int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 	la_gemm(q, n, q, 1.0, kif, s->cmd_map, 0.0, tmp);
 	la_gemm(n, n, q, 1.0, s->force_map, tmp, 1.0, kdof);
 	free(tmp);
+	return 0;
+}
+
+int rths_hs_substructure_check_input(size_t n, size_t n_expected,
+				     const double *u, const double *v,
+				     const double *a, const double *t,
+				     struct rths_error *err)
+{
+	static const char *const names[] = { "displacement", "velocity",
+					     "acceleration" };
+	const double *vec[] = { u, v, a };
+
+	if (n != n_expected)
+		return rths_error_set(err, RTHS_E_BAD_SHAPE, NULL, 0, NULL,
+				      "%zu DOF, the substructure has %zu", n,
+				      n_expected);
+	for (size_t k = 0; k < 3; k++)
+		for (size_t i = 0; vec[k] && i < n; i++)
+			if (!isfinite(vec[k][i]))
+				return rths_error_set(err, RTHS_E_DIVERGED,
+						      NULL, 0, NULL,
+						      "%s %zu is %g: not a finite number",
+						      names[k], i, vec[k][i]);
+	if (t && !isfinite(*t))
+		return rths_error_set(err, RTHS_E_DIVERGED, NULL, 0, NULL,
+				      "time is %g: not a finite number", *t);
 	return 0;
 }
 

@@ -16,6 +16,10 @@
 #   - for each top-level goal, "make -n GOAL" runs and prints nothing
 #     that needs a package before the install, and nothing that uses the
 #     kselftest harness before it is extracted;
+#   - for each package profile (userspace: lib, tools, install; modules:
+#     "modules KVER=RELEASE"; deb: deb), "make -n GOAL" orders the same
+#     way and installs only its profile: no QEMU, linux-source, stress-ng,
+#     abigail nor the test kernels' headers (modules: only RELEASE's);
 #   - "make -j4 lib docs-check" really runs in a fresh build tree.
 # No VM boots: the goals that boot one are only dry runs.
 set -uo pipefail
@@ -24,6 +28,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 repo=${1:-$top}
 rev=${2:-HEAD}
 goals="demo demo-distributed all selftests kstyle-check bench-ode check docs-check"
+# Goals of the small profiles, and the one kernel "make modules" builds
+# for here: any release whose headers are installed (the running kernel
+# may have none, in a container).
+profile_goals="lib tools install modules deb"
+krel=$(ls -d /lib/modules/*/build 2>/dev/null | head -n 1 | cut -d/ -f4)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 events=$work/events
@@ -33,7 +42,7 @@ installed=$work/installed
 show() { sed 's/^/# /' "$@" | head -n 30; }
 
 echo "TAP version 13"
-echo "1..$((5 + 2 * $(echo $goals | wc -w)))"
+echo "1..$((5 + 2 * $(echo $goals | wc -w) + 3 * $(echo $profile_goals | wc -w)))"
 
 git clone -q "$repo" "$work/src" && git -C "$work/src" checkout -q "$rev"
 check "fresh clone of $rev" test $? -eq 0 || exit 1
@@ -93,7 +102,7 @@ ordered() {	# OUT: the install comes first, the harness before its users
 }
 # A missing rule is a broken graph, but for kbuild's own dry run in a
 # module tree that only a real run copies.
-norule() { grep 'No rule to make target' "$1" | grep -v '/kmod-[a-z]*/Makefile'; }
+norule() { grep 'No rule to make target' "$1" | grep -v '/kmod-[^/]*/Makefile'; }
 for g in $goals; do
 	fresh
 	(cd "$src" && make -n "$g") >"$work/$g.out" 2>&1
@@ -104,6 +113,28 @@ for g in $goals; do
 		{ show "$events"; norule "$work/$g.out" | show; }
 	check "make -n $g: nothing needing a package is printed before the install" \
 		ordered "$work/$g.out" || show "$work/$g.out.bad"
+done
+
+# The small profiles: ordered as above, and only their own packages.
+foreign='qemu|linux-source|linux-headers|stress-ng|abigail|rt-tests|sundials'
+for g in $profile_goals; do
+	fresh
+	args=$g
+	[ "$g" = modules ] && args="modules KVER=$krel"
+	(cd "$src" && make -n $args) >"$work/$g.out" 2>&1
+	check "make -n $args: nothing needing a package runs before the install" \
+		eval "! early && ! norule '$work/$g.out'" ||
+		{ show "$events"; norule "$work/$g.out" | show; }
+	check "make -n $args: nothing needing a package is printed before the install" \
+		ordered "$work/$g.out" || show "$work/$g.out.bad"
+	pkgs=$(sed -n 's/^install //p' "$events" | tr ' ' '\n' | sort -u)
+	bad=$(echo "$pkgs" | grep -E "$foreign")
+	[ "$g" = modules ] && bad=$(echo "$bad" | grep -vx "linux-headers-$krel")
+	check "make $args installs its profile only ($(echo $pkgs | wc -w) packages)" \
+		eval "[ -n '$pkgs' ] && [ -z '$bad' ] &&
+			{ [ '$g' != modules ] ||
+			  echo '$pkgs' | grep -qx 'linux-headers-$krel'; }" ||
+		{ echo "# installs: $(echo $pkgs)"; echo "# not of the profile: $(echo $bad)"; }
 done
 
 # Statically: a fragment's rule that names a variable the Makefile sets

@@ -63,8 +63,8 @@ wait_steps() {
 
 # start_site I PORT: pier I on PORT (0: any free one); sets its port.
 start_site() {
-	sed "s/\"port\": 910$1/\"port\": $2/" "$EX/site-pier$1.json" \
-		> "$T/site$1.json"
+	sed -e "s/\"port\": 910$1/\"port\": $2/" -e "${SITE_SED:-}" \
+		"$EX/site-pier$1.json" > "$T/site$1.json"
 	: > "$T/site$1.log"
 	"$SITE" ${SITE_ARGS:-} "$T/site$1.json" 2>> "$T/site$1.log" &
 	echo $! > "$T/site$1.pid"
@@ -165,7 +165,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..41"
+echo "1..42"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -348,13 +348,24 @@ check "a run over TLS with pre-shared keys completes" [ $? -eq 0 ]
 check "it gives the plain run's history, bit for bit" same_history "$T/f"
 with_tls '{ "psk_file": "wrong.psk", "psk_identity": "coord" }'
 TEST_ID=0x1008
-run -o "$T/g" --no-reference --give-up 0.5
+run -o "$T/g" --no-reference
 R=$?
-check "a wrong key fails the run (status 3) naming the TLS handshake" \
-	[ $R -eq 3 -a -n "$(grep 'pier1: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" ]
+check "a wrong key fails the run at once (status 5) as an authentication failure of the TLS handshake" \
+	[ $R -eq 5 -a -n "$(grep 'pier[0-9]: authentication failed: connect to 127.0.0.1 port [0-9]*: TLS handshake' "$T/coord-$TEST_ID.log")" -a \
+	  -z "$(grep 'giving up' "$T/coord-$TEST_ID.log")" ]
 stop_sites
 check "and the sites executed nothing for it" \
 	[ "$(counts 1 | cut -d' ' -f1)" = $STEPS -a "$(counts 2 | cut -d' ' -f1)" = $STEPS ]
+# An allow list without "coord": ERROR auth, named, not retried.
+SITE_SED='s/"protocol": "native",/& "allow": ["lab2"],/'
+tls_run "--psk $T/keys.psk" \
+	'{ "psk_file": "keys.psk", "psk_identity": "coord" }' 0x1020 l
+R=$?
+SITE_SED=
+check "a coordinator not on the sites' allow list fails at once (status 5), saying so" \
+	[ $R -eq 5 -a -n "$(grep 'pier[0-9]: authentication failed: the site does not let this coordinator in: ERROR auth: not authorized' "$T/coord-0x1020.log")" -a \
+	  -z "$(grep 'giving up' "$T/coord-0x1020.log")" ]
+stop_sites
 tls_run "--ca $T/ca.pem --cert $T/site.pem --key $T/site.key" \
 	'{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key" }' 0x1009 h
 check "a run over TLS with certificates completes" [ $? -eq 0 ]
@@ -363,8 +374,8 @@ with_tls '{ "ca": "ca.pem", "cert": "coord.pem", "key": "coord.key", "server_nam
 TEST_ID=0x100b
 run -o "$T/k" --no-reference
 R=$?
-check "a certificate for another name fails the run at once (status 3), saying why" \
-	[ $R -eq 3 -a -n "$(grep 'certificate is not accepted: .*does not match.*does not name other.invalid' "$T/coord-$TEST_ID.log")" -a \
+check "a certificate for another name fails the run at once (status 5), saying why" \
+	[ $R -eq 5 -a -n "$(grep 'certificate is not accepted: .*does not match.*does not name other.invalid' "$T/coord-$TEST_ID.log")" -a \
 	  -z "$(grep 'giving up' "$T/coord-$TEST_ID.log")" ]
 stop_sites
 check "the sites authenticated the coordinator's certificate" \
@@ -404,4 +415,5 @@ if [ $FAILS -ne 0 ]; then
 		sed 's/^/# /' "$f"
 	done
 fi
+echo "# $((N - FAILS)) passed, $FAILS failed"
 exit $((FAILS != 0))

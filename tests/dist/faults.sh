@@ -17,6 +17,28 @@
 #   tls       the same over TLS (pre-shared keys): the TLS record that
 #             carries a RESULT is lost
 #
+# and the rest of the fault policy (Documentation/distributed-testing.rst,
+# one test a row):
+#
+#   device    pier 2 answers ERROR device from step 50 on (tests/dist/
+#             testpeer errsite): its device gets step 50 once, every site
+#             is told to end the test, exit status 4
+#   replay    pier 2 restarted with another stiffness: the replay differs,
+#             the run stops (6); with "replay": {"on_mismatch": "warn"} it
+#             goes on (0)
+#   auth      a wrong pre-shared key: one connection a link, "authentication
+#             failed", exit status 5
+#   refused   the file names a substructure the site does not serve: ERROR
+#             unknown, exit status 3 at once
+#   gone      pier 3 never comes back: max_retries reconnects with backoff,
+#             then exit status 3
+#   flood     300 connects to pier 2's port while the coordinator's session
+#             to it is reset: the run finishes; the slowest reconnect and a
+#             probe's answer time are printed
+#   sigint    SIGINT to the coordinator: exit status 130
+#
+# RUNS (default: all) selects sections by name, e.g. RUNS="device auth".
+#
 # Each time the final response history (history-exact.txt, every double
 # in %a) must equal the undisturbed run's byte for byte, and the sites'
 # reports at exit ("steps executed E, cached C, replayed R") must show that
@@ -24,7 +46,8 @@
 # each step once; a restarted one executed the rest once after its replay.
 #
 # Usage: faults.sh RESULTS_DIR WORK_DIR   (TAP on stdout; root)
-# Binaries: RTHS_COORD, RTHS_SITE, FAULTPROXY (defaults under build/plain).
+# Binaries: RTHS_COORD, RTHS_SITE, FAULTPROXY, TESTPEER (defaults under
+# build/plain).
 set -uo pipefail
 
 results=${1:?usage: faults.sh RESULTS_DIR WORK_DIR}
@@ -32,6 +55,8 @@ work=${2:?usage: faults.sh RESULTS_DIR WORK_DIR}
 RTHS_COORD=${RTHS_COORD:-build/plain/tools/rths-coord}
 RTHS_SITE=${RTHS_SITE:-build/plain/tools/rths-site}
 FAULTPROXY=${FAULTPROXY:-build/plain/tests/dist/faultproxy}
+TESTPEER=${TESTPEER:-build/plain/tests/dist/testpeer}
+RUNS=${RUNS:-reference kill stall coord drop tls device replay auth refused gone flood sigint}
 export FAULTPROXY
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/dist/netns.sh
@@ -69,13 +94,17 @@ if ! netns_can; then
 	echo "1..0 # SKIP network namespaces need root and ip(8)"
 	exit 0
 fi
-for b in "$RTHS_COORD" "$RTHS_SITE" "$FAULTPROXY"; do
+for b in "$RTHS_COORD" "$RTHS_SITE" "$FAULTPROXY" "$TESTPEER"; do
 	if [ ! -x "$b" ]; then
 		echo "1..0 # SKIP $b is not built"
 		exit 0
 	fi
 done
-echo "1..17"
+
+run() {			# NAME: is section NAME selected?
+	case " $RUNS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 # The bridge of the tests: three piers with bilinear springs, so that a
 # replay that missed a step would show in the forces.
@@ -149,13 +178,20 @@ bed_up() {
 	done
 }
 
-site_start() {		# I: rths-site of pier I in its namespace
+# PEER2: a command that stands in for pier 2's rths-site (testpeer).
+PEER2=
+site_start() {		# I [FILE]: rths-site of pier I in its namespace
 	# one log per run of the site: site1.<time>.log
 	local tls=()
 	local suffix=
 	[ $TLS != 0 ] && tls=(--psk "$work/keys.psk") suffix=-tls
-	netns_spawn "$1" "site$1.$(date +%s%N)" "$RTHS_SITE" "${tls[@]}" \
-		"$work/pier$1$suffix.json" || return 1
+	if [ "$1" = 2 ] && [ -n "$PEER2" ]; then
+		# shellcheck disable=SC2086
+		netns_spawn 2 "site2.$(date +%s%N)" $PEER2 || return 1
+	else
+		netns_spawn "$1" "site$1.$(date +%s%N)" "$RTHS_SITE" \
+			"${tls[@]}" "${2:-$work/pier$1$suffix.json}" || return 1
+	fi
 	netns_wait_port "$1" $SITE_PORT
 }
 
@@ -166,22 +202,28 @@ site_name() {		# I -> the netns_spawn name of its running site
 	done
 }
 
+# COORD_ARGS: more options for the next runs of the coordinator.
+COORD_ARGS=()
 coord_run() {		# OUT [ARGS...]: the coordinator in its namespace
 	local out=$1
 	shift
 	netns_exec coord "$RTHS_COORD" -q --no-plots --test-id $TEST_ID \
-		--reset -o "$out" "$@" "$(experiment)"
+		--reset -o "$out" "${COORD_ARGS[@]}" "$@" "$(experiment)"
 }
 
+# EXP: another experiment file for the next runs.
+EXP=
 experiment() {
-	if [ $TLS != 0 ]; then echo "$exp_tls"; else echo "$exp"; fi
+	if [ -n "$EXP" ]; then echo "$EXP"
+	elif [ $TLS != 0 ]; then echo "$exp_tls"; else echo "$exp"; fi
 }
 
 coord_spawn() {		# OUT [ARGS...]: in the background, as "coord"
 	local out=$1
 	shift
 	netns_spawn coord coord "$RTHS_COORD" -q --no-plots \
-		--test-id $TEST_ID --reset -o "$out" "$@" "$(experiment)"
+		--test-id $TEST_ID --reset -o "$out" "${COORD_ARGS[@]}" "$@" \
+		"$(experiment)"
 }
 
 # Wait until link I has carried at least N records down (the WELCOME,
@@ -283,6 +325,7 @@ netns_down
 half=$((nsteps / 2))
 
 # ------------------------------------------------------------ kill
+if run kill; then
 bed_up kill
 run_with_fault kill 2 kill_and_restart 2
 r=fail
@@ -293,8 +336,10 @@ tap $r \
 same_history kill "$work/kill/out"
 once_each kill 2 any
 netns_down
+fi
 
 # ------------------------------------------------------------ stall
+if run stall; then
 bed_up stall
 run_with_fault stall 3 netns_fault 3 stall down $STALL
 r=fail
@@ -305,9 +350,12 @@ tap $r \
 same_history stall "$work/stall/out"
 once_each stall 3 some
 netns_down
+fi
 
 # ------------------------------------------------------------ coord
-bed_up coord
+if run coord; then
+# 5 ms a way: the kill lands mid-test even in a slow (sanitized) build
+bed_up coord -e "delay both 5"
 coord_spawn "$work/coord/out"
 if wait_records 1 "$half"; then
 	netns_stop coord KILL
@@ -324,12 +372,14 @@ tap $r "coord: the coordinator killed after $journaled of $nsteps steps journale
 	"$(tail -2 "$work/coord/coord-resume.log")"
 same_history coord "$work/coord/out"
 netns_down
+fi
 
 # ------------------------------------------------------------ drop
 # The RESULT of step half + 1 on link 1 is lost, and the connection only
 # breaks two step timeouts later: the coordinator re-sends the STEP on the
 # same session first (its answer is lost too, the stream being broken),
 # then reconnects; the site answers the step from its cache.
+if run drop; then
 bed_up drop -b $BREAK_MS
 netns_fault 1 drop down $((half + 2)) >/dev/null	# + the WELCOME
 coord_run "$work/drop/out" -v > "$NETNS_DIR/coord.log" 2>&1
@@ -343,10 +393,12 @@ tap $r \
 same_history drop "$work/drop/out"
 once_each drop 1 some
 netns_down
+fi
 
 # ------------------------------------------------------------ tls
 # Over TLS the proxies cut TLS records: the next record down link 2 after
 # half the test, a RESULT, is lost; the connection breaks at once.
+if run tls; then
 TLS=1
 bed_up tls
 run_with_fault tls 2 netns_fault 2 drop down 1
@@ -362,6 +414,11 @@ grep -q "listening.*TLS" "$NETNS_DIR"/site1.[0-9]*.log &&
 tap $r "tls: the sites served TLS only" \
 	"$(grep -h "listening" "$NETNS_DIR"/site1.[0-9]*.log)"
 netns_down
+TLS=0
+fi
+
+# shellcheck source=tests/dist/policy.sh
+source "$here/policy.sh"
 
 # The sanitized builds (make dist-check runs them too) report nothing.
 reports=$(grep -l -E 'AddressSanitizer|LeakSanitizer|runtime error' \
@@ -370,5 +427,6 @@ tap "$([ -z "$reports" ] && echo ok || echo fail)" \
 	"no sanitizer report in any site's, link's or coordinator's log" \
 	"$reports"
 
-echo "# $((ntest - nfail)) of $ntest passed"
+echo "1..$ntest"
+echo "# $((ntest - nfail)) passed, $nfail failed"
 [ $nfail -eq 0 ]

@@ -28,7 +28,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
 printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
 expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
@@ -38,6 +38,14 @@ expect "a tiny constant_bdf step exits 1 naming it" 1 \
 	"ode_substructures\[1\].step" -- -d 8 -t 0.05 "$work/tiny-step.json"
 expect "offline run exits 0" 0 "" -- --offline -t 0.05 \
 	"$ex/two-story-frame-sim.json"
+# the device's stroke limits hold the offline backend as they hold the
+# kernel: status 3, "holding (reason limit"
+sed -e 's/"stroke_min": -0.05/"stroke_min": -0.002/' \
+	-e 's/"stroke_max": 0.05/"stroke_max": 0.002/' \
+	"$ex/two-story-frame-sim.json" >"$work/limit.json"
+expect "offline run past a stroke limit exits 3, holding" 3 \
+	"offline device is holding (reason limit: channel 0 stroke" -- \
+	--offline --no-reference -t 3 "$work/limit.json"
 # an uncapped adaptive ODE substructure: refused on the file's device
 # backend, run with --offline
 sed -e '/"max_steps": 100/d' -e 's/"atol": 1e-06,/"atol": 1e-06/' \

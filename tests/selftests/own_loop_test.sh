@@ -3,7 +3,8 @@
 # examples/c/own-loop (a researcher's own loop on librths) on the sim card
 # in the test guest: it owns and runs a one-channel device through the
 # whole El Centro record, and the forces it reads back are the sim
-# card's specimen (stiffness ke) at the displacements it sent.  Prints TAP.
+# card's specimen (stiffness ke) at the displacements it sent, from a
+# SCHED_FIFO thread (rths_rt_enter()).  Prints TAP.
 # Usage: own_loop_test.sh (from the top of the tree; RTHS_RUN set: the
 # example is built next to the tools, in $(O)/plain/examples/c)
 set -uo pipefail
@@ -19,7 +20,7 @@ trap '"$rthsctl" dev del $dev >/dev/null 2>&1; rm -rf "$work"' EXIT
 
 . tests/lib/tap.sh
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 
 "$rthsctl" dev add $dev type sim channels 1 stiffness $ke >"$work/add.log" 2>&1 &&
 	"$rthsctl" dev set $dev rate 1024 step-ticks 10 \
@@ -42,4 +43,8 @@ awk -v ke=$ke '{ u = $2 < 0 ? -$2 : $2; r = $3 < 0 ? -$3 : $3
 st=$?
 cat "$work/peaks"
 check "the forces read back are the specimen's (ke $ke N/m)" test $st -eq 0
+# rths_rt_enter(): the loop ran SCHED_FIFO, off the kernel loop's CPU
+sed 's/^/# /' "$work/err"
+check "own-loop's step thread ran SCHED_FIFO" \
+	grep -q '^own-loop: step thread SCHED_FIFO 70 on CPU' "$work/err"
 exit $failed

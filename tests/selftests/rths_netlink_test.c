@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <stdio.h>
@@ -677,6 +678,199 @@ TEST_F(nl, unprivileged_gets_eperm)
 		       WEXITSTATUS(st));
 	}
 	expect_unchanged(_metadata, self);
+}
+
+/* ---- the node is the key: run control for the device's owner ---------- */
+
+/* A group that may open the nodes, and a user in it with no capability. */
+#define NR_GID	4242
+#define NR_UID	4243
+
+/* What udev does for group rths: the node group-writable by NR_GID. */
+static int node_to_group(const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/rths/%s", name);
+	return chown(path, 0, NR_GID) || chmod(path, 0660) ? -errno : 0;
+}
+
+/* setresuid() away from 0 clears every capability. */
+static int drop_to_user(void)
+{
+	gid_t g = NR_GID;
+
+	if (setgroups(1, &g) || setresgid(NR_GID, NR_GID, NR_GID) ||
+	    setresuid(NR_UID, NR_UID, NR_UID))
+		return -errno;
+	return 0;
+}
+
+/* A RUN_START with @fd in RTHS_A_DEV_FD (none if @fd == -2). */
+static void raw_start(struct raw_nl *nl, const char *name, int fd,
+		      struct raw_reply *r, uint32_t *fd_off)
+{
+	struct nlmsghdr *nlh = raw_msg(nl, RTHS_CMD_RUN_START);
+
+	mnl_attr_put_strz(nlh, RTHS_A_DEV_NAME, name);
+	*fd_off = nlh->nlmsg_len;
+	if (fd != -2)
+		mnl_attr_put_u32(nlh, RTHS_A_DEV_FD, (uint32_t)fd);
+	raw_send(nl, nlh, r);
+}
+
+/* The child's checks, numbered: exit(n) names the first that failed. */
+#define NR_CHECK(n, cond) do { if (!(cond)) _exit(n); } while (0)
+
+/*
+ * Without CAP_NET_ADMIN only an fd of the device's node that owns it
+ * lets a request in: none, an observer's, another device's or any other
+ * file's is refused with an extack saying why.
+ */
+static void nr_refused(const char *name, const char *other)
+{
+	char path[64], opath[64];
+	struct raw_reply r;
+	struct raw_nl nl = { 0 };
+	uint32_t off;
+	int ro, ofd, null;
+
+	snprintf(path, sizeof(path), "/dev/rths/%s", name);
+	snprintf(opath, sizeof(opath), "/dev/rths/%s", other);
+	NR_CHECK(10, raw_open(&nl) == 0);
+	raw_start(&nl, name, -2, &r, &off);
+	NR_CHECK(11, r.err == -EPERM && strstr(r.msg, "CAP_NET_ADMIN") &&
+		 strstr(r.msg, "RTHS_A_DEV_FD"));
+	ro = open(path, O_RDONLY);
+	NR_CHECK(12, ro >= 0);
+	raw_start(&nl, name, ro, &r, &off);
+	NR_CHECK(13, r.err == -EPERM && strstr(r.msg, "owner") &&
+		 r.has_offs && r.offs == off);
+	ofd = open(opath, O_RDWR);
+	NR_CHECK(14, ofd >= 0);
+	raw_start(&nl, name, ofd, &r, &off);
+	NR_CHECK(15, r.err == -EPERM && r.has_offs && r.offs == off);
+	null = open("/dev/null", O_RDWR);
+	raw_start(&nl, name, null, &r, &off);
+	NR_CHECK(16, null >= 0 && r.err == -EPERM);
+	raw_start(&nl, name, 1000, &r, &off);	/* no such fd */
+	NR_CHECK(17, r.err == -EPERM);
+	raw_start(&nl, name, -1, &r, &off);	/* the policy's minimum */
+	NR_CHECK(18, r.err == -ERANGE || r.err == -EINVAL);
+	close(null);
+	close(ofd);
+	close(ro);
+	mnl_socket_close(nl.sk);
+}
+
+static void nr_child(const char *name, const char *other, uint32_t cpu)
+{
+	struct rths_dev_config cfg = { .set = RTHS_CFG_RATE, .rate_hz = 2048 };
+	struct rths_dev_config wide = { .set = RTHS_CFG_LIMITS,
+					.limits_set = 1 };
+	struct rths_dev_config narrow = { .set = RTHS_CFG_LIMITS,
+					  .limits_set = 1 };
+	struct rths_dev_config back = { .set = RTHS_CFG_LIMITS,
+					.limits_set = 1 };
+	struct rths_dev_config cpuc = { .set = RTHS_CFG_CPU, .cpu = cpu };
+	struct rths_ctl *ctl, *ctl2;
+	struct rths_dev *dev, *obs;
+
+	wide.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+					       .pos_max = 0.2 };
+	narrow.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+						 .pos_max = 0.1 };
+	back.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+					       .pos_max = 0.15 };
+	NR_CHECK(1, drop_to_user() == 0 && rths_ctl_open(&ctl) == 0 &&
+		 rths_ctl_open(&ctl2) == 0);
+	/* an admin's: new, del, and a stopped device's cpu */
+	NR_CHECK(2, rths_dev_new(ctl, "nrnew", "sim", 1, NULL) == -EPERM);
+	NR_CHECK(3, rths_dev_del(ctl, name) == -EPERM);
+	NR_CHECK(4, rths_dev_set(ctl, name, &cpuc, sizeof(cpuc), NULL) ==
+		 -EPERM && strstr(rths_ctl_error(ctl), "cpu"));
+	nr_refused(name, other);
+	/* a start needs an owner for the whole run */
+	NR_CHECK(20, rths_run_start(ctl, name) == -EPERM &&
+		 strstr(rths_ctl_error(ctl), "RTHS_OPEN_OWNER"));
+	/* what leaves nothing running borrows the node: a stopped device */
+	NR_CHECK(21, rths_dev_set(ctl, name, &cfg, sizeof(cfg), NULL) == 0);
+	NR_CHECK(22, rths_stats_reset(ctl, name) == 0);
+	NR_CHECK(23, rths_run_stop(ctl, name) == 0);
+	/* the owner handle: the library sends its fd */
+	NR_CHECK(30, rths_dev_open(ctl, name, RTHS_OPEN_OWNER, &dev) == 0);
+	NR_CHECK(31, rths_dev_open(ctl2, name, 0, &obs) == 0);
+	NR_CHECK(32, rths_dev_set(ctl, name, &narrow, sizeof(narrow),
+				  NULL) == 0);
+	/* within the admin's 0.15 m: narrower, and back; never beyond */
+	NR_CHECK(33, rths_dev_set(ctl, name, &wide, sizeof(wide), NULL) ==
+		 -EPERM && strstr(rths_ctl_error(ctl), "limits"));
+	NR_CHECK(43, rths_dev_set(ctl, name, &back, sizeof(back), NULL) == 0);
+	NR_CHECK(34, rths_run_start(ctl, name) == 0);
+	rths_dev_sync(dev);
+	NR_CHECK(35, rths_run_tick(ctl, name, 8) == 0);
+	NR_CHECK(36, rths_stats_reset(ctl, name) == 0);
+	/* an observer's handle, and another handle of the same user, do
+	 * not control the owner's run: the node is busy */
+	NR_CHECK(37, rths_run_hold(ctl2, name) == -EPERM &&
+		 strstr(rths_ctl_error(ctl2), "has an owner"));
+	NR_CHECK(38, rths_run_stop(ctl2, name) == -EPERM);
+	NR_CHECK(39, rths_run_tick(ctl2, name, 1) == -EPERM);
+	NR_CHECK(40, rths_run_hold(ctl, name) == 0);
+	NR_CHECK(41, rths_run_stop(ctl, name) == 0);
+	rths_dev_close(obs);
+	rths_dev_close(dev);
+	/* once closed, the handle's fd is not sent any more */
+	NR_CHECK(42, rths_run_start(ctl, name) == -EPERM);
+	rths_ctl_close(ctl2);
+	rths_ctl_close(ctl);
+	_exit(0);
+}
+
+/*
+ * A user in the node's group, without any capability, runs the device
+ * through its owner fd; nothing else of it, and nothing of another
+ * device, is theirs.
+ */
+TEST_F(nl, owner_fd_is_the_key)
+{
+	struct rths_dev_config env = { .set = RTHS_CFG_LIMITS,
+				       .limits_set = 1 };
+	struct rths_dev_info info;
+	enum rths_state state;
+	struct rt other;
+	pid_t pid;
+	int st;
+
+	/* the admin's envelope: stroke up to 0.15 m on channel 0 */
+	env.limits[0] = (struct rths_limits){ .set = RTHS_LIM_POS_MAX,
+					      .pos_max = 0.15 };
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &env,
+				  sizeof(env), NULL));
+	ASSERT_EQ(0, rt_create(&other, "nro", 1, NULL, NULL));
+	ASSERT_EQ(0, node_to_group(self->t.name));
+	ASSERT_EQ(0, node_to_group(other.name));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		nr_child(self->t.name, other.name, self->before.cpu ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st)) {
+		TH_LOG("check %d failed (see nr_child)", WEXITSTATUS(st));
+	}
+	/* the user's run happened: rate and limit are theirs, cpu is not */
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info,
+				  sizeof(info)));
+	EXPECT_EQ(2048u, info.rate_hz);
+	EXPECT_EQ(self->before.cpu, info.cpu);
+	EXPECT_EQ(0.15, info.limits[0].pos_max);
+	EXPECT_EQ(0, rt_state(&self->t, &state, NULL, NULL));
+	EXPECT_EQ(RTHS_STATE_STOPPED, state);
+	/* an admin needs no fd */
+	EXPECT_EQ(0, rths_run_start(self->t.ctl, self->t.name));
+	EXPECT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	rt_destroy(&other);
 }
 
 TEST_HARNESS_MAIN

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # rths-run on the sim card (in the test guest): the same test with and
 # without delay compensation, where compensation must track better (J2),
-# the actuator-rate trace has a record per tick, and Ctrl-C holds the rig
+# the actuator-rate trace has a record per tick, the step thread runs
+# SCHED_FIFO without a page fault after its first step, and Ctrl-C holds the rig
 # and still writes every output.  Prints TAP.
 # Usage: rths_run_test.sh (from the top of the tree; RTHS_RUN set)
 set -uo pipefail
@@ -20,7 +21,7 @@ field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" |
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..20"
 # The same file with the compensation block replaced by "none" alone.
 sed '/"compensation": {/,/}/c\  "compensation": { "method": "none" },' "$example" >"$work/none.json"
 
@@ -43,6 +44,17 @@ echo "# trace rows $rows for $steps steps of 8 ticks"
 check "the actuator-rate trace has a row per tick" test "$rows" -ge $((steps * 8))
 check "the history has a row per step" test \
 	"$(($(grep -vc '^#' "$work/ats/history.csv") - 1))" -ge "$steps"
+# The step thread (the experiment's "realtime" defaults): SCHED_FIFO
+# below the kernel loop, locked, and not one page fault after step 1.
+st=$(jq -c .step_thread "$work/ats/summary.json")
+echo "# step thread: $st"
+check "the step thread ran SCHED_FIFO at priority 70 with its memory locked" \
+	test "$(jq -r '.step_thread | "\(.policy) \(.priority) \(.memory_locked)"' \
+		"$work/ats/summary.json")" = "SCHED_FIFO 70 true"
+check "no major page fault in the step thread after the first step" \
+	test "$(jq .step_thread.major_faults "$work/ats/summary.json")" = 0
+check "no minor page fault in the step thread after the first step" \
+	test "$(jq .step_thread.minor_faults "$work/ats/summary.json")" = 0
 
 # Under the manual clock rths-run runs the ticks itself: no real time, and
 # the sim card makes every run the same, sample for sample.
@@ -80,6 +92,25 @@ echo "# ATS delay on the card $a ms, offline $b ms"
 check "ATS finds the plant's delay on the card ($a ms) as offline ($b ms)" \
 	awk -v a="$a" -v b="$b" \
 	'BEGIN { d = a - b; exit !(a > 15 && a < 35 && d * d < 1) }'
+# A +-2 mm stroke limit under the manual clock: the kernel holds the sim
+# card (reason limit) and the offline backend, which applies the limits
+# as the kernel does, holds at the same step.
+jq '.device.limits = [{"stroke_min": -0.002, "stroke_max": 0.002}]' \
+	"$work/manual.json" >"$work/limit.json"
+"$run" -q --no-plots --no-reference -t 3 -o "$work/limit" "$work/limit.json" \
+	>"$work/limit.log" 2>&1
+st=$?
+check "a stroke limit trip on the card exits 3, holding (status $st)" \
+	test $st -eq 3 -a -n "$(grep 'holding (reason limit)' "$work/limit.log")"
+"$run" -q --no-plots --no-reference --offline -t 3 -o "$work/limit-off" \
+	"$work/limit.json" >"$work/limit-off.log" 2>&1
+st=$?
+a=$(($(grep -vc '^#' "$work/limit/history.csv") - 1))
+b=$(($(grep -vc '^#' "$work/limit-off/history.csv") - 1))
+echo "# held after $a steps on the card, $b offline (status $st)"
+check "offline, the same limit holds at the same step ($a, $b)" \
+	test $st -eq 3 -a "$a" = "$b" -a \
+	-n "$(grep 'holding (reason limit: channel 0 stroke' "$work/limit-off.log")"
 # A pendulum tuned-mass damper on the roof: a multibody ODE
 # substructure (SI2, GSTIFF capped) stepped while the sim card moves.
 "$run" --no-progress --no-plots --no-reference -t 3 -o "$work/tmd" \

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +321,57 @@ TEST(handshake_and_steps)
 	EXPECT_EQ(0, rp);
 	ASSERT_EQ(0, counters(tail, "frame", &e, &ca, &rp));
 	EXPECT_EQ(35, e);
+}
+
+/*
+ * Bytes a step (Documentation/rths-protocol.rst): a STEP of N DOF with k
+ * vectors is 40 + 8 N k bytes on the wire, its RESULT 48 + 16 N, so a
+ * step moves 88 + 8 N (k + 2): 112 for 1 DOF with displacements only.
+ * The RESULT is counted as read from the socket.
+ */
+TEST(bytes_a_step)
+{
+	static const uint32_t flags[] = { 0, RNP_STEP_VEL,
+					  RNP_STEP_VEL | RNP_STEP_ACC };
+	struct site_proc s;
+	uint64_t seq[2] = { 0, 0 };
+
+	ASSERT_EQ(0, site_proc_start(&s, SITE_JSON, 2, NULL));
+	for (int which = SPRING; which <= FRAME; which++) {
+		struct coord c;
+		uint32_t n = which == SPRING ? 1 : 2;
+
+		ASSERT_EQ(RNP_WELCOME, coord_open(&c, &s, which, 3, 0));
+		for (int k = 1; k <= 3; k++) {
+			double u[2] = { 0.001, 0.002 }, v[2] = { 0 }, a[2] = { 0 };
+			struct rnp_step st = { .seq = ++seq[which], .t = 0.1,
+					       .flags = flags[k - 1], .ndof = n,
+					       .u = u, .v = v, .a = a };
+			struct rnp_buf b = { 0 };
+			unsigned char hdr[RNP_HDR_SIZE];
+			struct rnp_hdr h;
+			size_t out, in;
+
+			ASSERT_EQ(0, rnp_put_step(&b, &st));
+			out = b.len;
+			ASSERT_EQ(0, put_buf(c.fd, &b));
+			rnp_buf_free(&b);
+			ASSERT_EQ(0, get(c.fd, hdr, sizeof(hdr)));
+			ASSERT_EQ(0, rnp_parse_hdr(hdr, &h, NULL, 0));
+			ASSERT_EQ(RNP_RESULT, h.type);
+			ASSERT_EQ(0, get(c.fd, frame_in, h.length));
+			in = sizeof(hdr) + h.length;
+			TH_LOG("%u DOF, k = %d: STEP %zu + RESULT %zu = %zu bytes",
+			       n, k, out, in, out + in);
+			EXPECT_EQ(40 + 8 * n * k, out);
+			EXPECT_EQ(48 + 16 * n, in);
+			EXPECT_EQ(88 + 8 * n * (k + 2), out + in);
+			if (n == 1 && k == 1)
+				EXPECT_EQ(112, out + in);
+		}
+		close(c.fd);
+	}
+	EXPECT_EQ(0, site_proc_stop(&s, NULL, NULL, 0));
 }
 
 /* A re-issued step answers the cached RESULT and moves nothing: the
@@ -653,6 +705,81 @@ TEST_F(bad, step_before_hello)
 	raw_refused(_metadata, self, b.p, b.len, RNP_ERR_PROTOCOL,
 		    "STEP before HELLO");
 	rnp_buf_free(&b);
+}
+
+/*
+ * Every STEP passes the substructures' one check (sub_check_input):
+ * DOF, finite displacements, velocities, accelerations and time, and
+ * forces the model can compute.  Each bad STEP gets an ERROR naming the
+ * problem, one log line, and changes nothing: afterwards the same test
+ * runs from step 1 as if it had never come.
+ */
+TEST_F(bad, step_values_checked)
+{
+	static const struct {
+		int slot;	/* 0 u, 1 v, 2 a, 3 t, 4 ndof */
+		int dof;
+		double x;
+		uint32_t flags;
+		int code;
+		const char *what;
+	} rows[] = {
+		{ 0, 0, NAN, 0, RNP_ERR_PROTOCOL, "displacement 0 is nan: not a finite number" },
+		{ 0, 1, INFINITY, 0, RNP_ERR_PROTOCOL, "displacement 1 is inf: not a finite number" },
+		{ 0, 0, -INFINITY, 0, RNP_ERR_PROTOCOL, "displacement 0 is -inf" },
+		{ 1, 1, NAN, RNP_STEP_VEL, RNP_ERR_PROTOCOL, "velocity 1 is nan" },
+		{ 2, 0, INFINITY, RNP_STEP_VEL | RNP_STEP_ACC, RNP_ERR_PROTOCOL, "acceleration 0 is inf" },
+		{ 3, 0, NAN, 0, RNP_ERR_PROTOCOL, "time is nan" },
+		{ 4, 0, 1, 0, RNP_ERR_DOF, "1 DOF, the substructure has 2" },
+		{ 0, 0, 1e308, 0, RNP_ERR_PROTOCOL, "the model overflowed; nothing committed" },
+	};
+	struct rnp_result res;
+	double disp[2], force[2];
+	struct coord f;
+	struct ref rf;
+	char line[1024];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		double u[2] = { 0.001, 0.002 }, v[2] = { 0 }, a[2] = { 0 };
+		struct rnp_step st = { .seq = 1, .t = 0.01, .ndof = 2,
+				       .flags = rows[i].flags,
+				       .u = u, .v = v, .a = a };
+		struct rnp_buf b = { 0 };
+		uint32_t len;
+
+		switch (rows[i].slot) {
+		case 0: u[rows[i].dof] = rows[i].x; break;
+		case 1: v[rows[i].dof] = rows[i].x; break;
+		case 2: a[rows[i].dof] = rows[i].x; break;
+		case 3: st.t = rows[i].x; break;
+		default: st.ndof = 1; break;
+		}
+		ASSERT_EQ(RNP_WELCOME, coord_open(&f, &self->s, FRAME, 9, 0));
+		ASSERT_EQ(0, rnp_put_step(&b, &st));
+		ASSERT_EQ(0, put_buf(f.fd, &b));
+		rnp_buf_free(&b);
+		ASSERT_EQ(RNP_ERROR, get_frame(f.fd, frame_in, &len));
+		ASSERT_EQ(0, rnp_parse_error(frame_in, len, &f.err, NULL, 0));
+		TH_LOG("ERROR %s: %s", rnp_error_name(f.err.code), f.err.text);
+		EXPECT_EQ(rows[i].code, f.err.code);
+		EXPECT_NE(NULL, strstr(f.err.text, rows[i].what));
+		EXPECT_NE(NULL, strstr(f.err.text, "STEP 1 refused"));
+		EXPECT_EQ(1, closed(f.fd));
+		close(f.fd);
+		ASSERT_NE(NULL, site_alert_line(&self->s, IO_MS, line,
+						sizeof(line)));
+		EXPECT_NE(NULL, strstr(line, rows[i].what));
+	}
+	/* Nothing was executed: test 9 goes on from step 1, to the bit. */
+	ASSERT_EQ(RNP_WELCOME, coord_open(&f, &self->s, FRAME, 9, 0));
+	EXPECT_EQ(9, f.w.test_id);
+	EXPECT_EQ(0, f.w.last_seq);
+	ref_init(&rf, FRAME);
+	run_steps(_metadata, &f, &rf, 1, 5, RNP_STEP_VEL | RNP_STEP_ACC);
+	EXPECT_EQ(RNP_RESULT, coord_step(&f, 5, 0, &res, disp, force));
+	EXPECT_EQ(RNP_RES_CACHED, res.flags);
+	close(f.fd);
+	expect_one_line(_metadata, self, "closed by the peer without BYE");
 }
 
 TEST_F(bad, short_message_then_close)

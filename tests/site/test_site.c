@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -522,6 +523,127 @@ TEST(protocol_a_other_endian_handshake)
 	EXPECT_EQ(0, site_stop(&s));
 }
 
+/* --------------------------------------------- Simulink GenericClient */
+
+/*
+ * OpenFresco's Simulink block (SFun_GenericClient.c, a client of
+ * SimAppSiteServer) on the controller (B) and element (C) ports:
+ * mdlStart sends the 11-int header {n, n, n, 0, 0, n, 0, 0, n, 0,
+ * dataSize} (trial disp, vel, accel; daq disp and force); each
+ * mdlOutputs sends [5] when time advanced (not at the first output),
+ * then [3, u, zero vel, zero accel] and [6], and reads dataSize doubles:
+ * the daq displacement, then the force; mdlTerminate sends [99] and
+ * closes.  The forces are the model's to the bit (vel and accel zero),
+ * the springs' state follows the commits, and the site logs no warning
+ * (before: "action 5 ignored" on B, once a step).
+ */
+static void simulink_run(struct __test_metadata *_metadata,
+			 struct site_proc *s, int port, int n, int ds,
+			 const double *k, const double *c, const double *m,
+			 struct rths_hs_element *el, int nel, int steps)
+{
+	int32_t hdr[11] = { n, n, n, 0, 0, n, 0, 0, n, 0, ds };
+	double *msg = calloc(ds, sizeof(double)), *r = calloc(ds, sizeof(double));
+	double u[3], zero[3] = { 0 }, f[3];
+	int fd = dial(port);
+	char line[1024];
+	int alerts = 0;
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(NULL, msg);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+	for (int step = 0; step < steps; step++) {
+		for (int i = 0; i < n; i++)
+			u[i] = 0.03 * sin(0.05 * step + i) * (1 + step / 100);
+		if (step > 0) {
+			msg[0] = 5;
+			ASSERT_EQ(0, put(fd, msg, ds * sizeof(double)));
+			springs_commit(el, nel, msg + 1);
+		}
+		memset(msg, 0, ds * sizeof(double));
+		msg[0] = 3;
+		memcpy(msg + 1, u, n * sizeof(double));
+		ASSERT_EQ(0, put(fd, msg, ds * sizeof(double)));
+		msg[0] = 6;
+		ASSERT_EQ(0, put(fd, msg, ds * sizeof(double)));
+		ASSERT_EQ(0, get(fd, r, ds * sizeof(double)));
+		/* B answers K u + C v + M a, C K u + C v: v and a are 0. */
+		ref_force(k, c, m, n, u, zero, m ? zero : NULL, f);
+		springs_add(el, nel, u, f);
+		ASSERT_EQ(0, memcmp(r, u, n * sizeof(double)));
+		ASSERT_EQ(0, memcmp(r + n, f, n * sizeof(double)));
+		for (int i = 2 * n; i < ds; i++)
+			ASSERT_EQ(0, r[i]);
+		msg[0] = 3;	/* the commit's slots hold the trial */
+	}
+	msg[0] = 99;
+	ASSERT_EQ(0, put(fd, msg, ds * sizeof(double)));
+	EXPECT_EQ(1, closed(fd));
+	close(fd);
+	while (site_alert_line(s, 300, line, sizeof(line))) {
+		if (!alerts)
+			TH_LOG("%s", line);
+		alerts++;
+	}
+	TH_LOG("port %d: %d steps, %d warning lines", port, steps, alerts);
+	EXPECT_EQ(0, alerts);
+	free(msg);
+	free(r);
+}
+
+TEST(simulink_generic_client)
+{
+	struct rths_hs_element el[2];
+	struct site_proc s;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	/* B: ECGenericTCP's fixed 256 doubles, so dataSize 256. */
+	simulink_run(_metadata, &s, s.port[1], 2, NS, &KA[0][0], &CA[0][0],
+		     &MA[0][0], el, springs_b(el), 300);
+	/* C: the element port takes the header's dataSize (1 + 3n = 10
+	 * here; at least n * n for the matrices). */
+	simulink_run(_metadata, &s, s.port[2], 3, 10, &KC[0][0], &CC[0][0],
+		     NULL, el, springs_c(el), 300);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
+/* Actions a client's kind never sends are ignored with one warning per
+ * code and session, however often they come (before: one a message). */
+TEST(ignored_action_told_once)
+{
+	int32_t hdr[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
+	double m[NS] = { 0 };
+	struct site_proc s;
+	char line[1024];
+	int fd, lines = 0, l7 = 0, l12 = 0;
+
+	ASSERT_EQ(0, site_start(&s, NULL));
+	for (int session = 0; session < 2; session++) {
+		fd = dial(s.port[1]);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+		for (int i = 0; i < 50; i++) {
+			m[0] = i % 2 ? 7 : 12;
+			ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		}
+		m[0] = 99;
+		ASSERT_EQ(0, put(fd, m, sizeof(m)));
+		EXPECT_EQ(1, closed(fd));
+		close(fd);
+	}
+	while (site_alert_line(&s, 300, line, sizeof(line))) {
+		lines++;
+		l7 += !!strstr(line, "action 7 ignored");
+		l12 += !!strstr(line, "action 12 ignored");
+	}
+	TH_LOG("100 ignored messages in 2 sessions: %d warning lines", lines);
+	EXPECT_EQ(4, lines);
+	EXPECT_EQ(2, l7);
+	EXPECT_EQ(2, l12);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
 /* ------------------------------------------------------- bad peers */
 
 /* The site logs exactly one error line for the bad peer, containing 'what',
@@ -652,6 +774,60 @@ TEST_F(bad, absurd_sizes)
 	EXPECT_EQ(1, closed(fd));
 	close(fd);
 	expect_one_line(_metadata, &self->s, "absurd");
+}
+
+/*
+ * A trial passes the substructures' one check (sub_check_input), as a
+ * native STEP does, on ports A, B and C: a value that is not finite, in
+ * any slot, ends the session with one line naming it, and so does a
+ * trial whose forces overflow (asked by [6]); other sessions go on.
+ */
+TEST_F(bad, trial_values_checked)
+{
+	static const struct {
+		int slot;	/* index after the code, in units of n; -1 time */
+		int dof;
+		double x;
+		const char *what;
+	} rows[] = {
+		{ 0, 0, NAN, "trial refused: displacement 0 is nan: not a finite number" },
+		{ 0, 1, INFINITY, "trial refused: displacement 1 is inf" },
+		{ 1, 1, -INFINITY, "trial refused: velocity 1 is -inf" },
+		{ 2, 0, NAN, "trial refused: acceleration 0 is nan" },
+		{ -1, 0, NAN, "trial refused: time is nan" },
+		{ 0, 0, 1e308, "trial refused: force 0 is" },
+	};
+	int32_t hdr_b[11] = { 2, 2, 2, 0, 1, 2, 0, 0, 2, 1, 256 };
+
+	for (int port = 0; port < 3; port++) {
+		int n = port == 2 ? 3 : 2;
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			double m[NS] = { 3, 0.001, 0.002, 0.003 };
+			int ds = NS, fd;
+
+			if (port == 0)
+				fd = a_connect(self->s.port[0], NS, &ds);
+			else if (port == 1)
+				fd = dial(self->s.port[1]);
+			else
+				fd = c_connect(self->s.port[2], &ds);
+			ASSERT_LE(0, fd);
+			if (port == 1)
+				ASSERT_EQ(0, put(fd, hdr_b, sizeof(hdr_b)));
+			if (rows[i].slot < 0)
+				m[1 + 3 * n] = rows[i].x;
+			else
+				m[1 + rows[i].slot * n + rows[i].dof] =
+					rows[i].x;
+			ASSERT_EQ(0, put(fd, m, ds * sizeof(double)));
+			m[0] = 6;
+			put(fd, m, ds * sizeof(double));
+			EXPECT_EQ(1, closed(fd));
+			close(fd);
+			expect_one_line(_metadata, &self->s, rows[i].what);
+		}
+	}
 }
 
 TEST_F(bad, silent_peer)

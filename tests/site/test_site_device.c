@@ -43,16 +43,18 @@ static const double C[2][2] = { { 1.0e3, 0 }, { 0, 2.0e3 } };
 
 /* Extra actuator fields of the site file (a plant), for ref_open too. */
 static const char *actuator_extra = "";
+/* Extra device fields of the site file (limits). */
+static const char *device_extra = "";
 
 static void site_json(FILE *f, const char *proto, int seed)
 {
 	fprintf(f, "{\"substructures\":[{\"name\":\"rig\",\"protocol\":\"%s\",\"port\":0,\"dof\":2,\n"
 		"\"device\":{\"backend\":\"offline\",\"rate\":%d,\"step_ticks\":%d,\n"
-		" \"actuator\":{\"lag\":%.17g,\"delay_ticks\":%d,\"noise_disp\":%.17g,\"noise_force\":%.17g,\"seed\":%d%s}},\n"
+		" \"actuator\":{\"lag\":%.17g,\"delay_ticks\":%d,\"noise_disp\":%.17g,\"noise_force\":%.17g,\"seed\":%d%s}%s},\n"
 		"\"specimen\":{\"stiffness\":[[%.17g,%.17g],[%.17g,%.17g]],\"damping\":[[%.17g,%.17g],[%.17g,%.17g]]},\n"
 		"\"compensation\":{\"method\":\"polynomial\",\"order\":2,\"delay\":%.17g}}]}\n",
 		proto, RATE, TICKS, LAG, DELAY, NOISE_D, NOISE_F, seed,
-		actuator_extra,
+		actuator_extra, device_extra,
 		K[0][0], K[0][1], K[1][0], K[1][1], C[0][0], C[0][1], C[1][0],
 		C[1][1], COMP_DELAY);
 }
@@ -627,6 +629,171 @@ TEST(native_protocol_steps_the_device)
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "steps executed 30, cached 1, replayed 0"));
 	TH_LOG("%s", log);
+}
+
+/*
+ * A device substructure's input passes the same check as a numerical
+ * one's (sub_check_input), on every port: with stroke limits of +-5 mm
+ * and a velocity limit of 0.25 m/s, a STEP or trial whose displacement
+ * is NaN or inf is refused as a protocol error, one beyond the strokes
+ * as a device error before anything moves; and a step within the
+ * strokes but too fast trips the velocity limit in the device itself
+ * (the offline backend, as the kernel), which holds: ERROR device,
+ * "holding (reason limit".
+ */
+#define LIMITS ",\"limits\":[{\"stroke_min\":-0.005,\"stroke_max\":0.005,\"velocity_max\":0.25},{\"stroke_min\":-0.005,\"stroke_max\":0.005}]"
+
+static const struct {
+	double u0;
+	int code;
+	const char *what;
+} device_rows[] = {
+	{ NAN, RNP_ERR_PROTOCOL, "displacement 0 is nan: not a finite number" },
+	{ INFINITY, RNP_ERR_PROTOCOL, "displacement 0 is inf: not a finite number" },
+	{ 0.006, RNP_ERR_DEVICE, "actuator 0 stroke 0.006 m beyond its limits [-0.005, 0.005] m (device.limits); nothing moved" },
+	{ -0.0051, RNP_ERR_DEVICE, "actuator 0 stroke -0.0051 m beyond its limits" },
+};
+#define N_DEVICE_ROWS (sizeof(device_rows) / sizeof(device_rows[0]))
+
+/* A native step: its frame type; an ERROR's code and text in *em. */
+static int native_step_n(int fd, uint64_t seq, double u0, uint32_t ndof,
+			 struct rnp_errmsg *em)
+{
+	static unsigned char p[4096];
+	double u[2] = { u0, 0.001 }, rd[2], rf[2];
+	struct rnp_result res = { .disp = rd, .force = rf };
+	struct rnp_step st = { .seq = seq, .t = 0.01, .ndof = ndof, .u = u };
+	struct rnp_buf b = { 0 };
+	uint32_t len;
+	int type;
+
+	if (rnp_put_step(&b, &st) || native_put(fd, &b))
+		return -1;
+	rnp_buf_free(&b);
+	type = native_get(fd, p, sizeof(p), &len);
+	if (type == RNP_ERROR && rnp_parse_error(p, len, em, NULL, 0))
+		return -1;
+	if (type == RNP_RESULT && rnp_parse_result(p, len, &res, 2, NULL, 0))
+		return -1;
+	return type;
+}
+
+static int native_step(int fd, uint64_t seq, double u0,
+		       struct rnp_errmsg *em)
+{
+	return native_step_n(fd, seq, u0, 2, em);
+}
+
+static int native_hello(int port)
+{
+	struct rnp_hello h = { .version_min = 1, .version_max = 1,
+			       .test_id = 5, .substructure = "rig" };
+	static unsigned char p[4096];
+	struct rnp_buf b = { 0 };
+	uint32_t len;
+	int fd = dial(port);
+
+	if (fd < 0 || rnp_put_hello(&b, &h) || native_put(fd, &b) ||
+	    native_get(fd, p, sizeof(p), &len) != RNP_WELCOME)
+		return -1;
+	rnp_buf_free(&b);
+	return fd;
+}
+
+TEST(device_input_checked_native)
+{
+	struct rnp_errmsg em;
+	char log[16384];
+	struct site_proc s;
+	int fd;
+
+	device_extra = LIMITS;
+	ASSERT_EQ(0, site_start(&s, "native", 2));
+	for (size_t i = 0; i < N_DEVICE_ROWS; i++) {
+		fd = native_hello(s.port[0]);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(RNP_ERROR, native_step(fd, 1, device_rows[i].u0, &em));
+		TH_LOG("ERROR %s: %s", rnp_error_name(em.code), em.text);
+		EXPECT_EQ(device_rows[i].code, em.code);
+		EXPECT_NE(NULL, strstr(em.text, device_rows[i].what));
+		EXPECT_NE(NULL, strstr(em.text, "STEP 1 refused"));
+		EXPECT_EQ(1, closed(fd));
+		close(fd);
+	}
+	/* The DOF count, as for a numerical substructure. */
+	fd = native_hello(s.port[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(RNP_ERROR, native_step_n(fd, 1, 0.001, 1, &em));
+	EXPECT_EQ(RNP_ERR_DOF, em.code);
+	EXPECT_NE(NULL, strstr(em.text, "STEP 1 refused: 1 DOF, the substructure has 2"));
+	close(fd);
+	/* Nothing moved: step 1 runs; step 2 is within the strokes but
+	 * 4 mm in 10 ticks of 1/1024 s, about 0.4 m/s: the device holds. */
+	fd = native_hello(s.port[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(RNP_RESULT, native_step(fd, 1, 0.0002, &em));
+	ASSERT_EQ(RNP_ERROR, native_step(fd, 2, 0.0042, &em));
+	TH_LOG("ERROR %s: %s", rnp_error_name(em.code), em.text);
+	EXPECT_EQ(RNP_ERR_DEVICE, em.code);
+	EXPECT_NE(NULL, strstr(em.text, "holding (reason limit: channel 0 velocity"));
+	close(fd);
+	device_extra = "";
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "steps executed 1,"));
+	TH_LOG("%s", log);
+}
+
+/* OpenFresco's ports: the session ends with one line naming the problem. */
+static int of_open(int port, const char *proto)
+{
+	int32_t one = 1, sizes[10] = { 2, 0, 0, 0, 0, 2, 0, 0, 2, 0 };
+	int32_t hdr[11] = { 2, 0, 0, 0, 0, 2, 0, 0, 2, 0, NS };
+	double m[NS] = { 1, 7, 2.8 }, r[NS];
+	int fd = dial(port);
+
+	if (fd < 0)
+		return -1;
+	if (!strcmp(proto, "site")) {
+		if (put(fd, &one, sizeof(one)) || get(fd, &one, sizeof(one)) ||
+		    ask(fd, m, 1, r))
+			return -1;
+		m[1] = NS;
+		if (ask(fd, m, 2, NULL) || put(fd, sizes, sizeof(sizes)))
+			return -1;
+		return fd;
+	}
+	return put(fd, hdr, sizeof(hdr)) ? -1 : fd;
+}
+
+TEST(device_input_checked_openfresco)
+{
+	static const char *const protos[] = { "site", "controller",
+					      "element" };
+	double m[NS] = { 0 };
+	char line[1024], log[16384];
+	struct site_proc s;
+
+	device_extra = LIMITS;
+	for (size_t p = 0; p < 3; p++) {
+		ASSERT_EQ(0, site_start(&s, protos[p], 2));
+		for (size_t i = 0; i < N_DEVICE_ROWS; i++) {
+			int fd = of_open(s.port[0], protos[p]);
+
+			ASSERT_LE(0, fd);
+			m[1] = device_rows[i].u0;
+			m[2] = 0.001;
+			ASSERT_EQ(0, ask(fd, m, 3, NULL));
+			EXPECT_EQ(1, closed(fd));
+			close(fd);
+			ASSERT_NE(NULL, site_alert_line(&s, IO_MS, line,
+							sizeof(line)));
+			TH_LOG("%s: %s", protos[p], line);
+			EXPECT_NE(NULL, strstr(line, "trial refused"));
+			EXPECT_NE(NULL, strstr(line, device_rows[i].what));
+		}
+		EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	}
+	device_extra = "";
 }
 
 TEST_HARNESS_MAIN

@@ -2,7 +2,8 @@
 /*
  * Experiment files: the bundled examples load; each kind of bad file
  * (tests/data/hs/bad-*.json) fails with its own error, naming the file
- * and the JSON path of the field.
+ * and the JSON path of the field; the "realtime" section's defaults,
+ * fields and errors.
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -767,6 +768,125 @@ TEST(dt_not_whole_ticks_says_how)
 		  parse_with(&x, ", \"integrator\": { \"dt\": 0.00731 }", &err));
 	EXPECT_EQ(NULL, strstr(err.msg, "device.rate")) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, "dt = 7/1024 s"));
+}
+
+/* "realtime": on for the device backend, off offline unless asked. */
+TEST(realtime_defaults_on_for_the_device_off_offline)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"backend\": \"device\" }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_TRUE(x->realtime.enabled);
+	EXPECT_TRUE(x->realtime.lock_memory);
+	EXPECT_FALSE(x->realtime.required);
+	EXPECT_EQ(RTHS_RT_PRIORITY_DEFAULT, x->realtime.priority);
+	EXPECT_GT(RTHS_HS_LOOP_PRIORITY_DEFAULT, x->realtime.priority);
+	EXPECT_EQ(RTHS_RT_CPU_AUTO, x->realtime.cpu);
+	EXPECT_EQ(512, x->realtime.stack_kib);
+	EXPECT_EQ(16384, x->realtime.heap_kib);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"backend\": \"offline\" }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_FALSE(x->realtime.enabled);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse_with(&x, "", &err)) TH_LOG("%s", err.msg);
+	EXPECT_FALSE(x->realtime.enabled);
+	rths_hs_experiment_free(x);
+	/* asked for offline: applied */
+	ASSERT_EQ(0, parse_with(&x, ", \"realtime\": { \"enabled\": true }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_TRUE(x->realtime.enabled);
+	rths_hs_experiment_free(x);
+}
+
+TEST(realtime_every_field_is_read)
+{
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"backend\": \"device\","
+				" \"priority\": 90, \"cpu\": 0 },"
+				" \"realtime\": { \"enabled\": true, \"priority\": 89,"
+				" \"cpu\": 1, \"lock_memory\": false, \"required\": true,"
+				" \"stack_kib\": 64, \"heap_kib\": 0 }",
+				&err)) TH_LOG("%s", err.msg);
+	EXPECT_TRUE(x->realtime.enabled);
+	EXPECT_EQ(89, x->realtime.priority);
+	EXPECT_EQ(1, x->realtime.cpu);
+	EXPECT_FALSE(x->realtime.lock_memory);
+	EXPECT_TRUE(x->realtime.required);
+	EXPECT_EQ(64, x->realtime.stack_kib);
+	EXPECT_EQ(0, x->realtime.heap_kib);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse_with(&x, ", \"device\": { \"backend\": \"device\" },"
+				" \"realtime\": { \"cpu\": \"auto\", \"enabled\": false,"
+				" \"priority\": 99 }",
+				&err)) TH_LOG("%s", err.msg);
+	/* off: its priority need not be below the loop's */
+	EXPECT_FALSE(x->realtime.enabled);
+	EXPECT_EQ(RTHS_RT_CPU_AUTO, x->realtime.cpu);
+	rths_hs_experiment_free(x);
+}
+
+/* Each malformed "realtime" field names the file and the field. */
+TEST(realtime_malformed_fields_name_file_and_field)
+{
+	static const struct {
+		const char *tail, *path;
+		int code;
+	} cases[] = {
+		{ ", \"realtime\": 5", "realtime", RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"priority\": 0 }", "realtime.priority",
+		  RTHS_E_OUT_OF_RANGE },
+		{ ", \"realtime\": { \"priority\": 100 }", "realtime.priority",
+		  RTHS_E_OUT_OF_RANGE },
+		{ ", \"realtime\": { \"priority\": 7.5 }", "realtime.priority",
+		  RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"cpu\": \"any\" }", "realtime.cpu",
+		  RTHS_E_BAD_CHOICE },
+		{ ", \"realtime\": { \"cpu\": -1 }", "realtime.cpu",
+		  RTHS_E_OUT_OF_RANGE },
+		{ ", \"realtime\": { \"cpu\": true }", "realtime.cpu",
+		  RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"enabled\": 1 }", "realtime.enabled",
+		  RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"lock_memory\": \"yes\" }",
+		  "realtime.lock_memory", RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"required\": null }", "realtime.required",
+		  RTHS_E_WRONG_TYPE },
+		{ ", \"realtime\": { \"stack_kib\": 65537 }",
+		  "realtime.stack_kib", RTHS_E_OUT_OF_RANGE },
+		{ ", \"realtime\": { \"heap_kib\": -4 }", "realtime.heap_kib",
+		  RTHS_E_OUT_OF_RANGE },
+		{ ", \"realtime\": { \"prio\": 60 }", "realtime.prio",
+		  RTHS_E_UNKNOWN_FIELD },
+		/* the step thread must not preempt the kernel loop */
+		{ ", \"device\": { \"backend\": \"device\" },"
+		  " \"realtime\": { \"priority\": 80 }", "realtime.priority",
+		  RTHS_E_CONFLICT },
+		{ ", \"device\": { \"backend\": \"device\", \"priority\": 50 },"
+		  " \"realtime\": { \"priority\": 60 }", "realtime.priority",
+		  RTHS_E_CONFLICT },
+		{ ", \"device\": { \"backend\": \"device\", \"cpu\": 1 },"
+		  " \"realtime\": { \"cpu\": 1 }", "realtime.cpu",
+		  RTHS_E_CONFLICT },
+	};
+	struct rths_hs_experiment *x = NULL;
+	struct rths_error err;
+	char msg[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(-cases[i].code, parse_with(&x, cases[i].tail, &err))
+			TH_LOG("%s: %s", cases[i].path, err.msg);
+		EXPECT_EQ(NULL, x);
+		EXPECT_STREQ(cases[i].path, err.path) TH_LOG("%s", err.msg);
+		EXPECT_STREQ("inline", err.file);
+		rths_error_str(&err, msg, sizeof(msg));
+		EXPECT_EQ(0, strncmp(msg, "inline: realtime", 16))
+			TH_LOG("%s", msg);
+	}
 }
 
 TEST_HARNESS_MAIN

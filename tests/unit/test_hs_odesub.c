@@ -291,6 +291,78 @@ TEST(linear_damper_matches_exponential)
 }
 
 /*
+ * An ODE substructure is checked as every substructure is
+ * (rths_hs_substructure_check_input): a displacement or a ground
+ * acceleration that is not finite is refused before anything moves, and
+ * the next good step gives what it would have given.
+ */
+TEST(odesub_refuses_what_is_not_finite)
+{
+	const double bad[] = { NAN, INFINITY, -INFINITY };
+	struct rths_hs_odesub *s, *ref;
+	struct rths_ode_control ctl;
+	struct rths_error e;
+	double u0 = 0, u1 = 1e-3, r = 0, rr = 0;
+
+	rths_ode_control_default(&ctl);
+	ASSERT_EQ(0, rths_hs_odesub_new_damper(&s, 0, -1, 2e4, 1.0, 2e6, &e));
+	ASSERT_EQ(0, rths_hs_odesub_new_damper(&ref, 0, -1, 2e4, 1.0, 2e6,
+					       &e));
+	ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_WSTIFF, &ctl, &e));
+	ASSERT_EQ(0, rths_hs_odesub_set_method(ref, RTHS_ODE_WSTIFF, &ctl,
+					       &e));
+	ASSERT_EQ(0, rths_hs_odesub_start(s, 0, &u0, NULL, 0, 10, &e));
+	ASSERT_EQ(0, rths_hs_odesub_start(ref, 0, &u0, NULL, 0, 10, &e));
+	for (size_t i = 0; i < 3; i++) {
+		double u = bad[i];
+
+		EXPECT_EQ(-RTHS_E_DIVERGED,
+			  rths_hs_odesub_step(s, DT, &u, 0, &r, &e));
+		EXPECT_NE(NULL, strstr(e.msg, "displacement 0 is"));
+		EXPECT_NE(NULL, strstr(e.msg, "not a finite number"));
+		EXPECT_EQ(-RTHS_E_DIVERGED,
+			  rths_hs_odesub_step(s, DT, &u1, bad[i], &r, &e));
+		EXPECT_NE(NULL, strstr(e.msg, "acceleration 0 is"));
+	}
+	EXPECT_EQ(0, r);
+	ASSERT_EQ(0, rths_hs_odesub_step(s, DT, &u1, 0, &r, &e));
+	ASSERT_EQ(0, rths_hs_odesub_step(ref, DT, &u1, 0, &rr, &e));
+	EXPECT_EQ(rr, r);
+	EXPECT_EQ(rths_hs_odesub_state(ref)[0], rths_hs_odesub_state(s)[0]);
+	rths_hs_odesub_free(s);
+	rths_hs_odesub_free(ref);
+}
+
+/* The one check itself: DOF count first, then each value in order. */
+TEST(substructure_check_input)
+{
+	double u[2] = { 1, 2 }, v[2] = { 0, NAN }, a[2] = { INFINITY, 0 };
+	double t = 0.5, tn = -INFINITY;
+	struct rths_error e;
+
+	EXPECT_EQ(0, rths_hs_substructure_check_input(2, 2, u, NULL, NULL,
+						      NULL, &e));
+	EXPECT_EQ(0, rths_hs_substructure_check_input(2, 2, u, u, u, &t, &e));
+	EXPECT_EQ(-RTHS_E_BAD_SHAPE,
+		  rths_hs_substructure_check_input(1, 2, u, v, a, &tn, &e));
+	EXPECT_STREQ("1 DOF, the substructure has 2", e.msg);
+	EXPECT_EQ(-RTHS_E_DIVERGED,
+		  rths_hs_substructure_check_input(2, 2, u, v, a, &tn, &e));
+	EXPECT_STREQ("velocity 1 is nan: not a finite number", e.msg);
+	EXPECT_EQ(-RTHS_E_DIVERGED,
+		  rths_hs_substructure_check_input(2, 2, u, NULL, a, &tn, &e));
+	EXPECT_STREQ("acceleration 0 is inf: not a finite number", e.msg);
+	EXPECT_EQ(-RTHS_E_DIVERGED,
+		  rths_hs_substructure_check_input(2, 2, u, NULL, NULL, &tn,
+						   &e));
+	EXPECT_STREQ("time is -inf: not a finite number", e.msg);
+	EXPECT_EQ(-RTHS_E_DIVERGED,
+		  rths_hs_substructure_check_input(2, 2, a, NULL, NULL, NULL,
+						   &e));
+	EXPECT_STREQ("displacement 0 is inf: not a finite number", e.msg);
+}
+
+/*
  * alpha = 0.35 on a nearly rigid brace: with the linearly interpolated
  * input the stroke rate is the command's, and the force is the damper's
  * law F = c |v|^alpha sign(v) (the brace's relaxation time is below

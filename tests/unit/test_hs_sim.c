@@ -487,6 +487,119 @@ TEST(offline_noise_is_seeded_and_bounded)
 	rths_hs_backend_close(&b);
 }
 
+/*
+ * The device's limits on the offline backend, as the kernel applies them
+ * (kernel/loop.c): the command interpolated over a step of 10 ticks from
+ * 0 to 3 mm passes 2 mm at tick 7 (2.1 mm); the backend holds there, the
+ * step's wait and every later post say "holding (reason limit", and the
+ * stats count one trip.  A velocity limit trips on the first tick whose
+ * command moves faster; a force limit on the specimen's force.
+ */
+static int limited(struct rths_hs_backend *b, const struct rths_hs_setup *s,
+		   const double *k, const struct rths_hs_channel_limits *l)
+{
+	struct rths_hs_offline_params op;
+
+	rths_hs_offline_defaults(&op);
+	op.rate = 1000;
+	op.step_ticks = 10;
+	op.setup = s;
+	op.k = k;
+	if (rths_hs_offline_open(b, &op, NULL))
+		return -1;
+	if (rths_hs_offline_set_limits(b, l, 1, NULL))
+		return -1;
+	return rths_hs_backend_start(b, NULL);
+}
+
+/* Steps to @x, @n of them; the error of the first that fails, in @err. */
+static int steps_to(struct rths_hs_backend *b, double x, int n,
+		    struct rths_error *err)
+{
+	struct rths_hs_feedback fb;
+
+	for (int i = 1; i <= n; i++) {
+		int r = rths_hs_backend_post(b, (uint64_t)i, &x, err);
+
+		if (r == 0)
+			r = rths_hs_backend_wait(b, (uint64_t)i, &fb, err);
+		if (r)
+			return i;
+	}
+	return 0;
+}
+
+TEST(offline_limits_hold_as_the_kernel)
+{
+	struct rths_hs_channel_limits l = { 0 };
+	struct rths_hs_backend_stats st;
+	struct rths_hs_backend b;
+	struct rths_hs_setup s;
+	struct rths_error err = { 0 };
+	double k = 1e6, x = 3e-3;
+
+	ASSERT_EQ(0, rths_hs_setup_direct(&s, 1, NULL));
+	/* No limits: 3 mm is reached. */
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, x, 3, &err));
+	rths_hs_backend_close(&b);
+
+	/* Stroke: +-2 mm. */
+	l.set = RTHS_HS_LIM_STROKE_MIN | RTHS_HS_LIM_STROKE_MAX;
+	l.stroke_min = -2e-3;
+	l.stroke_max = 2e-3;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, 1.9e-3, 2, &err));
+	rths_hs_backend_stop(&b, NULL);
+	rths_hs_backend_start(&b, NULL);
+	EXPECT_EQ(1, steps_to(&b, x, 3, &err));
+	TH_LOG("%s", err.msg);
+	EXPECT_EQ(-RTHS_E_BACKEND, err.code);
+	EXPECT_NE(NULL, strstr(err.msg, "holding (reason limit"));
+	EXPECT_NE(NULL, strstr(err.msg, "channel 0 stroke 0.0021 m"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 7 of step 1"));
+	/* Held: nothing more moves. */
+	EXPECT_EQ(-RTHS_E_BACKEND, rths_hs_backend_post(&b, 2, &x, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "holding (reason limit"));
+	ASSERT_EQ(0, rths_hs_backend_stats(&b, &st));
+	EXPECT_EQ(1, st.limit_trips);
+	EXPECT_EQ(0, st.steps);
+	EXPECT_EQ(0, rths_hs_backend_hold(&b, NULL));
+	rths_hs_backend_close(&b);
+
+	/* The negative side too. */
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, -x, 3, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "stroke -0.0021 m"));
+	rths_hs_backend_close(&b);
+
+	/* Velocity: 0.25 mm a tick is 0.25 m/s; 0.2 m/s is the limit. */
+	l.set = RTHS_HS_LIM_VELOCITY_MAX;
+	l.velocity_max = 0.2;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(0, steps_to(&b, 1.5e-3, 1, &err));	/* 0.15 m/s */
+	rths_hs_backend_close(&b);
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, 2.5e-3, 1, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "velocity 0.25 m/s"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 1 of step 1"));
+	rths_hs_backend_close(&b);
+
+	/* Force: 1e6 N/m at 2.1 mm is 2.1 kN, past 2 kN. */
+	l.set = RTHS_HS_LIM_FORCE_MAX;
+	l.force_max = 2000;
+	ASSERT_EQ(0, limited(&b, &s, &k, &l));
+	EXPECT_EQ(1, steps_to(&b, x, 3, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "force 2100 N"));
+	EXPECT_NE(NULL, strstr(err.msg, "tick 7 of step 1"));
+	rths_hs_backend_close(&b);
+
+	/* Only the offline backend takes them; only before start. */
+	ASSERT_EQ(0, limited(&b, &s, &k, NULL));
+	EXPECT_EQ(-EBUSY, rths_hs_offline_set_limits(&b, &l, 1, NULL));
+	rths_hs_backend_close(&b);
+}
+
 /* The frame for 2 s under an injected clock, for the previews. */
 static int preview_config(struct rths_hs_sim_config *c, struct frame *fr,
 			  double (*clock)(void *), void *ctx)

@@ -471,6 +471,55 @@ static int server_rejected(struct tls_conn *t)
 	return -EKEYREJECTED;
 }
 
+/* A server refuses a client it cannot authenticate with an alert: best
+ * effort, on a socket that has room for one small record. */
+static void deny(struct tls_conn *t, gnutls_alert_description_t why)
+{
+	gnutls_alert_send(t->s, GNUTLS_AL_FATAL, why);
+	t->bye_sent = 1;
+}
+
+/* Alerts that say the peer would not authenticate us or let us in. */
+static int auth_alert(gnutls_alert_description_t a)
+{
+	switch (a) {
+	case GNUTLS_A_BAD_CERTIFICATE:
+	case GNUTLS_A_UNSUPPORTED_CERTIFICATE:
+	case GNUTLS_A_CERTIFICATE_REVOKED:
+	case GNUTLS_A_CERTIFICATE_EXPIRED:
+	case GNUTLS_A_CERTIFICATE_UNKNOWN:
+	case GNUTLS_A_UNKNOWN_CA:
+	case GNUTLS_A_ACCESS_DENIED:
+	case GNUTLS_A_DECRYPT_ERROR:
+	case GNUTLS_A_UNKNOWN_PSK_IDENTITY:
+	case GNUTLS_A_CERTIFICATE_REQUIRED:
+	case GNUTLS_A_INSUFFICIENT_SECURITY:
+	case GNUTLS_A_HANDSHAKE_FAILURE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A server's handshake errors that refuse the client's credentials (not
+ * a peer that speaks no TLS: it gets no alert, only the close). */
+static int refusal(int r)
+{
+	switch (r) {
+	case GNUTLS_E_RECEIVED_ILLEGAL_PARAMETER:	/* a wrong PSK */
+	case GNUTLS_E_DECRYPTION_FAILED:
+	case GNUTLS_E_CERTIFICATE_REQUIRED:
+	case GNUTLS_E_NO_CERTIFICATE_FOUND:
+	case GNUTLS_E_CERTIFICATE_ERROR:
+	case GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR:
+	case GNUTLS_E_INSUFFICIENT_CREDENTIALS:
+	case GNUTLS_E_NO_CIPHER_SUITES:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int tls_handshake(struct tls_conn *t)
 {
 	int r;
@@ -486,6 +535,14 @@ int tls_handshake(struct tls_conn *t)
 		return server_rejected(t);
 	if (r < 0) {
 		set_err(t, "TLS handshake", r);
+		if (r == GNUTLS_E_FATAL_ALERT_RECEIVED)
+			return -EACCES;
+		/* Tell the client why (a wrong key, no common suite), so
+		 * that it does not take the failure for a broken link. */
+		if (t->c->role == TLS_SERVER && r == GNUTLS_E_SRP_PWD_ERROR)
+			deny(t, GNUTLS_A_UNKNOWN_PSK_IDENTITY);
+		else if (t->c->role == TLS_SERVER && refusal(r))
+			gnutls_alert_send_appropriate(t->s, r);
 		return -EPROTO;
 	}
 	switch (gnutls_auth_get_type(t->s)) {
@@ -516,6 +573,7 @@ int tls_handshake(struct tls_conn *t)
 			else if (!t->dn[0])
 				snprintf(t->err, sizeof(t->err),
 					 "the client presented no certificate");
+			deny(t, GNUTLS_A_ACCESS_DENIED);
 			return -EPROTO;
 		}
 		break;
@@ -572,7 +630,8 @@ ssize_t tls_recv(struct tls_conn *t, void *buf, size_t len)
 		return 0;
 	if (r < 0) {
 		set_err(t, "TLS receive", (int)r);
-		errno = EPROTO;
+		errno = r == GNUTLS_E_FATAL_ALERT_RECEIVED &&
+			auth_alert(gnutls_alert_get(t->s)) ? EACCES : EPROTO;
 		return -1;
 	}
 	return r;

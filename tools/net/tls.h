@@ -76,13 +76,21 @@ void tls_conn_free(struct tls_conn *t);
 
 /* 0 once the handshake is done (and the peer verified), -EAGAIN while it
  * goes on, -EKEYREJECTED when the server's certificate failed the
- * client's verification (chain or name: retrying will not help), another
- * negative errno when it failed otherwise (see tls_error()). */
+ * client's verification (chain or name: retrying will not help), -EACCES
+ * when the peer refused us with a fatal alert (a wrong pre-shared key or
+ * identity, a certificate it does not accept: retrying will not help
+ * either), another negative errno when it failed otherwise (see
+ * tls_error()).  A server that fails a handshake sends the client the
+ * alert that says why, so that the client can tell a refusal from a
+ * broken link. */
 int tls_handshake(struct tls_conn *t);
 /* While the handshake or a send waits: 1 if it needs POLLOUT, else 0. */
 int tls_want_write(const struct tls_conn *t);
 
 ssize_t tls_send(struct tls_conn *t, const void *buf, size_t len);
+/* As recv(); errno EACCES when the peer ended the session with an alert
+ * that refuses us (access denied, bad certificate, ...), EPROTO for
+ * other TLS errors. */
 ssize_t tls_recv(struct tls_conn *t, void *buf, size_t len);
 size_t tls_pending(const struct tls_conn *t);
 /* Best effort close_notify, never blocks. */

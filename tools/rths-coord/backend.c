@@ -8,8 +8,17 @@
  * A step timeout re-sends the STEP on the same session; a second one
  * reconnects, and the new session re-sends it (the site answers a step it
  * executed from its cache).  A site behind the coordinator (it restarted)
- * gets its command history with the REPLAY flag first.  A site that stays
- * unreachable for its give_up time ends the run.
+ * gets its command history with the REPLAY flag first.
+ *
+ * The fault policy (Documentation/distributed-testing.rst): a lost
+ * session reconnects after an exponential backoff with jitter, which
+ * only a RESULT resets; a site that stays unreachable for its give_up
+ * time, or loses max_retries sessions in a row without a RESULT, ends the
+ * run.  A site's ERROR device is never answered by sending the step
+ * again: the run fails, and hold() tells every site to end the test
+ * (BYE: a device ramps to rest).  The same for a replay whose forces
+ * differ from the first run's, unless the file allows it.  A refused
+ * authentication ends the run at once.
  *
  * Steps the journal holds (--resume) are fed from it without network;
  * the sessions open at the first step past it.
@@ -44,6 +53,9 @@ struct link {
 	uint32_t inflight_flags;
 	int64_t sent_at;
 	int session_reissues;
+	uint32_t fails;		/* sessions lost in a row without a RESULT */
+	int64_t lost_at;	/* the session was lost (0: it is up) */
+	bool ended;		/* ending: told BYE, or could not be */
 	uint64_t done;		/* last step whose result is in */
 	struct site_stats stats;
 	struct site_step *steps;	/* [steps + 1] */
@@ -65,15 +77,19 @@ struct coord {
 	double *step_time;
 	int64_t step_start;
 	int fatal;
+	enum coord_fault fault;
 	char fatal_msg[384];
+	bool ending;		/* hold(): BYE to every site */
+	uint64_t rng;		/* the backoff's jitter */
 	struct link links[];
 };
 
-static void set_fatal(struct coord *c, const struct link *L, int code,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void set_fatal(struct coord *c, const struct link *L,
+		      enum coord_fault fault, int code, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-static void set_fatal(struct coord *c, const struct link *L, int code,
-		      const char *fmt, ...)
+static void set_fatal(struct coord *c, const struct link *L,
+		      enum coord_fault fault, int code, const char *fmt, ...)
 {
 	char msg[320];
 	va_list ap;
@@ -86,6 +102,16 @@ static void set_fatal(struct coord *c, const struct link *L, int code,
 	snprintf(c->fatal_msg, sizeof(c->fatal_msg), "%s%s%s",
 		 L ? L->cfg->name : "", L ? ": " : "", msg);
 	c->fatal = code;
+	c->fault = fault;
+}
+
+/* A backoff of @b ns with jitter: uniform in [b/2, b] (xorshift64). */
+static int64_t jitter(struct coord *c, int64_t b)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return b / 2 + (int64_t)(c->rng % (uint64_t)(b / 2 + 1));
 }
 
 /* ------------------------------------------------------------ sending */
@@ -111,22 +137,69 @@ static void link_fail(struct coord *c, struct link *L, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (strcmp(msg, L->last_fail)) {
-		coord_log(L->cfg->name, "%s; reconnecting", msg);
-		snprintf(L->last_fail, sizeof(L->last_fail), "%s", msg);
-	} else {
-		coord_debug(L->cfg->name, "%s again; reconnecting", msg);
-	}
 	conn_close(&L->c);
 	L->st = L_DOWN;
+	if (c->ending) {
+		coord_log(L->cfg->name, "could not tell the site to end the test: %s",
+			  msg);
+		L->ended = true;
+		return;
+	}
 	if (!L->trouble_since)
 		L->trouble_since = now;
-	L->retry_at = now + L->backoff;
+	if (!L->lost_at)
+		L->lost_at = now;
+	L->stats.reconnects++;
+	if (++L->fails > L->cfg->max_retries) {
+		set_fatal(c, L, COORD_FAULT_NETWORK, -ETIMEDOUT,
+			  "%s; %u sessions lost in a row without a RESULT (max_retries %u), giving up",
+			  msg, L->fails, L->cfg->max_retries);
+		return;
+	}
+	L->retry_at = now + (L->backoff ? jitter(c, L->backoff) : 0);
+	if (strcmp(msg, L->last_fail)) {
+		coord_log(L->cfg->name, "%s; reconnecting in %.3g s", msg,
+			  (double)(L->retry_at - now) / NS);
+		snprintf(L->last_fail, sizeof(L->last_fail), "%s", msg);
+	} else {
+		coord_debug(L->cfg->name, "%s again; reconnecting in %.3g s (attempt %u of %u)",
+			    msg, (double)(L->retry_at - now) / NS, L->fails,
+			    L->cfg->max_retries);
+	}
 	L->backoff = L->backoff ? 2 * L->backoff : BACKOFF_MIN_NS;
 	if (L->backoff > BACKOFF_MAX_NS)
 		L->backoff = BACKOFF_MAX_NS;
-	L->stats.reconnects++;
-	(void)c;
+}
+
+/*
+ * BYE on a session, flushed, then closed once the site has closed its
+ * end (a second at most): closing with a RESULT unread would reset the
+ * connection, and the BYE could be lost on the way.
+ */
+static void send_bye(struct link *L)
+{
+	int64_t until = coord_now_ns() + 1000000000LL;
+
+	if (rnp_put_bye(&L->c.out) == 0) {
+		while (L->c.out.len && conn_flush(&L->c) == 0 &&
+		       coord_now_ns() < until) {
+			struct pollfd p = { L->c.fd, POLLOUT, 0 };
+
+			poll(&p, 1, 100);
+		}
+		while (!L->c.out.len && coord_now_ns() < until) {
+			struct pollfd p = { L->c.fd, POLLIN, 0 };
+			char sink[512];
+
+			if (poll(&p, 1, 100) < 0 ||
+			    ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
+			     recv(L->c.fd, sink, sizeof(sink), 0) <= 0))
+				break;
+		}
+	}
+	conn_close(&L->c);
+	L->st = L_DOWN;
+	L->ended = true;
 }
 
 /* STEP @seq to the site: its slice of the commands. */
@@ -218,8 +291,13 @@ static void on_welcome(struct coord *c, struct link *L)
 		link_fail(c, L, "bad WELCOME: %s", why);
 		return;
 	}
+	if (c->ending) {
+		send_bye(L);
+		coord_log(L->cfg->name, "told to end the test (BYE): a device there ramps to rest");
+		return;
+	}
 	if (w.ndof != L->cfg->ndof) {
-		set_fatal(c, L, -EPROTO,
+		set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
 			  "substructure %s has %u DOF, the experiment gives it %u",
 			  L->cfg->substructure, w.ndof, L->cfg->ndof);
 		return;
@@ -227,7 +305,7 @@ static void on_welcome(struct coord *c, struct link *L)
 	/* Another test id, or none: the site starts from the initial state. */
 	site_last = w.test_id == c->o.test_id ? w.last_seq : 0;
 	if (site_last > c->want && site_last > c->completed) {
-		set_fatal(c, L, -EPROTO,
+		set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
 			  "the site has executed step %" PRIu64 " of this test, the coordinator is at %" PRIu64 " (another coordinator, or a journal that lost steps)",
 			  site_last, c->completed);
 		return;
@@ -240,8 +318,14 @@ static void on_welcome(struct coord *c, struct link *L)
 	L->hello_done = true;
 	L->last_fail[0] = '\0';
 	L->heartbeat_ms = w.heartbeat_ms;
-	L->backoff = 0;
 	L->stats.connects++;
+	if (L->lost_at) {
+		double d = (double)(coord_now_ns() - L->lost_at) / NS;
+
+		if (d > L->stats.slowest_reconnect)
+			L->stats.slowest_reconnect = d;
+		L->lost_at = 0;
+	}
 	coord_debug(L->cfg->name, "WELCOME: %s, %u DOF, test %s, last step %" PRIu64,
 		    w.kind == RNP_KIND_DEVICE ? "device" : "numerical", w.ndof,
 		    w.test_id == c->o.test_id ? "ours" :
@@ -291,17 +375,28 @@ static void on_result(struct coord *c, struct link *L)
 	n = m.seq;
 	L->trouble_since = 0;
 	L->session_reissues = 0;
+	L->fails = 0;
+	L->backoff = 0;
 	L->st = L_READY;
 	if (L->inflight_flags & RNP_STEP_REPLAY) {
-		bool same = true;
-
 		L->stats.replayed_steps++;
-		for (uint32_t k = 0; k < m.ndof; k++)
-			same &= !memcmp(&force[k],
-					&c->f[n * c->q + L->cfg->dofs[k]],
-					sizeof(double));
-		if (!same)
+		for (uint32_t k = 0; k < m.ndof; k++) {
+			double first = c->f[n * c->q + L->cfg->dofs[k]];
+
+			if (!memcmp(&force[k], &first, sizeof(double)))
+				continue;
+			if (!c->cc->replay_warn) {
+				set_fatal(c, L, COORD_FAULT_REPLAY, -EPROTO,
+					  "replay: step %" PRIu64 " gave force %.17g at site DOF %u, the first run %.17g: the site's model or specimen is not the one the test began with; stopping (\"replay\": {\"on_mismatch\": \"warn\"} goes on)",
+					  n, force[k], k, first);
+				return;
+			}
+			if (!L->stats.replay_mismatches)
+				coord_log(L->cfg->name, "warning: replay: step %" PRIu64 " gave force %.17g at site DOF %u, the first run %.17g; going on (replay.on_mismatch is \"warn\")",
+					  n, force[k], k, first);
 			L->stats.replay_mismatches++;
+			break;
+		}
 		if (n < c->completed) {
 			send_step(c, L, n + 1, RNP_STEP_REPLAY);
 		} else {
@@ -366,8 +461,29 @@ static void on_frame(struct coord *c, struct link *L)
 		if (rnp_parse_error(L->c.pl, L->c.h.length, &e, why,
 				    sizeof(why)) < 0) {
 			link_fail(c, L, "bad ERROR: %s", why);
+		} else if (c->ending) {
+			coord_log(L->cfg->name, "could not tell the site to end the test: ERROR %s: %s",
+				  rnp_error_name(e.code), e.text);
+			conn_close(&L->c);
+			L->st = L_DOWN;
+			L->ended = true;
+		} else if (e.code == RNP_ERR_DEVICE) {
+			/* Never sent again: the device refused it. */
+			set_fatal(c, L, COORD_FAULT_DEVICE, -EIO,
+				  "the device refused step %" PRIu64 ": ERROR device: %s",
+				  L->st == L_WAIT ? L->inflight : c->want,
+				  e.text);
+			conn_close(&L->c);
+			L->st = L_DOWN;
+		} else if (e.code == RNP_ERR_AUTH) {
+			set_fatal(c, L, COORD_FAULT_AUTH, -EACCES,
+				  "authentication failed: the site does not let this coordinator in: ERROR auth: %s",
+				  e.text);
+			conn_close(&L->c);
+			L->st = L_DOWN;
 		} else if (fatal_error(e.code)) {
-			set_fatal(c, L, -EPROTO, "the site refused: ERROR %s: %s",
+			set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
+				  "the site refused: ERROR %s: %s",
 				  rnp_error_name(e.code), e.text);
 			conn_close(&L->c);
 			L->st = L_DOWN;
@@ -393,6 +509,14 @@ static void on_readable(struct coord *c, struct link *L)
 			return;
 		if (r == -EPIPE) {
 			link_fail(c, L, "the site closed the session");
+			return;
+		}
+		if (r == -EACCES) {
+			set_fatal(c, L, COORD_FAULT_AUTH, -EACCES,
+				  "authentication failed: the site refused the session: %s",
+				  conn_error(&L->c));
+			conn_close(&L->c);
+			L->st = L_DOWN;
 			return;
 		}
 		if (r < 0) {
@@ -432,10 +556,12 @@ static int64_t tick(struct coord *c, struct link *L, int64_t now)
 	int64_t hb = (int64_t)L->heartbeat_ms * 1000000;
 	int r;
 
+	if (c->ending && L->ended)
+		return now + 1000000000LL;
 	if (L->trouble_since && L->st != L_WAIT && L->st != L_READY &&
 	    now - L->trouble_since > (int64_t)(L->cfg->give_up * NS)) {
-		set_fatal(c, L, -ETIMEDOUT, "unreachable for %g s, giving up",
-			  L->cfg->give_up);
+		set_fatal(c, L, COORD_FAULT_NETWORK, -ETIMEDOUT,
+			  "unreachable for %g s, giving up", L->cfg->give_up);
 		return now;
 	}
 	switch (L->st) {
@@ -465,7 +591,7 @@ static int64_t tick(struct coord *c, struct link *L, int64_t now)
 				L->trouble_since = now;
 			if (now - L->trouble_since >
 			    (int64_t)(L->cfg->give_up * NS)) {
-				set_fatal(c, L, -ETIMEDOUT,
+				set_fatal(c, L, COORD_FAULT_NETWORK, -ETIMEDOUT,
 					  "no RESULT for step %" PRIu64 " within %g s, giving up",
 					  L->inflight, L->cfg->give_up);
 				return now;
@@ -515,11 +641,17 @@ static void connected(struct coord *c, struct link *L)
 		return;
 	if (r == -EKEYREJECTED)
 		/* The site's certificate will not change by retrying. */
-		set_fatal(c, L, -EACCES, "connect to %s port %d: %s: the site's certificate is not signed by tls.ca or does not name %s%s",
+		set_fatal(c, L, COORD_FAULT_AUTH, -EACCES,
+			  "authentication failed: connect to %s port %d: %s: the site's certificate is not signed by tls.ca or does not name %s%s",
 			  L->cfg->address, L->cfg->port, why,
 			  L->c.server_name ? L->c.server_name : L->cfg->address,
 			  L->cfg->tls.server_name[0] ? "" :
 			  "; set tls.server_name to the name it holds");
+	else if (r == -EACCES)
+		/* Nor will our key: the site refused it. */
+		set_fatal(c, L, COORD_FAULT_AUTH, -EACCES,
+			  "authentication failed: connect to %s port %d: %s (a wrong pre-shared key or identity, or a certificate the site does not accept)",
+			  L->cfg->address, L->cfg->port, why);
 	else if (r < 0)
 		link_fail(c, L, "connect to %s port %d: %s", L->cfg->address,
 			  L->cfg->port, why);
@@ -715,12 +847,64 @@ static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 	return 0;
 }
 
-/* Ctrl-C or an error: the sites keep the test (for --resume). */
+static bool all_ended(const struct coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->links[i].ended)
+			return false;
+	return true;
+}
+
+/*
+ * A device refused a step, or a replay differed: BYE to every site, on
+ * its session if it has one, else on a new one (one attempt each), so
+ * that every device ramps to rest.  Nothing is sent to a site but HELLO
+ * and BYE.
+ */
+static void end_test(struct coord *c)
+{
+	int64_t now = coord_now_ns();
+	struct rths_error e;
+	int fatal = c->fatal;
+	char msg[sizeof(c->fatal_msg)];
+
+	memcpy(msg, c->fatal_msg, sizeof(msg));
+	coord_log(NULL, "holding the test: every site is told to end it (BYE), a device ramps to rest");
+	c->ending = true;
+	c->fatal = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *L = &c->links[i];
+
+		L->ended = false;
+		if (L->c.fd >= 0 && (L->st == L_READY || L->st == L_WAIT)) {
+			send_bye(L);
+			coord_log(L->cfg->name, "told to end the test (BYE): a device there ramps to rest");
+			continue;
+		}
+		conn_close(&L->c);
+		L->st = L_DOWN;
+		L->retry_at = now;
+		L->trouble_since = 0;
+	}
+	if (pump(c, all_ended, &e) < 0)
+		coord_log(NULL, "ending the test: %s", e.msg);
+	for (size_t i = 0; i < c->n; i++)
+		conn_close(&c->links[i].c);
+	c->ending = false;
+	c->fatal = fatal;
+	memcpy(c->fatal_msg, msg, sizeof(msg));
+}
+
+/* Ctrl-C or an error: the sites keep the test (for --resume); a device
+ * fault or a replay that differed ends it at every site. */
 static int op_hold(void *priv, struct rths_error *err)
 {
 	struct coord *c = priv;
 
 	(void)err;
+	if (c->live && (c->fault == COORD_FAULT_DEVICE ||
+			c->fault == COORD_FAULT_REPLAY))
+		end_test(c);
 	for (size_t i = 0; i < c->n; i++)
 		conn_close(&c->links[i].c);
 	c->live = false;
@@ -742,16 +926,8 @@ static int op_stop(void *priv, struct rths_error *err)
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *L = &c->links[i];
 
-		if (L->st == L_READY && rnp_put_bye(&L->c.out) == 0) {
-			int64_t until = coord_now_ns() + 1000000000LL;
-
-			while (L->c.out.len && conn_flush(&L->c) == 0 &&
-			       coord_now_ns() < until) {
-				struct pollfd p = { L->c.fd, POLLOUT, 0 };
-
-				poll(&p, 1, 100);
-			}
-		}
+		if (L->st == L_READY)
+			send_bye(L);
 		conn_close(&L->c);
 	}
 	c->live = false;
@@ -801,6 +977,7 @@ int coord_backend_open(struct rths_hs_backend *b,
 		c->n = cc->n_sites;
 		c->steps = steps;
 		c->dt = cc->x->integrator.dt;
+		c->rng = o->test_id | 1;
 		c->x = calloc(rows * q, sizeof(double));
 		c->d = calloc(rows * q, sizeof(double));
 		c->f = calloc(rows * q, sizeof(double));
@@ -857,6 +1034,27 @@ double coord_step_time(const struct rths_hs_backend *b, uint64_t n)
 	const struct coord *c = b->priv;
 
 	return n <= c->completed ? c->step_time[n] : 0;
+}
+
+enum coord_fault coord_fault(const struct rths_hs_backend *b)
+{
+	const struct coord *c = b->priv;
+
+	return c->fault;
+}
+
+const char *coord_fault_name(enum coord_fault f)
+{
+	static const char *const names[] = {
+		[COORD_FAULT_NONE] = "none",
+		[COORD_FAULT_NETWORK] = "network",
+		[COORD_FAULT_PROTOCOL] = "protocol",
+		[COORD_FAULT_DEVICE] = "device",
+		[COORD_FAULT_AUTH] = "authentication",
+		[COORD_FAULT_REPLAY] = "replay",
+	};
+
+	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
 }
 
 uint64_t coord_steps_done(const struct rths_hs_backend *b)

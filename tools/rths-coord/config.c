@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The experiment file: rths-run's plus "sites" (Documentation/
+ * The experiment file: rths-run's plus "sites" and "replay" (Documentation/
  * rths-coord.rst).  librths's parser refuses unknown keys, so "sites" is
  * checked here, taken out, and the rest goes to rths_hs_experiment_parse()
  * unchanged (jansson writes reals with 17 digits: they come back exact).
@@ -248,7 +248,8 @@ static int parse_site(struct ctx *cx, json_t *o, size_t idx,
 {
 	static const char *const keys[] = {
 		"name", "address", "port", "substructure", "dofs",
-		"step_timeout", "connect_timeout", "give_up", "tls", NULL,
+		"step_timeout", "connect_timeout", "give_up", "max_retries",
+		"tls", NULL,
 	};
 	char path[48], p[80];
 	json_t *v, *d;
@@ -317,6 +318,14 @@ static int parse_site(struct ctx *cx, json_t *o, size_t idx,
 	    (r = get_seconds(cx, o, "give_up", path, 0, 86400 * 7,
 			     &s->give_up)))
 		return r;
+	s->max_retries = 20;
+	if ((v = json_object_get(o, "max_retries"))) {
+		snprintf(p, sizeof(p), "%s.max_retries", path);
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 1000000)
+			return fail(cx, p, "expected an integer from 0 to 1000000");
+		s->max_retries = (uint32_t)json_integer_value(v);
+	}
 	if ((v = json_object_get(o, "tls"))) {
 		snprintf(p, sizeof(p), "%s.tls", path);
 		if ((r = parse_tls(cx, v, p, &s->tls)))
@@ -348,6 +357,28 @@ static int parse_sites(struct ctx *cx, json_t *sites, struct coord_config *cc)
 					    cc->sites[i].name, k);
 		}
 	}
+	return 0;
+}
+
+/* "replay": {"on_mismatch": "stop" | "warn"} (default stop). */
+static int parse_replay(struct ctx *cx, json_t *o, struct coord_config *cc)
+{
+	static const char *const keys[] = { "on_mismatch", NULL };
+	const char *m;
+	json_t *v;
+	int r;
+
+	if (!json_is_object(o))
+		return fail(cx, "replay", "expected an object");
+	if ((r = check_keys(cx, o, "replay", keys)))
+		return r;
+	v = json_object_get(o, "on_mismatch");
+	if (!v)
+		return 0;
+	m = json_is_string(v) ? json_string_value(v) : "";
+	if (strcmp(m, "stop") && strcmp(m, "warn"))
+		return fail(cx, "replay.on_mismatch", "expected \"stop\" or \"warn\"");
+	cc->replay_warn = !strcmp(m, "warn");
 	return 0;
 }
 
@@ -429,7 +460,7 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	struct rths_error err;
 	json_error_t jerr;
 	char *text, *rest = NULL, *dcopy;
-	json_t *root, *sites;
+	json_t *root, *sites, *replay;
 	size_t n = 0;
 	int r;
 
@@ -460,8 +491,11 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 		return fail(&cx, "sites", "missing (required): the substructures' sites");
 	}
 	r = parse_sites(&cx, sites, cc);
+	if (r == 0 && (replay = json_object_get(root, "replay")))
+		r = parse_replay(&cx, replay, cc);
 	if (r == 0) {
 		json_object_del(root, "sites");
+		json_object_del(root, "replay");
 		rest = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
 		if (!rest)
 			r = fail(&cx, "(top)", "out of memory");

@@ -148,6 +148,11 @@ int conn_read_frame(struct conn *c, char *why, size_t len)
 	return 1;
 }
 
+const char *conn_error(const struct conn *c)
+{
+	return c->tls ? tls_error(c->tls) : "";
+}
+
 void conn_next(struct conn *c)
 {
 	c->hdr_have = 0;

@@ -44,6 +44,7 @@ struct site_config {
 	uint32_t ndof;
 	uint32_t dofs[RTHS_HS_MAX_CHANNELS];	/* site DOF j: coordinate dofs[j] */
 	double step_timeout, connect_timeout, give_up;	/* s */
+	uint32_t max_retries;	/* sessions lost in a row, then give up */
 	struct site_tls tls;
 	struct sockaddr_storage addr;
 	socklen_t addr_len;
@@ -55,6 +56,20 @@ struct coord_config {
 	size_t n_sites;
 	struct site_config sites[COORD_MAX_SITES];
 	struct tls_creds *creds[COORD_MAX_SITES];
+	bool replay_warn;	/* "replay": {"on_mismatch": "warn"} */
+};
+
+/*
+ * Why a run failed (Documentation/distributed-testing.rst, the fault
+ * policy): each has its exit status (rths-coord.c).
+ */
+enum coord_fault {
+	COORD_FAULT_NONE,
+	COORD_FAULT_NETWORK,	/* unreachable past give_up / max_retries */
+	COORD_FAULT_PROTOCOL,	/* the site refused (busy, DOF, ...) */
+	COORD_FAULT_DEVICE,	/* a site's device refused a step: held */
+	COORD_FAULT_AUTH,	/* authentication or authorisation */
+	COORD_FAULT_REPLAY,	/* a replay's forces differ: stopped */
 };
 
 /* config.c: loads the file; on error, msg names the file and JSON path.
@@ -71,6 +86,8 @@ void coord_log(const char *site, const char *fmt, ...)
 void coord_debug(const char *site, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int64_t coord_now_ns(void);
+/* The counts of lines the log held back (at the end of a run). */
+void coord_log_flush(void);
 
 /*
  * conn.c: one session's transport, non-blocking, framed.  TLS slots in
@@ -109,6 +126,8 @@ int conn_flush(struct conn *c);
  * not yet, -EPIPE: the site closed, -RNP_ERR_* a bad frame (why says it),
  * other -errno. */
 int conn_read_frame(struct conn *c, char *why, size_t len);
+/* The TLS layer's last error ("" for plain TCP). */
+const char *conn_error(const struct conn *c);
 void conn_next(struct conn *c);
 short conn_events(const struct conn *c);
 void conn_close(struct conn *c);
@@ -118,6 +137,7 @@ void conn_free(struct conn *c);
 struct site_stats {
 	uint64_t steps, reissues, reconnects, replays, replayed_steps;
 	uint64_t cached, replay_mismatches, connects;
+	double slowest_reconnect;	/* s, a session lost to the WELCOME */
 };
 
 /* One completed step of one site. */
@@ -178,6 +198,9 @@ const struct site_step *coord_site_step(const struct rths_hs_backend *b,
 double coord_step_time(const struct rths_hs_backend *b, uint64_t n);
 uint64_t coord_steps_done(const struct rths_hs_backend *b);
 uint64_t coord_steps_journaled(const struct rths_hs_backend *b);
+/* Why the run failed (COORD_FAULT_NONE: it did not). */
+enum coord_fault coord_fault(const struct rths_hs_backend *b);
+const char *coord_fault_name(enum coord_fault f);
 /* The progress line's per-site mean round trip since the last call. */
 double coord_take_rtt(struct rths_hs_backend *b, size_t site);
 

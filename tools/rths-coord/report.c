@@ -159,6 +159,10 @@ void report_text(FILE *f, const struct report *r)
 			(unsigned long long)p->st->replays,
 			(unsigned long long)p->st->replayed_steps,
 			(unsigned long long)p->st->cached);
+		if (p->st->slowest_reconnect > 0)
+			fprintf(f, "  %-14s slowest reconnect %.3f s (a session lost to the next WELCOME)\n",
+				r->cc->sites[s].name,
+				p->st->slowest_reconnect);
 		if (p->st->replay_mismatches)
 			fprintf(f, "  %-14s %llu replayed steps answered other forces than the first time\n",
 				r->cc->sites[s].name,
@@ -196,12 +200,13 @@ int report_json(const char *path, const struct report *r)
 		const struct site_summary *p = &S.site[s];
 
 		json_array_append_new(sites, json_pack(
-			"{s:s,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I}",
+			"{s:s,s:o,s:o,s:I,s:I,s:f,s:I,s:I,s:I,s:I}",
 			"name", r->cc->sites[s].name,
 			"round_trip", dist_json(&p->rtt),
 			"site_compute", dist_json(&p->compute),
 			"reissues", (json_int_t)p->st->reissues,
 			"reconnects", (json_int_t)p->st->reconnects,
+			"slowest_reconnect_s", p->st->slowest_reconnect,
 			"replays", (json_int_t)p->st->replays,
 			"replayed_steps", (json_int_t)p->st->replayed_steps,
 			"replay_mismatches", (json_int_t)p->st->replay_mismatches,
@@ -218,7 +223,7 @@ int report_json(const char *path, const struct report *r)
 		}
 		json_array_append_new(dofs, d);
 	}
-	root = json_pack("{s:s,s:s,s:b,s:b,s:I,s:I,s:I,s:b,s:b,s:f,s:f,s:o,s:o,s:o}",
+	root = json_pack("{s:s,s:s,s:b,s:b,s:I,s:I,s:I,s:b,s:b,s:s,s:f,s:f,s:o,s:o,s:o}",
 			 "name", r->cc->x->name,
 			 "test_id", id, "serial", r->serial, "resumed", r->resumed,
 			 "steps_planned", (json_int_t)r->res->steps_planned,
@@ -226,6 +231,7 @@ int report_json(const char *path, const struct report *r)
 			 "steps_journaled", (json_int_t)coord_steps_journaled(r->b),
 			 "interrupted", r->interrupted,
 			 "failed", r->res->error != 0 && !r->interrupted,
+			 "fault", coord_fault_name(coord_fault(r->b)),
 			 "wall_s", S.wall,
 			 "steps_per_s", S.step.mean > 0 ? 1 / S.step.mean : 0.0,
 			 "step_time", dist_json(&S.step),

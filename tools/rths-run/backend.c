@@ -97,5 +97,9 @@ int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 x->device.card, a->lag * 1e3, a->delay_ticks,
 		 a->noise_disp * 1e6, a->noise_force);
 	r = rths_hs_offline_open(b, &op, err);
+	/* The device's limits hold the offline device as they would it. */
+	if (r == 0)
+		r = rths_hs_offline_set_limits(b, x->device.limits,
+					       x->setup.n_act, err);
 	return r ? r : plant_set(x, b, actuator, act_len, err);
 }

@@ -191,6 +191,51 @@ static json_t *ode_json(const struct report_input *in)
 	return a;
 }
 
+static bool has_counters(const struct step_thread *t)
+{
+	return t && t->has_first && t->has_last;
+}
+
+#define DELTA(t, field) ((t)->last.field - (t)->first.field)
+
+/* From the first to the last step. */
+static void step_thread_text(FILE *f, const struct step_thread *t)
+{
+	const char *pol;
+
+	if (!has_counters(t))
+		return;
+	pol = rths_rt_policy_name(t->last.sched_policy);
+	fprintf(f, "  step thread   %s", pol ? pol : "?");
+	if (t->last.sched_priority)
+		fprintf(f, " %d", t->last.sched_priority);
+	fprintf(f, " on CPU %d%s, memory %slocked\n", t->last.cpu,
+		t->entered && t->st.cpu >= 0 ? " (pinned)" : "",
+		t->entered && t->st.memory_locked ? "" : "not ");
+	fprintf(f, "                after step 1: %llu minor, %llu major faults; %llu involuntary, %llu voluntary switches\n",
+		(unsigned long long)DELTA(t, minor_faults),
+		(unsigned long long)DELTA(t, major_faults),
+		(unsigned long long)DELTA(t, involuntary_switches),
+		(unsigned long long)DELTA(t, voluntary_switches));
+}
+
+static json_t *step_thread_json(const struct step_thread *t)
+{
+	const char *pol = rths_rt_policy_name(t->last.sched_policy);
+
+	return json_pack("{s:s,s:i,s:i,s:b,s:I,s:I,s:I,s:I}",
+			 "policy", pol ? pol : "unknown",
+			 "priority", t->last.sched_priority,
+			 "cpu", t->last.cpu,
+			 "memory_locked", t->entered && t->st.memory_locked,
+			 "minor_faults", (json_int_t)DELTA(t, minor_faults),
+			 "major_faults", (json_int_t)DELTA(t, major_faults),
+			 "involuntary_switches",
+			 (json_int_t)DELTA(t, involuntary_switches),
+			 "voluntary_switches",
+			 (json_int_t)DELTA(t, voluntary_switches));
+}
+
 void report_text(FILE *f, const struct report_input *in)
 {
 	const struct rths_hs_run_result *res = in->res;
@@ -295,6 +340,7 @@ void report_text(FILE *f, const struct report_input *in)
 		res->wall, dur, res->wall > 0 ? dur / res->wall : 0);
 	for (size_t i = 0; i < in->n_odesubs; i++)
 		ode_text(f, i, in->odesubs[i], &in->ode_work[i]);
+	step_thread_text(f, in->step_thread);
 	fprintf(f, "events\n");
 	if (res->has_stats)
 		fprintf(f, "  backend       %llu steps, %llu ticks, %llu late (%llu extrapolated, %llu held, %llu decelerated), %llu limit trips, %llu lost records\n",
@@ -394,6 +440,9 @@ int report_json(const char *path, const struct report_input *in,
 	}
 	if (in->n_odesubs)
 		json_object_set_new(root, "ode_substructures", ode_json(in));
+	if (has_counters(in->step_thread))
+		json_object_set_new(root, "step_thread",
+				    step_thread_json(in->step_thread));
 	if (in->preview && in->preview->chosen)
 		json_object_set_new(root, "preview_step_ticks",
 				    json_integer(in->preview->chosen));

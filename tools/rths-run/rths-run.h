@@ -11,6 +11,7 @@
 #include <rths/hs_experiment.h>
 #include <rths/hs_odesub.h>
 #include <rths/hs_output.h>
+#include <rths/rt.h>
 
 #include "hs/preview_impl.h"
 
@@ -36,6 +37,34 @@ int backend_open(const struct rths_hs_experiment *x, bool offline,
 		 size_t desc_len, char *actuator, size_t act_len,
 		 struct rths_error *err);
 
+/*
+ * The thread that runs the steps (realtime.c): made real-time as the
+ * experiment's "realtime" section says, and its counters at the first
+ * and the last step.
+ */
+struct step_thread {
+	bool entered;			/* rths_rt_enter() ran */
+	struct rths_rt_status st;
+	bool has_first, has_last;
+	struct rths_rt_counters first, last;
+	/* the loop's progress callback, called after the counters */
+	void (*chain)(void *ctx, uint64_t step, uint64_t steps);
+	void *chain_ctx;
+};
+
+/* rths_rt_enter() as x->realtime says (nothing if it is off); @device:
+ * the step thread avoids the device's loop CPU.  An error only when
+ * realtime.required. */
+int step_thread_enter(const struct rths_hs_experiment *x, bool device,
+		      struct step_thread *t, struct rths_error *err);
+/* On stderr: what could not be done and which limit to raise. */
+void step_thread_warn(const struct step_thread *t);
+/* The loop's progress callback (ctx: struct step_thread). */
+void step_thread_progress(void *ctx, uint64_t step, uint64_t steps);
+/* After the loop: the last counters if the run ended early, and back to
+ * a normal thread for the reference run and the outputs. */
+void step_thread_leave(struct step_thread *t);
+
 /* What the summary shows (report.c). */
 struct report_input {
 	const char *name;
@@ -56,6 +85,8 @@ struct report_input {
 	struct rths_hs_odesub *const *odesubs;
 	const struct rths_hs_odesub_work *ode_work;
 	size_t n_odesubs;
+	/* the step thread; NULL or without counters: not shown */
+	const struct step_thread *step_thread;
 };
 
 /* Peaks, RTHS benchmark tracking criteria, errors against the

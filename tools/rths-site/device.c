@@ -24,7 +24,8 @@
 
 /* The experiment file's sections a device substructure may hold. */
 static const char *const dev_sections[] = { "device", "setup",
-					    "compensation", "specimen" };
+					    "compensation", "specimen",
+					    "realtime" };
 #define N_SECTIONS (sizeof(dev_sections) / sizeof(dev_sections[0]))
 
 int device_sub_is_section(const char *key)
@@ -240,8 +241,15 @@ int device_sub_open(struct device_sub **out, const struct substructure *sub)
 	} else {
 		rths_hs_experiment_offline_params(x, &op);
 		r = rths_hs_offline_open(&d->b, &op, &d->err);
+		/* The device's limits hold it as the kernel would. */
+		if (r == 0)
+			r = rths_hs_offline_set_limits(&d->b, x->device.limits,
+						       d->m, &d->err);
 	}
 	d->opened = r == 0;
+	/* the thread that will run its steps */
+	if (r == 0 && x->device.backend == RTHS_HS_BACKEND_DEVICE)
+		r = site_realtime_enter(sub, &d->err);
 	/* As in rths-run: the sim card's (or its model's) plant, if any,
 	 * replaces the lag before the device starts. */
 	if (r == 0 && (x->plant.set & RTHS_SIM_PLANT))

@@ -294,16 +294,19 @@ static int on_step(struct session *s, const unsigned char *p, size_t len,
 	struct rnp_step st = { .u = s->u, .v = s->v, .a = s->a };
 	struct rnp_result *res = &ns->cached;
 	struct sub_step_info info;
-	char why[160];
+	char why[200];
 	int r;
 
 	r = rnp_parse_step(p, len, &st, (uint32_t)sub->n, why, sizeof(why));
 	if (r)
 		return refuse(s, -r, "%s", why);
-	if (st.ndof != (uint32_t)sub->n)
-		return refuse(s, RNP_ERR_DOF,
-			      "STEP %" PRIu64 " has %u DOF, the substructure %d",
-			      st.seq, st.ndof, sub->n);
+	r = sub_check_input(sub, st.ndof, st.u,
+			    st.flags & RNP_STEP_VEL ? st.v : NULL,
+			    st.flags & RNP_STEP_ACC ? st.a : NULL, &st.t, why,
+			    sizeof(why));
+	if (r)
+		return refuse(s, -r, "STEP %" PRIu64 " refused: %s", st.seq,
+			      why);
 	if (st.seq == ns->last_seq && st.seq) {
 		/* A re-issue: answer what the step gave, move nothing. */
 		ns->cached_answers++;
@@ -322,8 +325,9 @@ static int on_step(struct session *s, const unsigned char *p, size_t len,
 			st.flags & RNP_STEP_ACC ? st.a : NULL,
 			res->disp, res->force, &info);
 	if (r)
-		return refuse(s, -r, "STEP %" PRIu64 " could not be executed: %s",
-			      st.seq, info.why[0] ? info.why : "unknown");
+		return refuse(s, -r, "STEP %" PRIu64 " %s: %s", st.seq,
+			      r == -RNP_ERR_DEVICE ? "could not be executed" :
+			      "refused", info.why[0] ? info.why : "unknown");
 	ns->last_seq = st.seq;
 	if (st.flags & RNP_STEP_REPLAY)
 		ns->replayed++;

@@ -179,12 +179,55 @@ static void take_trial(struct session *s, const double *d)
 		s->t = d[k];
 }
 
-/* A trial arrived: a device executes it at once (its command is late
- * otherwise); a numerical substructure computes when asked. */
+/* A trial arrived: it passes the substructures' one check
+ * (sub_check_input(), as a native STEP does), then a device executes it
+ * at once (its command is late otherwise); a numerical substructure
+ * computes when asked. */
 static int trial_in(struct session *s, const double *d)
 {
+	char why[200];
+
 	take_trial(s, d);
+	if (sub_check_input(s->sub, (uint32_t)s->sub->n, s->u,
+			    s->size_in[R_VEL] ? s->v : NULL,
+			    s->size_in[R_ACCEL] ? s->a : NULL,
+			    s->size_in[R_TIME] ? &s->t : NULL, why,
+			    sizeof(why))) {
+		session_fail(s, "trial refused: %s", why);
+		return -1;
+	}
 	return s->dev ? device_session_execute(s) : 0;
+}
+
+/* A numerical model's forces at the trial, checked as a native step's. */
+static int trial_force(struct session *s, int with_inertia)
+{
+	char why[200];
+
+	if (s->dev)	/* the last step's measure */
+		return 0;
+	model_force(s->sub, s->el, s->u, s->v, with_inertia ? s->a : NULL,
+		    s->f);
+	if (sub_check_output(s->sub, s->f, why, sizeof(why))) {
+		session_fail(s, "trial refused: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* An action this kind of client never needs answered: one line a
+ * session, however often it comes. */
+static void ignored(struct session *s, int code, const char *client)
+{
+	uint64_t bit = 1ull << (code % 64);
+
+	s->ignored++;
+	if (s->ignored_seen[code / 64] & bit)
+		return;
+	s->ignored_seen[code / 64] |= bit;
+	session_log(s, LOG_WARN, "action %d ignored (%s does not %s it); told once a session",
+		    code, client, s->sub->proto == PROTO_SITE ? "answer" :
+		    "send");
 }
 
 /* A commit without a trial since the last one (the displacement did not
@@ -206,9 +249,8 @@ static int send_daq(struct session *s, int with_inertia)
 	double *r = s->reply;
 
 	/* A device's force and displacement are the last step's measures. */
-	if (!s->dev)
-		model_force(s->sub, s->el, s->u, s->v,
-			    with_inertia ? s->a : NULL, s->f);
+	if (trial_force(s, with_inertia))
+		return -1;
 	memset(r, 0, s->data_size * sizeof(double));
 	if (s->size_out[R_DISP]) {
 		memcpy(r + k, s->dev ? s->meas : s->u, n * sizeof(double));
@@ -363,8 +405,7 @@ static int a_run(struct session *s, const double *d)
 	case OF_GET_DISP ... OF_GET_MASS:
 	case OF_SHUTDOWN:
 		/* ActorExpSite has no case for these: no reply. */
-		session_log(s, LOG_WARN, "action %d ignored (ActorExpSite does not answer it)",
-			    code);
+		ignored(s, code, "ActorExpSite");
 		return 0;
 	case -1:
 		return bad_code(s, d);
@@ -438,6 +479,16 @@ static int b_msg(struct session *s, const double *d)
 		if (trial_in(s, d))
 			return -1;
 		break;
+	case OF_COMMIT:
+		/* Simulink's GenericClient (SimAppSiteServer) commits before
+		 * each new time's trial; the trial would commit it anyway. */
+		if (s->trial && !s->dev)
+			model_commit(s->sub, s->el, s->u);
+		s->trial = 0;
+		if (!(s->ignored_seen[0] & 1ull << OF_COMMIT))
+			session_log(s, LOG_INFO, "commit [5]: a Simulink GenericClient's sequence");
+		s->ignored_seen[0] |= 1ull << OF_COMMIT;
+		break;
 	case OF_GET_DAQ:
 		if (send_daq(s, 1))
 			return -1;
@@ -451,8 +502,7 @@ static int b_msg(struct session *s, const double *d)
 	case -1:
 		return bad_code(s, d);
 	default:
-		session_log(s, LOG_WARN, "action %d ignored (ECGenericTCP does not send it)",
-			    code);
+		ignored(s, code, "ECGenericTCP");
 		break;
 	}
 	return session_expect(s, B_PEEK, 1);
@@ -519,8 +569,8 @@ static int c_run(struct session *s, const double *d)
 	case OF_GET_ACCEL:
 		return send_vector(s, s->a, s->sub->n);
 	case OF_GET_FORCE:
-		if (!s->dev)
-			model_force(s->sub, s->el, s->u, s->v, NULL, s->f);
+		if (trial_force(s, 0))
+			return -1;
 		return send_vector(s, s->f, s->sub->n);
 	case OF_GET_TIME:
 		return send_vector(s, &s->t, 1);
@@ -541,8 +591,7 @@ static int c_run(struct session *s, const double *d)
 	case -1:
 		return bad_code(s, d);
 	default:
-		session_log(s, LOG_WARN, "action %d ignored (GenericClient does not send it)",
-			    code);
+		ignored(s, code, "GenericClient");
 		return 0;
 	}
 }

@@ -131,9 +131,22 @@ void sub_state_reset(const struct substructure *sub, struct sub_state *st);
 void sub_state_free(const struct substructure *sub, struct sub_state *st);
 void sub_device_timing(const struct substructure *sub, uint32_t *rate,
 		       uint32_t *step_ticks);
+int sub_check_input(const struct substructure *sub, uint32_t ndof,
+		    const double *u, const double *v, const double *a,
+		    const double *t, char *why, size_t len);
+int sub_check_output(const struct substructure *sub, const double *f,
+		     char *why, size_t len);
 int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
 		const double *u, const double *v, const double *a,
 		double *disp, double *force, struct sub_step_info *info);
+
+/* realtime.c: the site's thread made real-time by the first device
+ * substructure whose "realtime" section asks (once; 0: --no-realtime).
+ * An error only with realtime.required. */
+extern int site_realtime;
+struct rths_error;
+int site_realtime_enter(const struct substructure *sub,
+			struct rths_error *err);
 
 /* log.c: one line per event on stderr. */
 enum { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
@@ -179,6 +192,10 @@ struct session {
 	struct rnp_buf wire;
 	struct device_sub *dev;	/* a device substructure's, while open */
 	double *meas;		/* its measured displacement */
+	/* OpenFresco: action codes already logged as ignored (each once a
+	 * session), and how many came. */
+	uint64_t ignored_seen[2];
+	unsigned ignored;
 };
 
 /* Read 'bytes' next (the message of 'state'). */

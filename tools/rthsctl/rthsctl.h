@@ -13,7 +13,8 @@
 
 #include "rths/device.h"
 
-#define RTHSCTL_VERSION "0.1.0"
+/* The project's, from debian/changelog (the Makefile defines it). */
+#define RTHSCTL_VERSION RTHS_VERSION
 
 /* Exit statuses. */
 enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2 };

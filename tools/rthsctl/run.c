@@ -2,6 +2,7 @@
 /*
  * rthsctl run: start, stop, hold, tick.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,5 +67,16 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 	else
 		ret = rths_run_tick(rc->ctl, argv[1], ticks);
 	snprintf(what, sizeof(what), "run %s %s", argv[0], argv[1]);
-	return ret ? rc_fail(rc, ret, what) : RC_OK;
+	if (!ret)
+		return RC_OK;
+	rc_fail(rc, ret, what);
+	/*
+	 * rthsctl holds the node only for one command, and a run whose
+	 * owner closes it holds: starting or ticking one is for its owner.
+	 */
+	if (ret == -EPERM && (k == 0 || k == 2))
+		fprintf(stderr,
+			"rthsctl: without CAP_NET_ADMIN a run belongs to the process that opens /dev/rths/%s for writing: use rths-run or a librths program (rths_dev_open with RTHS_OPEN_OWNER)\n",
+			argv[1]);
+	return RC_ERROR;
 }

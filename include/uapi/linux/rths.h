@@ -183,6 +183,10 @@ enum rths_attr {
 	 * rest first (a moving rig then stops dead)
 	 */
 	RTHS_A_RUN_NOW,
+	/* s32 on RUN_* and DEV_SET: the caller's fd of /dev/rths/NAME that
+	 * owns the device (opened O_RDWR); stands in for CAP_NET_ADMIN
+	 */
+	RTHS_A_DEV_FD,
 	__RTHS_A_MAX,
 };
 
