@@ -7,7 +7,7 @@
 #include <linux/kdev_t.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/pagemap.h>
+#include <linux/pfn_t.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -87,42 +87,41 @@ static void rths_vm_close(struct vm_area_struct *vma)
 }
 
 /*
- * Page 0, the header, is the kernel's.  It is mapped without write
- * permission; a writable shared mapping still faults here on a write to
- * it (and, after an mprotect() round trip, on the first write to any
- * page), and only the header's write is refused.
+ * The region's pages are faulted in, one at a time, from its vmalloc
+ * memory: also again after MADV_DONTNEED, or in a moved mapping.  They
+ * go in as special entries of a VM_MIXEDMAP mapping, by pfn: no page
+ * reference (the VMA holds the region), and a write to one comes to
+ * rths_vm_pfn_mkwrite(), not through the page cache's locking and
+ * dirtying, which memory without an address space has no use for.
  */
-static vm_fault_t rths_vm_page_mkwrite(struct vm_fault *vmf)
+static vm_fault_t rths_vm_fault(struct vm_fault *vmf)
 {
-	if (!vmf->pgoff)
+	struct rths_region *rg = vmf->vma->vm_private_data;
+	unsigned long pfn;
+
+	if (vmf->pgoff >= PAGE_ALIGN(rg->size) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	lock_page(vmf->page);
-	return VM_FAULT_LOCKED;
+	pfn = vmalloc_to_pfn(rg->base + (vmf->pgoff << PAGE_SHIFT));
+	return vmf_insert_mixed(vmf->vma, vmf->address, pfn_to_pfn_t(pfn));
+}
+
+/*
+ * Page 0, the header, is the kernel's.  A shared writable mapping is
+ * write-notified (this handler makes it so): its pages are mapped
+ * without write permission until a write faults here, also after an
+ * mprotect() round trip, and only the header's write is refused.
+ */
+static vm_fault_t rths_vm_pfn_mkwrite(struct vm_fault *vmf)
+{
+	return vmf->pgoff ? 0 : VM_FAULT_SIGBUS;
 }
 
 static const struct vm_operations_struct rths_vm_ops = {
 	.open = rths_vm_open,
 	.close = rths_vm_close,
-	.page_mkwrite = rths_vm_page_mkwrite,
+	.fault = rths_vm_fault,
+	.pfn_mkwrite = rths_vm_pfn_mkwrite,
 };
-
-/* Maps the region's pages; the header read-only whatever the VMA says. */
-static int rths_map_pages(struct vm_area_struct *vma, struct rths_region *rg)
-{
-	unsigned long len = vma->vm_end - vma->vm_start, off;
-	pgprot_t prot = vma->vm_page_prot;
-	int err = 0;
-
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	for (off = 0; off < len && !err; off += PAGE_SIZE) {
-		vma->vm_page_prot = off ? prot :
-				    vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
-		err = vm_insert_page(vma, vma->vm_start + off,
-				     vmalloc_to_page(rg->base + off));
-	}
-	vma->vm_page_prot = prot;
-	return err;
-}
 
 static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -137,13 +136,13 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(file->f_mode & FMODE_WRITE)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
-		vm_flags_clear(vma, VM_MAYWRITE);
+		rths_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	/* a private copy of the rings would post nothing */
 	if (!(vma->vm_flags & VM_SHARED)) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EINVAL;
-		vm_flags_clear(vma, VM_MAYWRITE);
+		rths_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	/*
 	 * Pin the region and count the map before mapping, under
@@ -160,12 +159,17 @@ static int rths_mmap(struct file *file, struct vm_area_struct *vma)
 	spin_unlock(&rd->region_lock);
 	if (err)
 		return err;
-	err = len > rg->size ? -EINVAL : rths_map_pages(vma, rg);
-	if (err) {
+	if (len > PAGE_ALIGN(rg->size)) {
 		atomic_dec(&rg->maps);
 		rths_region_put(rg);
-		return err;
+		return -EINVAL;
 	}
+	/*
+	 * Neither grown by mremap() nor inherited by a child: a fork must
+	 * not hand the owner's writable command ring to another process.
+	 */
+	rths_vm_flags_set(vma, VM_MIXEDMAP | VM_DONTEXPAND | VM_DONTDUMP |
+			  VM_DONTCOPY);
 	/* the VMA owns the reference and the count, as rths_vm_open() */
 	vma->vm_private_data = rg;
 	vma->vm_ops = &rths_vm_ops;

@@ -72,7 +72,7 @@ void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason)
 
 	trace_rths_state(rd, state, reason);
 	WRITE_ONCE(rd->state, state);
-	rd->reason = reason;
+	WRITE_ONCE(rd->reason, reason);
 	WRITE_ONCE(hdr->state, state);
 	rths_event_queue(rd, &ev);
 	wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
@@ -101,7 +101,7 @@ static void __rths_halt(struct rths_device *rd, u32 state, u32 reason,
 			.step = step,
 		};
 
-		rd->fault = fault;
+		WRITE_ONCE(rd->fault, fault);
 		if (fault != RTHS_FAULT_LATE && fault != RTHS_FAULT_CARD_IO)
 			rd->stats.ring_faults++;
 		rths_event_queue(rd, &ev);
@@ -126,6 +126,32 @@ void rths_loop_request_hold(struct rths_device *rd, u32 reason)
 }
 
 /*
+ * The loop ticks no more from now on (its CPU goes offline, timer.c): the
+ * outputs stay where the last tick wrote them, without a ramp, since no
+ * tick will run one.  A running device holds for @reason, and one holding
+ * for another reason is announced again with it, so that userspace learns
+ * the loop is gone; a fault stays a fault.  By the tick context, between
+ * ticks.
+ */
+void rths_loop_hold_in_place(struct rths_device *rd, u32 reason)
+{
+	struct rths_loop *lp = &rd->loop;
+
+	atomic_set(&lp->hold_request, 0);
+	if (rd->state != RTHS_STATE_FAULTED &&
+	    (rd->state != RTHS_STATE_HOLDING || rd->reason != reason)) {
+		trace_rths_hold(rd, RTHS_STATE_HOLDING, reason, 0,
+				lp->step + 1);
+		rths_loop_set_state(rd, RTHS_STATE_HOLDING, reason);
+	}
+	rths_motion_set(lp, RTHS_MOTION_HOLD, lp->out, 0, 1, rd->channels);
+	if (!lp->resting) {
+		WRITE_ONCE(lp->resting, true);
+		wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
+	}
+}
+
+/*
  * Bumpless start: take the outputs from where the card says the actuators
  * are (a stopped device only).  The positions are bounded like targets.
  */
@@ -143,6 +169,7 @@ int rths_loop_home(struct rths_device *rd)
 	for (ch = 0; ch < rd->channels; ch++)
 		rd->loop.out[ch] = clamp_t(s64, pos[ch], -RTHS_POS_MAX,
 					   RTHS_POS_MAX);
+	rths_stats_publish(rd);		/* the position DEV_GET reports */
 	return 0;
 }
 
@@ -583,16 +610,15 @@ unsigned long rths_loop_ramp_timeout(const struct rths_device *rd)
 }
 
 /*
- * Before a stop: bring the outputs to rest along the hold ramp, so that a
- * moving rig does not stop dead.  Under the manual clock the ramp's ticks
- * run here; under the hrtimer clock the loop thread runs them while we
- * wait without rd->lock (then the device may be stopped already).
+ * Before a stop, under rd->lock: bring the outputs to rest along the hold
+ * ramp, so that a moving rig does not stop dead.  0 once they are at rest;
+ * -EAGAIN while they ramp.  Under the manual clock, up to @max of the
+ * ramp's ticks run here; under the hrtimer clock the loop thread runs
+ * them, and the caller waits without rd->lock (rths_loop_wait_rest()).
  */
-int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
+int rths_loop_ramp_down(struct rths_device *rd, u32 max)
 {
 	struct rths_loop *lp = &rd->loop;
-	unsigned long timeout;
-	long t;
 	u32 i;
 
 	lockdep_assert_held(&rd->lock);
@@ -602,28 +628,32 @@ int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
 				return 0;
 			rths_halt(rd, RTHS_STATE_HOLDING, RTHS_REASON_USER, 0);
 		}
-		/* a ramp (even one under way) ends within ramp_ticks */
-		for (i = 0; i <= rd->cfg.ramp_ticks; i++) {
-			if (lp->motion != RTHS_MOTION_DECEL)
-				break;
+		for (i = 0; i < max && lp->motion == RTHS_MOTION_DECEL; i++)
 			rths_loop_manual_tick(rd);
-			if (!(i & 1023))
-				cond_resched();
-		}
 		rths_stats_publish(rd);
-		return 0;
+		return lp->motion == RTHS_MOTION_DECEL ? -EAGAIN : 0;
 	}
-
-	if (rd->state == RTHS_STATE_RUNNING)
+	if (rd->state == RTHS_STATE_RUNNING) {
 		rths_loop_request_hold(rd, RTHS_REASON_USER);
-	else if (READ_ONCE(lp->resting))
-		return 0;
-	timeout = rths_loop_ramp_timeout(rd);
-	mutex_unlock(&rd->lock);
-	t = wait_event_interruptible_timeout(rd->wq, READ_ONCE(lp->resting) ||
+		return -EAGAIN;
+	}
+	return READ_ONCE(lp->resting) ? 0 : -EAGAIN;
+}
+
+/*
+ * Without rd->lock: waits up to @timeout (rths_loop_ramp_timeout(), taken
+ * under it) for the loop thread to bring the outputs to rest, or for the
+ * device to stop.
+ */
+int rths_loop_wait_rest(struct rths_device *rd, unsigned long timeout,
+			struct netlink_ext_ack *extack)
+{
+	long t;
+
+	t = wait_event_interruptible_timeout(rd->wq,
+					     READ_ONCE(rd->loop.resting) ||
 					     READ_ONCE(rd->state) ==
 					     RTHS_STATE_STOPPED, timeout);
-	mutex_lock(&rd->lock);
 	if (t < 0) {
 		NL_SET_ERR_MSG(extack,
 			       "interrupted while the outputs ramp down; the device holds");
@@ -633,12 +663,6 @@ int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack,
 			       "the outputs did not come to rest in time; the device holds");
 		return -ETIMEDOUT;
-	}
-	/* without rd->lock, another stop and a new start may have come */
-	if (rd->state == RTHS_STATE_RUNNING) {
-		NL_SET_ERR_MSG(extack,
-			       "stopped by another request and started again meanwhile");
-		return -EBUSY;
 	}
 	return 0;
 }

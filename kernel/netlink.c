@@ -185,10 +185,19 @@ static struct rths_device *rths_nl_device(struct genl_info *info)
 	return rd;
 }
 
-/* What rths_pre_doit() does before an operation (genl_ops.internal_flags). */
+/*
+ * What rths_pre_doit() does before an operation (genl_ops.internal_flags).
+ * An operation that must wait (RUN_STOP) or may run long (RUN_TICK) has
+ * no RTHS_NL_LOCK: it takes rd->lock itself, with rths_nl_lock(), and
+ * drops it where it waits or between bounded pieces of its work, checking
+ * the device again each time it takes it.  No handler releases a lock
+ * that pre_doit took.  RTHS_NL_OWNER is checked under rd->lock in
+ * pre_doit either way; without RTHS_NL_LOCK, pre_doit drops the lock
+ * after the check.
+ */
 #define RTHS_NL_DEV	BIT(0)	/* look up the device the request names */
 #define RTHS_NL_LOCK	BIT(1)	/* and hold its lock, checked alive */
-#define RTHS_NL_OWNER	BIT(2)	/* admin or the device's owner (with LOCK) */
+#define RTHS_NL_OWNER	BIT(2)	/* admin or the device's owner */
 
 /*
  * The device's node is the key to it: CAP_NET_ADMIN (checked as
@@ -216,7 +225,21 @@ static int rths_nl_authorize(struct sk_buff *skb, struct genl_info *info,
 	return 0;
 }
 
-static int rths_pre_doit(const struct genl_split_ops *ops,
+/* Ticks run under one hold of rd->lock (RUN_TICK, a manual stop's ramp). */
+#define RTHS_NL_TICKS_PER_LOCK	1024
+
+/* Takes rd->lock of a live device: 0, or -ENODEV without it. */
+static int rths_nl_lock(struct rths_device *rd, struct genl_info *info)
+{
+	mutex_lock(&rd->lock);
+	if (!rd->dead)
+		return 0;
+	mutex_unlock(&rd->lock);
+	NL_SET_ERR_MSG(info->extack, "device is being removed");
+	return -ENODEV;
+}
+
+static int rths_pre_doit(const RTHS_GENL_DOIT_OPS *ops,
 			 struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd;
@@ -227,18 +250,18 @@ static int rths_pre_doit(const struct genl_split_ops *ops,
 	rd = rths_nl_device(info);
 	if (IS_ERR(rd))
 		return PTR_ERR(rd);
-	if (ops->internal_flags & RTHS_NL_LOCK) {
-		mutex_lock(&rd->lock);
-		if (rd->dead) {
-			mutex_unlock(&rd->lock);
+	if (ops->internal_flags & (RTHS_NL_LOCK | RTHS_NL_OWNER)) {
+		err = rths_nl_lock(rd, info);
+		if (err) {
 			rths_dev_put(rd);
-			NL_SET_ERR_MSG(info->extack, "device is being removed");
-			return -ENODEV;
+			return err;
 		}
 		err = ops->internal_flags & RTHS_NL_OWNER ?
 		      rths_nl_authorize(skb, info, rd) : 0;
-		if (err) {
+		/* an operation that locks for itself was only checked */
+		if (err || !(ops->internal_flags & RTHS_NL_LOCK))
 			mutex_unlock(&rd->lock);
+		if (err) {
 			rths_dev_put(rd);
 			return err;
 		}
@@ -247,7 +270,7 @@ static int rths_pre_doit(const struct genl_split_ops *ops,
 	return 0;
 }
 
-static void rths_post_doit(const struct genl_split_ops *ops,
+static void rths_post_doit(const RTHS_GENL_DOIT_OPS *ops,
 			   struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];
@@ -334,12 +357,21 @@ static int rths_put_card_params(struct sk_buff *skb, struct rths_device *rd)
 	return 0;
 }
 
-/* Caller holds rd->lock. */
+/*
+ * Caller holds rd->lock.  The loop thread may change the state, reason
+ * and fault meanwhile (read once each) and runs the ticks: the position,
+ * step and tick are the ones it published together at a tick boundary.
+ */
 static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 			 u32 portid, u32 seq, int flags, u8 cmd)
 {
 	const struct rths_config *c = &rd->cfg;
+	u32 reason = READ_ONCE(rd->reason);
+	u32 fault = READ_ONCE(rd->fault);
+	struct rths_pos_k pos;
 	void *hdr;
+
+	rths_stats_read_pos(rd, &pos);
 
 	hdr = genlmsg_put(skb, portid, seq, &rths_family, flags, cmd);
 	if (!hdr)
@@ -350,8 +382,8 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	    nla_put_u32(skb, RTHS_A_DEV_CHANNELS, rd->channels) ||
 	    rths_put_card_params(skb, rd) ||
 	    nla_put_u32(skb, RTHS_A_DEV_STATE, READ_ONCE(rd->state)) ||
-	    (rd->reason && nla_put_u32(skb, RTHS_A_DEV_REASON, rd->reason)) ||
-	    (rd->fault && nla_put_u32(skb, RTHS_A_DEV_FAULT, rd->fault)) ||
+	    (reason && nla_put_u32(skb, RTHS_A_DEV_REASON, reason)) ||
+	    (fault && nla_put_u32(skb, RTHS_A_DEV_FAULT, fault)) ||
 	    nla_put_u32(skb, RTHS_A_DEV_CLOCK, c->clock) ||
 	    nla_put_u32(skb, RTHS_A_DEV_RATE, c->rate) ||
 	    nla_put_u32(skb, RTHS_A_DEV_STEP_TICKS, c->step_ticks) ||
@@ -370,9 +402,9 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	     nla_put_flag(skb, RTHS_A_DEV_IO_MAY_SLEEP)) ||
 	    (rd->owner && nla_put_flag(skb, RTHS_A_DEV_OWNED)) ||
 	    nla_put(skb, RTHS_A_DEV_POSITION, rd->channels * sizeof(s64),
-		    rd->loop.out) ||
-	    nla_put_u64_64bit(skb, RTHS_A_DEV_STEP, rd->loop.step, RTHS_A_PAD) ||
-	    nla_put_u64_64bit(skb, RTHS_A_DEV_TICK, rd->loop.tick, RTHS_A_PAD)) {
+		    pos.out) ||
+	    nla_put_u64_64bit(skb, RTHS_A_DEV_STEP, pos.step, RTHS_A_PAD) ||
+	    nla_put_u64_64bit(skb, RTHS_A_DEV_TICK, pos.tick, RTHS_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -731,7 +763,7 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		return -EBUSY;
 	}
 	memset(&rd->stats, 0, sizeof(rd->stats));
-	rd->fault = 0;
+	WRITE_ONCE(rd->fault, 0);
 	rths_region_reset(rd->region);
 	rths_loop_reset(rd);
 	/* before the thread starts publishing its own */
@@ -755,27 +787,56 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * Ramps the outputs to rest first (as a hold does), unless RTHS_A_RUN_NOW
- * asks for an immediate stop.
+ * asks for an immediate stop.  Takes rd->lock itself (no RTHS_NL_LOCK):
+ * it drops it to wait for the loop thread's ramp, and between pieces of a
+ * manual-clock ramp, and finds out again each time where the device is.
  */
 static int rths_nl_run_stop(struct sk_buff *skb, struct genl_info *info)
 {
+	bool now = nla_get_flag(info->attrs[RTHS_A_RUN_NOW]);
 	struct rths_device *rd = info->user_ptr[0];
+	unsigned long timeout;
+	bool again = false;
 	int err;
 
-	if (rd->state == RTHS_STATE_STOPPED)
-		return 0;
-	if (!nla_get_flag(info->attrs[RTHS_A_RUN_NOW])) {
-		err = rths_loop_ramp_down(rd, info->extack);
+	for (;;) {
+		err = rths_nl_lock(rd, info);
 		if (err)
 			return err;
-		/* rd->lock was dropped: someone may have stopped it */
-		if (rd->state == RTHS_STATE_STOPPED)
-			return 0;
+		if (rd->state == RTHS_STATE_STOPPED || now)
+			break;
+		/* we held it: running again means stopped and restarted */
+		if (again && rd->state == RTHS_STATE_RUNNING) {
+			NL_SET_ERR_MSG(info->extack,
+				       "stopped by another request and started again meanwhile");
+			err = -EBUSY;
+			goto unlock;
+		}
+		err = rths_loop_ramp_down(rd, RTHS_NL_TICKS_PER_LOCK);
+		if (err != -EAGAIN)
+			break;
+		timeout = rths_loop_ramp_timeout(rd);
+		again = true;
+		if (rd->cfg.clock == RTHS_CLOCK_MANUAL) {
+			mutex_unlock(&rd->lock);
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+			continue;
+		}
+		mutex_unlock(&rd->lock);
+		err = rths_loop_wait_rest(rd, timeout, info->extack);
+		if (err)
+			return err;
 	}
-	if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
-		rths_rt_stop(rd);
-	rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
-	return 0;
+	if (!err && rd->state != RTHS_STATE_STOPPED) {
+		if (rd->cfg.clock == RTHS_CLOCK_HRTIMER)
+			rths_rt_stop(rd);
+		rths_loop_set_state(rd, RTHS_STATE_STOPPED, RTHS_REASON_USER);
+	}
+unlock:
+	mutex_unlock(&rd->lock);
+	return err;
 }
 
 /* Ramps the outputs down and holds, as a limit trip would; a new run
@@ -794,10 +855,34 @@ static int rths_nl_run_hold(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* Whether manual ticks may run, under rd->lock; @done of them have. */
+static int rths_nl_can_tick(struct rths_device *rd, struct genl_info *info,
+			    u32 done)
+{
+	if (rd->cfg.clock != RTHS_CLOCK_MANUAL) {
+		NL_SET_ERR_MSG(info->extack,
+			       "device clock is not manual; ticks come from its timer");
+		return -EINVAL;
+	}
+	if (rd->state != RTHS_STATE_STOPPED)
+		return 0;
+	if (done) {
+		NL_SET_ERR_MSG(info->extack,
+			       "device was stopped by another request before all the ticks ran");
+		return -EBUSY;
+	}
+	NL_SET_ERR_MSG(info->extack, "device is stopped; start it first");
+	return -EINVAL;
+}
+
+/*
+ * Runs the ticks RTHS_A_RUN_TICKS asks for, RTHS_NL_TICKS_PER_LOCK at a
+ * time under rd->lock, which it takes itself (no RTHS_NL_LOCK).
+ */
 static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rths_device *rd = info->user_ptr[0];
-	u32 n, i;
+	u32 n, done = 0, i;
 	int err;
 
 	err = rths_require(info, RTHS_A_RUN_TICKS,
@@ -805,21 +890,24 @@ static int rths_nl_run_tick(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	n = nla_get_u32(info->attrs[RTHS_A_RUN_TICKS]);
-	if (rd->cfg.clock != RTHS_CLOCK_MANUAL) {
-		NL_SET_ERR_MSG(info->extack,
-			       "device clock is not manual; ticks come from its timer");
-		return -EINVAL;
-	}
-	if (rd->state == RTHS_STATE_STOPPED) {
-		NL_SET_ERR_MSG(info->extack, "device is stopped; start it first");
-		return -EINVAL;
-	}
-	for (i = 0; i < n; i++) {
-		rths_loop_manual_tick(rd);
-		if (!(i & 1023))
-			cond_resched();
-	}
-	rths_stats_publish(rd);
+	do {
+		err = rths_nl_lock(rd, info);
+		if (err)
+			return err;
+		err = rths_nl_can_tick(rd, info, done);
+		if (!err) {
+			for (i = 0; i < RTHS_NL_TICKS_PER_LOCK && done < n;
+			     i++, done++)
+				rths_loop_manual_tick(rd);
+			rths_stats_publish(rd);
+		}
+		mutex_unlock(&rd->lock);
+		if (err)
+			return err;
+		if (done < n && fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	} while (done < n);
 	return 0;
 }
 
@@ -1012,8 +1100,7 @@ static const struct genl_ops rths_ops[] = {
 		.maxattr = RTHS_A_MAX,
 	}, {
 		.cmd = RTHS_CMD_RUN_STOP,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
-				  RTHS_NL_OWNER,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_OWNER,
 		.doit = rths_nl_run_stop,
 		.policy = rths_stop_policy,
 		.maxattr = RTHS_A_MAX,
@@ -1026,8 +1113,7 @@ static const struct genl_ops rths_ops[] = {
 		.maxattr = RTHS_A_MAX,
 	}, {
 		.cmd = RTHS_CMD_RUN_TICK,
-		.internal_flags = RTHS_NL_DEV | RTHS_NL_LOCK |
-				  RTHS_NL_OWNER,
+		.internal_flags = RTHS_NL_DEV | RTHS_NL_OWNER,
 		.doit = rths_nl_run_tick,
 		.policy = rths_tick_policy,
 		.maxattr = RTHS_A_MAX,

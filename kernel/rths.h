@@ -25,6 +25,12 @@
  * memory (mmap_lock), and lockdep rightly calls that a cycle.  So mmap()
  * takes only rd->region_lock, to pin the region and count the map.
  *
+ * No netlink handler holds rd->lock across a wait or for more than a
+ * bounded piece of work: RUN_STOP and RUN_TICK take it themselves rather
+ * than in pre_doit, and drop it to wait for a ramp or between pieces of
+ * 1024 manual ticks, checking the device again each time they retake it
+ * (netlink.c); no handler releases a lock that pre_doit took.
+ *
  * rths_lock and rd->lock never nest: lookups take and drop rths_lock and
  * return a reference, then take rd->lock.  rd->lock may be taken before
  * rd->ev_lock, never after.  Card modules take none of them; a card's own
@@ -55,15 +61,24 @@
  * remove it under rd->lock; both take cpu_hotplug_lock (read) inside
  * rd->lock, and rths_rt_start() sets rd->rt.thread under it.  So the
  * teardown callback (cpu_hotplug_lock held for write) never takes
- * rd->lock or rths_lock: it asks the loop thread for a hold through
- * rd->loop.hold_request and rd->rt.cpu_offline, and waits without locks
- * until the thread has ramped to rest and parked (it writes the state as
- * always, then ticks no more).  The thread needs no lock to get there, so
- * a RUN_STOP waiting for cpu_hotplug_lock under rd->lock cannot block it.
- * A parked thread stays until rths_rt_stop() stops it.
+ * rd->lock or rths_lock.  Nor does it wait on a ramp: a ramp takes up to
+ * 65535 ticks, and the hotplug lock would be held all along.  It asks the
+ * loop thread through rd->rt.cpu_offline and waits only until the thread
+ * has finished the tick it may be running and parked: the thread holds in
+ * place (rths_loop_hold_in_place(): the outputs stay where the last tick
+ * wrote them, the state becomes holding, reason cpu-offline, as always
+ * written by the thread), stops the timer, and ticks no more.  The thread
+ * needs no lock to get there, so a RUN_STOP waiting for cpu_hotplug_lock
+ * under rd->lock cannot block it.  A parked thread stays parked until
+ * rths_rt_stop() stops it, through any later offline and online of the
+ * CPU, which then find it parked and return at once.
  *
- * Statistics: readers never touch rd->stats; the tick context publishes
- * a copy at each tick boundary under rd->stats_seq (stats.c).
+ * Statistics and position: readers never touch rd->stats or rd->loop;
+ * the tick context publishes a copy of the counters and of the loop's
+ * tick, step and outputs at each tick boundary under rd->stats_seq, a
+ * seqcount whose writers hold rd->stats_lock (stats.c), as do the
+ * handlers that change the position of a stopped device (home).  The
+ * state, reason and fault are read with READ_ONCE.
  */
 #ifndef _RTHS_H
 #define _RTHS_H
@@ -147,6 +162,12 @@ struct rths_stats_k {
 	u64 step_ticks_now;	/* lp->step_tick, when published */
 	u64 irq_hist[RTHS_LAT_HIST_BUCKETS];
 	u64 thread_hist[RTHS_LAT_HIST_BUCKETS];
+};
+
+/* Where the loop is, as the tick context publishes it with the counters. */
+struct rths_pos_k {
+	u64 tick, step;
+	s64 out[RTHS_MAX_CHANNELS];
 };
 
 /* How the output moves from one tick to the next. */
@@ -247,8 +268,10 @@ struct rths_device {
 	struct rths_loop loop;
 	struct rths_rt rt;
 	struct rths_stats_k stats;	/* see stats.c */
-	seqcount_t stats_seq;
+	spinlock_t stats_lock;		/* the publishers of stats_pub */
+	seqcount_spinlock_t stats_seq;
 	struct rths_stats_k stats_pub;
+	struct rths_pos_k pos_pub;
 	wait_queue_head_t wq;		/* poll: feedback and state */
 	struct device *node;		/* /dev/rths/NAME */
 
@@ -297,8 +320,11 @@ void rths_loop_reset(struct rths_device *rd);
 void rths_loop_tick(struct rths_device *rd, u64 time_ns, u64 irq_lat,
 		    u64 thread_lat);
 void rths_loop_manual_tick(struct rths_device *rd);
-int rths_loop_ramp_down(struct rths_device *rd, struct netlink_ext_ack *extack);
+int rths_loop_ramp_down(struct rths_device *rd, u32 max);
+int rths_loop_wait_rest(struct rths_device *rd, unsigned long timeout,
+			struct netlink_ext_ack *extack);
 void rths_loop_request_hold(struct rths_device *rd, u32 reason);
+void rths_loop_hold_in_place(struct rths_device *rd, u32 reason);
 void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason);
 int rths_loop_home(struct rths_device *rd);
 unsigned long rths_loop_ramp_timeout(const struct rths_device *rd);
@@ -315,6 +341,7 @@ u64 rths_grid_ns(u64 n, u32 rate);
 void rths_stats_init(struct rths_device *rd);
 void rths_stats_publish(struct rths_device *rd);
 void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st);
+void rths_stats_read_pos(struct rths_device *rd, struct rths_pos_k *pos);
 void rths_stats_clear(struct rths_device *rd);
 
 /* events.c */

@@ -7,27 +7,37 @@
  * a seqcount, so that every STATS_GET sees the counters of one tick
  * boundary and the identities of step-semantics.rst hold in it.
  */
-#include <linux/preempt.h>
 #include <linux/seqlock.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "rths.h"
 
 void rths_stats_init(struct rths_device *rd)
 {
-	seqcount_init(&rd->stats_seq);
+	spin_lock_init(&rd->stats_lock);
+	seqcount_spinlock_init(&rd->stats_seq, &rd->stats_lock);
 }
 
-/* By the context that runs ticks, at a tick boundary. */
+/*
+ * By the context that runs ticks, at a tick boundary.  Its contexts (the
+ * loop thread, or a handler under rd->lock when no thread ticks) are kept
+ * apart by the Locking rules of rths.h; stats_lock makes the seqcount's
+ * writers one at a time where lockdep can see it.
+ */
 void rths_stats_publish(struct rths_device *rd)
 {
-	/* a plain seqcount's writer must not be preempted by a reader */
-	preempt_disable();
+	struct rths_loop *lp = &rd->loop;
+
+	spin_lock(&rd->stats_lock);
 	write_seqcount_begin(&rd->stats_seq);
-	rd->stats.step_ticks_now = rd->loop.step_tick;
+	rd->stats.step_ticks_now = lp->step_tick;
 	memcpy(&rd->stats_pub, &rd->stats, sizeof(rd->stats_pub));
+	rd->pos_pub.tick = lp->tick;
+	rd->pos_pub.step = lp->step;
+	memcpy(rd->pos_pub.out, lp->out, sizeof(rd->pos_pub.out));
 	write_seqcount_end(&rd->stats_seq);
-	preempt_enable();
+	spin_unlock(&rd->stats_lock);
 }
 
 /* Any context: a consistent copy of the last published counters. */
@@ -38,6 +48,17 @@ void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st)
 	do {
 		seq = read_seqcount_begin(&rd->stats_seq);
 		memcpy(st, &rd->stats_pub, sizeof(*st));
+	} while (read_seqcount_retry(&rd->stats_seq, seq));
+}
+
+/* Any context: the position, step and tick of one tick boundary. */
+void rths_stats_read_pos(struct rths_device *rd, struct rths_pos_k *pos)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&rd->stats_seq);
+		memcpy(pos, &rd->pos_pub, sizeof(*pos));
 	} while (read_seqcount_retry(&rd->stats_seq, seq));
 }
 

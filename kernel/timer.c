@@ -6,9 +6,9 @@
  * Timer-irq latency (expiry to callback) and thread latency (expiry to the
  * thread running) are accounted separately.
  *
- * When the thread's CPU goes offline mid-run, the device holds (reason
- * cpu-offline): the hotplug teardown asks the thread, which ramps to rest
- * on that CPU while it is still active, then parks until RUN_STOP.
+ * When the thread's CPU goes offline mid-run, the device holds in place
+ * (reason cpu-offline): the hotplug teardown asks the thread, which stops
+ * the timer and parks on that CPU at once, without a ramp, until RUN_STOP.
  */
 #include <linux/completion.h>
 #include <linux/cpu.h>
@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
 
+#include "compat.h"
 #include "rths.h"
 
 static enum cpuhp_state rths_cpuhp_state;
@@ -126,19 +127,16 @@ int rths_rt_reset_stats(struct rths_device *rd)
 }
 
 /*
- * The CPU is going down and the outputs are at rest: stop the timer and
- * tick no more.  A hold for another reason is announced again as this
- * one, so that userspace learns the loop is gone; a fault stays a fault.
+ * The CPU is going down: stop the timer and tick no more, the outputs held
+ * where they are (rths_loop_hold_in_place()).  Runs once per run.
  */
 static void rths_rt_park(struct rths_device *rd)
 {
 	struct rths_rt *rt = &rd->rt;
 
 	hrtimer_cancel(&rt->timer);
-	if (rd->state == RTHS_STATE_HOLDING &&
-	    rd->reason != RTHS_REASON_CPU_OFFLINE)
-		rths_loop_set_state(rd, RTHS_STATE_HOLDING,
-				    RTHS_REASON_CPU_OFFLINE);
+	rths_loop_hold_in_place(rd, RTHS_REASON_CPU_OFFLINE);
+	rths_stats_publish(rd);
 	/* release: the counters of the last tick before the flag */
 	smp_store_release(&rt->parked, true);
 	complete(&rt->park_done);
@@ -166,7 +164,16 @@ static int rths_thread_fn(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		if (rt->parked || !atomic_read(&rt->pending)) {
+		if (rt->parked) {
+			schedule();
+			continue;
+		}
+		if (atomic_read(&rt->cpu_offline)) {
+			__set_current_state(TASK_RUNNING);
+			rths_rt_park(rd);
+			continue;
+		}
+		if (!atomic_read(&rt->pending)) {
 			schedule();
 			continue;
 		}
@@ -203,8 +210,6 @@ static int rths_thread_fn(void *data)
 		rths_stats_publish(rd);
 		if (reset)
 			complete(&rt->reset_done);
-		if (atomic_read(&rt->cpu_offline) && READ_ONCE(rd->loop.resting))
-			rths_rt_park(rd);
 	}
 	hrtimer_cancel(&rt->timer);
 	return 0;
@@ -212,8 +217,10 @@ static int rths_thread_fn(void *data)
 
 /*
  * Hotplug teardown, on the CPU going down while it still schedules: a run
- * whose loop is bound there holds, and the thread ramps to rest here and
- * parks.  Never takes rd->lock (rths.h, Locking).
+ * whose loop is bound there holds in place and its thread parks, here and
+ * now.  The wait is for the thread to finish the tick it may be running,
+ * never for a ramp; a loop parked by an earlier offline of this CPU is
+ * parked still.  Never takes rd->lock (rths.h, Locking).
  */
 static int rths_rt_cpu_down(unsigned int cpu, struct hlist_node *node)
 {
@@ -227,12 +234,14 @@ static int rths_rt_cpu_down(unsigned int cpu, struct hlist_node *node)
 	 */
 	if (rd->cfg.cpu != cpu || !rt->thread)
 		return 0;
-	atomic_set(&rd->loop.hold_request, RTHS_REASON_CPU_OFFLINE);
+	/* acquire: pairs with rths_rt_park() */
+	if (smp_load_acquire(&rt->parked))
+		return 0;
 	atomic_set(&rt->cpu_offline, 1);
-	/* else the thread finishes the ramp where the scheduler moves it */
-	if (!wait_for_completion_timeout(&rt->park_done,
-					 rths_loop_ramp_timeout(rd)))
-		pr_warn("rths: %s: outputs not at rest as cpu%u goes offline\n",
+	wake_up_process(rt->thread);
+	/* a tick, even one whose card I/O sleeps, is far shorter */
+	if (!wait_for_completion_timeout(&rt->park_done, HZ))
+		pr_warn("rths: %s: the loop did not park as cpu%u goes offline\n",
 			rd->name, cpu);
 	return 0;
 }
@@ -265,8 +274,8 @@ int rths_rt_start(struct rths_device *rd)
 	struct task_struct *t;
 	int err;
 
-	hrtimer_init(&rt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
-	rt->timer.function = rths_timer_fn;
+	rths_hrtimer_setup(&rt->timer, rths_timer_fn, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_ABS_PINNED_HARD);
 	atomic_set(&rt->pending, 0);
 	atomic_set(&rt->stats_reset, 0);
 	init_completion(&rt->reset_done);

@@ -19,11 +19,18 @@ $(YNL_STAMP): scripts/extract-linux-source.sh | $(DEPS_STAMP)
 .PHONY: ynl ynl-check
 ynl: $(YNL_STAMP)
 
+# The spec against the uAPI header; then ynl-gen-c generates every mode
+# from it, and the family's hand-written policies must be the generated
+# ones (the card parameters' nest is left to the card).
 ynl-check: $(YNL_STAMP)
 	@mkdir -p $(O)/results
 	@tests/selftests/ynl_uapi_check.py $(YNL_DIR) $(YNL_SPEC) \
 		include/uapi/linux/rths.h $(CC) > $(O)/results/ynl-uapi.tap; \
-		rc=$$?; cat $(O)/results/ynl-uapi.tap; exit $$rc
+		rc=$$?; cat $(O)/results/ynl-uapi.tap; \
+	tests/selftests/ynl_kpolicy_check.py $(YNL_DIR) $(YNL_SPEC) \
+		kernel/netlink.c include/uapi/linux/rths.h $(CC) \
+		RTHS_A_DEV_CARD_PARAMS > $(O)/results/ynl-kpolicy.tap || rc=1; \
+		cat $(O)/results/ynl-kpolicy.tap; exit $$rc
 CHECK_PARTS += ynl-check
 
 # The libnl client is not a librths program: its own rule, libnl's

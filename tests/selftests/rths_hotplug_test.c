@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -19,6 +20,7 @@
 #define LOOP_CPU	1
 #define D		4
 #define AHEAD		200	/* steps queued before the CPU goes */
+#define RAMP_LONG	65535	/* the longest hold ramp, in ticks */
 
 static int cpu_online_path(char *buf, size_t size)
 {
@@ -153,8 +155,8 @@ TEST_F_TIMEOUT(hotplug, cpu_offline_holds, 300)
 		  st.step_ticks_now + st.halt_ticks);
 	EXPECT_EQ(seen, st.steps);
 	EXPECT_EQ(st.steps, st.fb_records);
-	/* the hold's ramp ran in holding, on the CPU before it went */
-	EXPECT_GE(st.halt_ticks, 64u);
+	/* held in place between two ticks: no ramp ran */
+	EXPECT_EQ(0u, st.halt_ticks);
 
 	/* no run on an offline CPU, and it says why */
 	EXPECT_EQ(-ENXIO, rths_run_start(self->t.ctl, self->t.name));
@@ -210,6 +212,86 @@ TEST_F_TIMEOUT(hotplug, holding_device_reannounced, 300)
 	EXPECT_EQ(RTHS_REASON_CPU_OFFLINE, reason);
 	EXPECT_TRUE(loop_parked(&self->t, &ticks));
 	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	ASSERT_EQ(0, cpu_set_online(1));
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Offline, online, offline again, with the longest ramp: each offline
+ * returns as soon as the loop has parked (the second finds it parked
+ * still), the outputs held where they were, no ramp run.  Once the
+ * teardown waited for the ramp (65.5 s here) and the second offline for
+ * the ramp's timeout (132 s) on a completion that never came again.
+ */
+TEST_F_TIMEOUT(hotplug, second_offline_returns, 600)
+{
+	struct rths_dev_config cfg = {
+		.set = RTHS_CFG_RAMP_TICKS,
+		.ramp_ticks = RAMP_LONG,
+	};
+	/* the time the ramp alone takes at 1000 Hz */
+	const int64_t ramp_ns = (int64_t)RAMP_LONG * 1000000;
+	struct rths_dev_info a, b;
+	struct rths_feedback fb;
+	struct rths_event ev;
+	struct rths_stats st;
+	int64_t t0, first, second;
+	uint64_t s, ticks;
+
+	ASSERT_EQ(0, rths_dev_set(self->t.ctl, self->t.name, &cfg,
+				  sizeof(cfg), NULL));
+	ASSERT_EQ(0, rt_start(&self->t));
+	for (s = 1; s <= AHEAD; s++)
+		ASSERT_EQ(0, rt_post1(&self->t, s, (int64_t)s * 1000));
+	ASSERT_EQ(0, rths_wait_feedback(self->t.dev, &fb, 30000, 0));
+
+	t0 = mono_ns();
+	ASSERT_EQ(0, cpu_set_online(0));
+	first = mono_ns() - t0;
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &a, sizeof(a)));
+	EXPECT_EQ(RTHS_STATE_HOLDING, a.state);
+	EXPECT_EQ(RTHS_REASON_CPU_OFFLINE, a.reason);
+	EXPECT_TRUE(loop_parked(&self->t, &ticks));
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(0u, st.halt_ticks);	/* not one tick of the ramp */
+	EXPECT_EQ(ticks, a.tick);
+
+	ASSERT_EQ(0, cpu_set_online(1));
+	t0 = mono_ns();
+	ASSERT_EQ(0, cpu_set_online(0));
+	second = mono_ns() - t0;
+	TH_LOG("offline with a %d-tick ramp: first %.3f s, second %.3f s",
+	       RAMP_LONG, first / 1e9, second / 1e9);
+	/* both came back before the ramp could have run, let alone its
+	 * timeout; and the loop stayed parked, its outputs where they were
+	 */
+	EXPECT_LT(first, ramp_ns);
+	EXPECT_LT(second, ramp_ns);
+	ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &b, sizeof(b)));
+	EXPECT_EQ(RTHS_STATE_HOLDING, b.state);
+	EXPECT_EQ(RTHS_REASON_CPU_OFFLINE, b.reason);
+	EXPECT_EQ(a.tick, b.tick);
+	EXPECT_EQ(a.position_raw[0], b.position_raw[0]);
+
+	/* the second offline announced nothing: after the hold, the stop */
+	do {
+		ASSERT_EQ(1, rt_event(&self->t, RTHS_EVENT_STATE, &ev));
+	} while (ev.state == RTHS_STATE_RUNNING);
+	EXPECT_EQ(RTHS_STATE_HOLDING, ev.state);
+	EXPECT_EQ(RTHS_REASON_CPU_OFFLINE, ev.reason);
+	ASSERT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
+	ASSERT_EQ(1, rt_event(&self->t, RTHS_EVENT_STATE, &ev));
+	EXPECT_EQ(RTHS_STATE_STOPPED, ev.state);
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_EQ(ticks, st.ticks);
+	EXPECT_EQ(st.periods, st.ticks + st.missed);
 	ASSERT_EQ(0, cpu_set_online(1));
 }
 

@@ -6,8 +6,10 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -856,6 +858,66 @@ TEST_F(loop, stop_ramps_to_rest)
 	/* stopped: a second stop changes nothing */
 	EXPECT_EQ(0, rths_run_stop(self->t.ctl, self->t.name));
 	EXPECT_EQ(0, rt_trace(&self->t, trace, 8192));
+}
+
+struct long_tick {
+	const char *name;
+	uint32_t n;
+	int err;
+	atomic_bool done;
+};
+
+static void *long_tick_fn(void *arg)
+{
+	struct long_tick *lt = arg;
+	struct rths_ctl *ctl;
+
+	lt->err = rths_ctl_open(&ctl);
+	if (!lt->err) {
+		lt->err = rths_run_tick(ctl, lt->name, lt->n);
+		rths_ctl_close(ctl);
+	}
+	atomic_store(&lt->done, true);
+	return NULL;
+}
+
+/*
+ * A long RUN_TICK does not keep the device's lock: a DEV_GET sees it part
+ * way, and a RUN_STOP stops the device before the ticks are all run, which
+ * the RUN_TICK then reports.  Once RUN_TICK held the lock for all of them.
+ */
+TEST_F_TIMEOUT(loop, long_tick_request_lets_others_in, 600)
+{
+	struct long_tick lt = { .n = 1000000 };
+	struct rths_dev_config cfg;
+	struct rths_dev_info info;
+	struct rths_stats st;
+	uint64_t gets = 0;
+	pthread_t th;
+
+	rt_manual_config(&cfg, 8);
+	setup_dev(_metadata, &self->t, 1, &cfg, NULL);
+	ASSERT_EQ(0, rt_start(&self->t));
+	lt.name = self->t.name;
+	ASSERT_EQ(0, pthread_create(&th, NULL, long_tick_fn, &lt));
+	do {
+		ASSERT_EQ(0, rths_dev_get(self->t.ctl, self->t.name, &info,
+					  sizeof(info)));
+		gets++;
+	} while (!info.tick && !atomic_load(&lt.done));
+	EXPECT_FALSE(atomic_load(&lt.done));
+	EXPECT_GT(info.tick, 0u);
+	EXPECT_LT(info.tick, lt.n);
+	ASSERT_EQ(0, rths_run_stop_now(self->t.ctl, self->t.name));
+	pthread_join(th, NULL);
+	TH_LOG("%llu DEV_GETs; the first to see ticks saw %llu of %u",
+	       (unsigned long long)gets, (unsigned long long)info.tick,
+	       lt.n);
+	EXPECT_EQ(-EBUSY, lt.err);
+	ASSERT_EQ(0, rths_stats_get(self->t.ctl, self->t.name, &st));
+	EXPECT_GE(st.ticks, info.tick);
+	EXPECT_LT(st.ticks, lt.n);
+	EXPECT_EQ(st.periods, st.ticks);
 }
 
 /* A device at rest stops at once: no ramp to run. */

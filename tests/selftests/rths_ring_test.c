@@ -4,6 +4,7 @@
  * the shared region.  The kernel must fault the device into a hold, raise
  * an event, and never read or write out of bounds (no oops, no warning).
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -204,22 +205,43 @@ TEST_F(hostile, random_garbage)
 	EXPECT_EQ(self->taint0 & TAINT_BAD, taint() & TAINT_BAD);
 }
 
-/* 0 if writing @v at @p kills a child with SIGBUS or SIGSEGV. */
+static sigjmp_buf fault_jmp;
+
+static void on_fault(int sig)
+{
+	siglongjmp(fault_jmp, sig);
+}
+
+/*
+ * Touches @p (writes @v, or reads it if @write is false) in this process:
+ * the signal it raised (SIGBUS, SIGSEGV), or 0.  (A child would not do:
+ * the mapping is not inherited.)
+ */
+static int touch(volatile uint32_t *p, uint32_t v, bool write)
+{
+	struct sigaction sa = { .sa_handler = on_fault }, old_bus, old_segv;
+	volatile int sig;
+
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sig = sigsetjmp(fault_jmp, 1);
+	if (!sig) {
+		if (write)
+			*p = v;
+		else
+			v = *p;
+	}
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return sig;
+}
+
+/* 0 if writing @v at @p faults (SIGBUS or SIGSEGV), 1 if it writes. */
 static int write_faults(volatile uint32_t *p, uint32_t v)
 {
-	pid_t pid = fork();
-	int st;
+	int sig = touch(p, v, true);
 
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		*p = v;
-		_exit(0);
-	}
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFSIGNALED(st) &&
-	       (WTERMSIG(st) == SIGBUS || WTERMSIG(st) == SIGSEGV) ? 0 : 1;
+	return sig == SIGBUS || sig == SIGSEGV ? 0 : 1;
 }
 
 /*
@@ -269,6 +291,94 @@ TEST(header_page_is_read_only)
 	/* a private writable mapping would write nowhere: refused */
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, raw.size, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE, raw.fd, 0));
+	rt_raw_unmap(&raw);
+	rt_destroy(&t);
+}
+
+/*
+ * The mapping's life: pages come back after MADV_DONTNEED, a moved
+ * mapping (mremap) still maps the region and cannot grow, an mprotect()
+ * round trip keeps the header read-only, and a forked child inherits no
+ * mapping at all (so not the owner's writable command ring).
+ */
+TEST(mapping_survives_madvise_mremap_and_is_not_inherited)
+{
+	struct rths_mmap_header *hdr;
+	struct rths_dev_config cfg;
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t *cmd_prod;
+	struct rt_raw raw;
+	void *moved;
+	size_t off;
+	pid_t pid;
+	struct rt t;
+	int st;
+
+	memset(&t, 0, sizeof(t));
+	rt_manual_config(&cfg, 4);
+	ASSERT_EQ(0, rt_create(&t, "vma", 2, NULL, &cfg));
+	ASSERT_EQ(0, rt_raw_map(&t, &raw, true));
+	hdr = raw.base;
+	cmd_prod = rt_raw_index(&raw, raw.info.cmd.producer);
+	off = (char *)cmd_prod - (char *)raw.base;
+	ASSERT_EQ(RTHS_MMAP_MAGIC, hdr->magic);
+	*cmd_prod = 0;
+
+	/* dropped pages fault in again, the same memory */
+	ASSERT_EQ(0, madvise(raw.base, raw.size, MADV_DONTNEED));
+	EXPECT_EQ(0, touch(&hdr->magic, 0, false));
+	EXPECT_EQ(RTHS_MMAP_MAGIC, hdr->magic);
+	EXPECT_EQ(2u, hdr->channels);
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));
+	EXPECT_EQ(0, write_faults(&hdr->magic, 1));
+
+	/* the kernel's writes show through the faulted-in pages */
+	ASSERT_EQ(0, rt_start(&t));
+	ASSERT_EQ(0, madvise(raw.base, raw.size, MADV_DONTNEED));
+	ASSERT_EQ(0, rt_tick(&t, 3));
+	EXPECT_EQ(3u, hdr->tick);
+	EXPECT_EQ(RTHS_STATE_RUNNING, hdr->state);
+
+	/* moved, it maps the same region; it cannot grow */
+	moved = mremap(raw.base, raw.size, raw.size, MREMAP_MAYMOVE);
+	ASSERT_NE(MAP_FAILED, moved);
+	raw.base = moved;
+	hdr = moved;
+	cmd_prod = (uint32_t *)((char *)moved + off);
+	EXPECT_EQ(RTHS_MMAP_MAGIC, hdr->magic);
+	EXPECT_EQ(3u, hdr->tick);
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));
+	EXPECT_EQ(0, write_faults(&hdr->state, 0));
+	EXPECT_EQ(MAP_FAILED, mremap(raw.base, raw.size, raw.size + page,
+				     MREMAP_MAYMOVE));
+
+	/* mprotect() round trip after DONTNEED: the header stays the
+	 * kernel's, the rings the owner's
+	 */
+	ASSERT_EQ(0, madvise(raw.base, raw.size, MADV_DONTNEED));
+	ASSERT_EQ(0, mprotect(raw.base, raw.size, PROT_READ));
+	EXPECT_EQ(0, write_faults(cmd_prod, 0));
+	ASSERT_EQ(0, mprotect(raw.base, raw.size, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(0, write_faults(&hdr->version, 99));
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));
+	EXPECT_EQ(RTHS_MMAP_VERSION, hdr->version);
+
+	/* a child has no mapping there: reading it kills the child */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		volatile uint32_t *p = cmd_prod;
+
+		(void)*p;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV) {
+		TH_LOG("child status %#x", st);
+	}
+	/* and the parent's stays */
+	EXPECT_EQ(1, write_faults(cmd_prod, 0));
+	EXPECT_EQ(RTHS_MMAP_MAGIC, hdr->magic);
 	rt_raw_unmap(&raw);
 	rt_destroy(&t);
 }

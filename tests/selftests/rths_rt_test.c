@@ -30,17 +30,26 @@ FIXTURE_VARIANT_ADD(rt, hold_2048hz) {
 	.policy = RTHS_LATE_HOLD, .rate = 2048, .d = 4, .steps = 800,
 };
 
-FIXTURE_SETUP(rt)
+/* The variant's configuration, with @trace entries of trace ring. */
+static struct rths_dev_config variant_cfg(const FIXTURE_VARIANT(rt) *v,
+					  uint32_t trace)
 {
 	struct rths_dev_config cfg = {
 		.set = RTHS_CFG_CLOCK | RTHS_CFG_RATE | RTHS_CFG_STEP_TICKS |
 		       RTHS_CFG_LATE_POLICY | RTHS_CFG_TRACE_ENTRIES,
 		.clock = RTHS_CLOCK_HRTIMER,
-		.rate_hz = variant->rate,
-		.step_ticks = variant->d,
-		.late_policy = variant->policy,
-		.trace_entries = 0,
+		.rate_hz = v->rate,
+		.step_ticks = v->d,
+		.late_policy = v->policy,
+		.trace_entries = trace,
 	};
+
+	return cfg;
+}
+
+FIXTURE_SETUP(rt)
+{
+	struct rths_dev_config cfg = variant_cfg(variant, 0);
 
 	ASSERT_EQ(0, rt_create(&self->t, "rt", 1, NULL, &cfg));
 	ASSERT_EQ(0, rt_open(&self->t));
@@ -271,6 +280,72 @@ TEST_F_TIMEOUT(rt, reset_while_running, 120)
 	EXPECT_EQ(NULL, broken(&st, variant->d, false)) {
 		log_stats(_metadata, &st);
 	}
+}
+
+#define MAX_TICKS	16384
+
+static int64_t cmd_at[MAX_TICKS];	/* the output of each tick traced */
+static bool traced[MAX_TICKS];
+
+static void drain_trace(struct rt *t)
+{
+	static struct rths_trace tr[256];
+	int got, k;
+
+	while ((got = rt_trace(t, tr, 256)) > 0)
+		for (k = 0; k < got; k++) {
+			if (tr[k].tick >= MAX_TICKS)
+				continue;
+			cmd_at[tr[k].tick] = tr[k].raw[0].command;
+			traced[tr[k].tick] = true;
+		}
+}
+
+/*
+ * DEV_GET in a tight loop while the loop thread runs: the position it
+ * reports is the output of the very tick it reports, as the trace ring
+ * recorded it, never one tick's position with another's count.
+ */
+TEST_F_TIMEOUT(rt, position_is_one_ticks, 120)
+{
+	struct rths_dev_config cfg = variant_cfg(variant, 4096);
+	static struct rths_dev_info info[512];
+	uint64_t posted = 0, seen = 0, checked = 0, bad = 0;
+	unsigned int n = 0, i;
+	struct rt t = { 0 };
+
+	memset(traced, 0, sizeof(traced));
+	ASSERT_EQ(0, rt_create(&t, "rp", 1, NULL, &cfg));
+	ASSERT_EQ(0, rt_open(&t));
+	ASSERT_EQ(0, rt_start(&t));
+	do {
+		ASSERT_EQ(0, feed(&t, &posted, &seen, variant->steps));
+		ASSERT_EQ(0, rths_dev_get(t.ctl, t.name, &info[n],
+					  sizeof(info[n])));
+		/* keep one reading of each tick the loop has run */
+		if (info[n].tick && (!n || info[n].tick != info[n - 1].tick))
+			n++;
+		drain_trace(&t);
+	} while (n < 512 && seen < variant->steps);
+	ASSERT_EQ(0, rths_run_stop_now(t.ctl, t.name));
+	drain_trace(&t);
+	for (i = 0; i < n; i++) {
+		uint64_t tick = info[i].tick;
+
+		if (tick >= MAX_TICKS || !traced[tick])
+			continue;
+		checked++;
+		if (cmd_at[tick] != info[i].position_raw[0] && !bad++)
+			TH_LOG("tick %llu: DEV_GET says %lld nm, the trace %lld",
+			       (unsigned long long)tick,
+			       (long long)info[i].position_raw[0],
+			       (long long)cmd_at[tick]);
+	}
+	TH_LOG("%u ticks read by DEV_GET, %llu checked against the trace",
+	       n, (unsigned long long)checked);
+	EXPECT_EQ(0u, bad);
+	EXPECT_GT(checked, (uint64_t)n / 2);
+	rt_destroy(&t);
 }
 
 TEST_HARNESS_MAIN

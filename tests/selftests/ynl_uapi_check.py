@@ -21,8 +21,14 @@ import tempfile
 ynl_dir, spec_path, header, cc = sys.argv[1:5]
 sys.path.insert(0, os.path.join(ynl_dir, 'tools/net/ynl'))
 from lib.nlspec import SpecFamily  # noqa: E402
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+from ynl_tap import finish  # noqa: E402
 
-schema = os.path.join(ynl_dir, 'Documentation/netlink/genetlink-legacy.yaml')
+import yaml  # noqa: E402
+
+with open(spec_path) as f:
+    protocol = yaml.safe_load(f)['protocol']
+schema = os.path.join(ynl_dir, f'Documentation/netlink/{protocol}.yaml')
 tests = []
 diag = []
 
@@ -37,7 +43,7 @@ def c_upper(name):
 
 try:
     family = SpecFamily(spec_path, schema)
-    tap(True, f'{spec_path} is valid against the genetlink-legacy schema')
+    tap(True, f'{spec_path} is valid against the {protocol} schema')
 except Exception as e:  # the library raises plain exceptions
     tap(False, f'{spec_path}: {e}')
     family = None
@@ -173,10 +179,4 @@ if family:
     tap(not extra, f'every name {os.path.basename(header)} defines is in '
         'the spec' + (': not ' + ' '.join(extra) if extra else ''))
 
-print('TAP version 13')
-print(f'1..{len(tests)}')
-for i, (ok, what) in enumerate(tests, 1):
-    print(f'{"" if ok else "not "}ok {i} {what}')
-for line in diag:
-    print(line)
-sys.exit(0 if all(ok for ok, _ in tests) else 1)
+finish(tests, diag)
