@@ -119,6 +119,10 @@ static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	[RTHS_A_DEV_TRACE_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &rths_trace_range),
 	[RTHS_A_DEV_LIMITS] = NLA_POLICY_NESTED(rths_limits_policy),
+	[RTHS_A_DEV_LAT_HIST_US] = NLA_POLICY_MAX(NLA_U32,
+						  RTHS_LAT_HIST_US_MAX),
+	[RTHS_A_DEV_LAT_BREAK_US] = NLA_POLICY_MAX(NLA_U32,
+						   RTHS_LAT_BREAK_US_MAX),
 };
 
 static const struct nla_policy rths_stop_policy[RTHS_A_MAX + 1] = {
@@ -316,6 +320,8 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	    nla_put_u32(skb, RTHS_A_DEV_CMD_ENTRIES, c->cmd_entries) ||
 	    nla_put_u32(skb, RTHS_A_DEV_FB_ENTRIES, c->fb_entries) ||
 	    nla_put_u32(skb, RTHS_A_DEV_TRACE_ENTRIES, c->trace_entries) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LAT_HIST_US, c->lat_hist_us) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LAT_BREAK_US, c->lat_break_us) ||
 	    rths_put_limits(skb, rd) ||
 	    rths_put_rings(skb, rd->region) ||
 	    nla_put_u32(skb, RTHS_A_DEV_CHRDEV, rths_chardev_encode(rd)) ||
@@ -526,6 +532,8 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	rths_get_u32(tb, RTHS_A_DEV_CMD_ENTRIES, &cfg->cmd_entries);
 	rths_get_u32(tb, RTHS_A_DEV_FB_ENTRIES, &cfg->fb_entries);
 	rths_get_u32(tb, RTHS_A_DEV_TRACE_ENTRIES, &cfg->trace_entries);
+	rths_get_u32(tb, RTHS_A_DEV_LAT_HIST_US, &cfg->lat_hist_us);
+	rths_get_u32(tb, RTHS_A_DEV_LAT_BREAK_US, &cfg->lat_break_us);
 
 	err = -EINVAL;
 	if (cfg->cpu >= nr_cpu_ids || !cpu_online(cfg->cpu)) {
@@ -608,8 +616,14 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (err)
 		goto unlock;
+	/* the card took its parameters: only an allocation is left */
+	err = rths_stats_hist_resize(rd, cfg->lat_hist_us);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LAT_HIST_US],
+				    "no memory for the latency histograms");
+		cfg->lat_hist_us = rd->cfg.lat_hist_us;
+	}
 	rd->cfg = *cfg;
-	err = 0;
 	/* new card parameters may move the zero: start from where it is */
 	if (ctb && rths_loop_home(rd)) {
 		NL_SET_ERR_MSG(extack,
@@ -636,6 +650,7 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	rd->fault = 0;
 	rths_region_reset(rd->region);
 	rths_loop_reset(rd);
+	rths_stats_clear(rd);	/* and the 1 us histograms */
 	/* before the thread starts publishing its own */
 	rths_stats_publish(rd);
 	rths_loop_set_state(rd, RTHS_STATE_RUNNING, RTHS_REASON_USER);
@@ -730,7 +745,9 @@ static int rths_put_hist(struct sk_buff *skb, int type, const u64 *hist)
 	return nla_put(skb, type, RTHS_LAT_HIST_BUCKETS * sizeof(u64), hist);
 }
 
-static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
+/* @rd: with the 1 us histograms of that device (not in dumps) */
+static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s,
+			    struct rths_device *rd)
 {
 	u64 n = s->lat_samples ?: 1;
 	const struct {
@@ -765,6 +782,10 @@ static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
 		{ RTHS_STATS_A_THREAD_LAT_AVG, div64_u64(s->thread_sum, n) },
 		{ RTHS_STATS_A_THREAD_LAT_MAX, s->thread_max },
 		{ RTHS_STATS_A_LAT_SAMPLES, s->lat_samples },
+		{ RTHS_STATS_A_IRQ_LAT_OVERFLOW, s->irq_over },
+		{ RTHS_STATS_A_THREAD_LAT_OVERFLOW, s->thread_over },
+		{ RTHS_STATS_A_LAT_BREAK_SAMPLE, s->break_sample },
+		{ RTHS_STATS_A_LAT_BREAK_NS, s->break_ns },
 	};
 	struct nlattr *nest;
 	unsigned int i;
@@ -776,14 +797,16 @@ static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
 		if (nla_put_u64_64bit(skb, v[i].type, v[i].v, RTHS_STATS_A_PAD))
 			return -EMSGSIZE;
 	if (rths_put_hist(skb, RTHS_STATS_A_IRQ_LAT_HIST, s->irq_hist) ||
-	    rths_put_hist(skb, RTHS_STATS_A_THREAD_LAT_HIST, s->thread_hist))
+	    rths_put_hist(skb, RTHS_STATS_A_THREAD_LAT_HIST, s->thread_hist) ||
+	    (rd && rths_stats_put_hist(skb, rd)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
 /* Caller holds rd->lock; the loop thread may be running. */
-static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd)
+static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd,
+			  bool hist)
 {
 	struct rths_stats_k *s;
 	int err;
@@ -795,7 +818,7 @@ static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd)
 	if (!rd->rt.thread)
 		rths_stats_publish(rd);
 	rths_stats_read(rd, s);
-	err = __rths_put_stats(skb, s);
+	err = __rths_put_stats(skb, s, hist ? rd : NULL);
 	kfree(s);
 	return err;
 }
@@ -810,7 +833,7 @@ static int rths_fill_stats(struct sk_buff *skb, struct rths_device *rd,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, RTHS_A_DEV_ID, rd->id) ||
 	    nla_put_string(skb, RTHS_A_DEV_NAME, rd->name) ||
-	    rths_put_stats(skb, rd)) {
+	    rths_put_stats(skb, rd, !(flags & NLM_F_MULTI))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
