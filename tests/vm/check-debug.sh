@@ -3,8 +3,8 @@
 #
 # check-debug.sh FLAVOUR RESULTS KMOD_DIR BIN_DIR SPLAT_KO TEST...
 #
-# The host side of "make check-debug" (FLAVOUR debug; another flavour
-# only to try the machinery): boots FLAVOUR once with
+# The host side of "make check-debug" (FLAVOUR debug, or kcsan for the
+# KCSAN kernel; another flavour only to try the machinery): boots FLAVOUR once with
 # tests/vm/debug-run.sh, then judges what it left in RESULTS:
 #   debug-splats.tap     tests/vm/splat-scan.sh over the console up to
 #                        the self-check's mark, debug-dmesg.txt and
@@ -58,7 +58,9 @@ for f in debug-selfcheck.txt debug-selfcheck-kmemleak.txt; do
 	[ ! -f "$r/$f" ] || live+=("$r/$f")
 done
 if [ ${#live[@]} -gt 0 ]; then
-	"$here/splat-scan-test.sh" --live "${live[@]}" >"$r/debug-selfcheck.tap"
+	mode=--live
+	[ "$flavour" != kcsan ] || mode=--live-kcsan
+	"$here/splat-scan-test.sh" $mode "${live[@]}" >"$r/debug-selfcheck.tap"
 else
 	printf 'TAP version 13\n1..1\nnot ok 1 the splat self-check left no log\n' \
 		>"$r/debug-selfcheck.tap"

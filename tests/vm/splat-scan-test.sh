@@ -35,6 +35,22 @@ expect() {
 	fi
 }
 
+# --live-kcsan: the KCSAN kernel's self-check (no KASAN, UBSAN, kmemleak).
+if [ "${1:-}" = --live-kcsan ]; then
+	shift
+	echo "TAP version 13"
+	echo "1..3"
+	expect "self-check: lockdep reports rths_splat's ABBA" 1 \
+		'^#   WARNING: possible circular locking dependency detected$' "$@"
+	expect "self-check: might_sleep() under a spinlock is reported" 1 \
+		'^#   BUG: sleeping function called from invalid context' "$@"
+	expect "self-check: KCSAN reports rths_splat's racing threads" 1 \
+		'^#   BUG: KCSAN: data-race in rths_splat_racer' "$@"
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
 if [ "${1:-}" = --live ]; then
 	shift
 	echo "TAP version 13"
