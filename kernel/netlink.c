@@ -56,6 +56,15 @@ static struct netlink_range_validation rths_run_ticks_range = {
 	.max = 1000000,
 };
 
+/* NLA_POLICY_MAX keeps its bound in an s16: too small for these */
+static struct netlink_range_validation rths_lat_hist_range = {
+	.max = RTHS_LAT_HIST_US_MAX,
+};
+
+static struct netlink_range_validation rths_lat_break_range = {
+	.max = RTHS_LAT_BREAK_US_MAX,
+};
+
 static const struct nla_policy rths_limit_policy[RTHS_LIMIT_A_MAX + 1] = {
 	[RTHS_LIMIT_A_INDEX] = NLA_POLICY_MAX(NLA_U32, RTHS_MAX_CHANNELS - 1),
 	[RTHS_LIMIT_A_POS_MIN] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_S64,
@@ -119,10 +128,10 @@ static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	[RTHS_A_DEV_TRACE_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &rths_trace_range),
 	[RTHS_A_DEV_LIMITS] = NLA_POLICY_NESTED(rths_limits_policy),
-	[RTHS_A_DEV_LAT_HIST_US] = NLA_POLICY_MAX(NLA_U32,
-						  RTHS_LAT_HIST_US_MAX),
-	[RTHS_A_DEV_LAT_BREAK_US] = NLA_POLICY_MAX(NLA_U32,
-						   RTHS_LAT_BREAK_US_MAX),
+	[RTHS_A_DEV_LAT_HIST_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &rths_lat_hist_range),
+	[RTHS_A_DEV_LAT_BREAK_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &rths_lat_break_range),
 };
 
 static const struct nla_policy rths_stop_policy[RTHS_A_MAX + 1] = {

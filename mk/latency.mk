@@ -32,3 +32,12 @@ bench-latency: module $(O)/plain/tools/rthsctl vm-kernels
 		$(f) $(O)/bench/latency-$(f).txt)
 
 BENCHES += bench-latency
+
+# rthsctl latency's formats and units, read back as cyclictest's and
+# rtla's users read them (links rthsctl's latfmt, parse, plant, units).
+UNIT_TESTS += test_rthsctl_latfmt
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_rthsctl_latfmt: \
+	$(O)/$(v)/tools/rthsctl.parts/latfmt.o \
+	$(O)/$(v)/tools/rthsctl.parts/parse.o \
+	$(O)/$(v)/tools/rthsctl.parts/plant.o \
+	$(O)/$(v)/tools/rthsctl.parts/units.o))
