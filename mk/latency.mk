@@ -3,7 +3,8 @@
 # run by rthsctl latency) beside cyclictest and, where the kernel has it,
 # the timerlat tracer, on one CPU at one period, idle and under stress-ng,
 # in one guest run per kernel flavour (bench/latency/guest-latency.sh).
-# Prints p50/p99/max per tool and the ratios of p99 and max, per kernel
+# Prints p50/p99/p99.9/max per tool (the rths loop's p99.9 checked
+# against its kernel's 1 us histogram) and the ratios of p99 and max, per kernel
 # and then across the kernels; judges no figure, but fails when a tool
 # cannot run or yields no samples.
 #
