@@ -118,17 +118,18 @@ static noinline void rths_splat_kcsan(void)
 
 	for (i = 0; i < 2; i++) {
 		t[i] = kthread_create(rths_splat_racer, NULL, "rths_splat/%d", i);
-		if (IS_ERR(t[i]))
+		if (IS_ERR(t[i])) {
+			while (i--)
+				kthread_stop(t[i]);
 			return;
+		}
 		kthread_bind(t[i], i % num_online_cpus());
-		get_task_struct(t[i]);
 		wake_up_process(t[i]);
 	}
 	msleep(3000);
-	for (i = 0; i < 2; i++) {
+	/* they loop until told: kthread_stop() finds them alive */
+	for (i = 0; i < 2; i++)
 		kthread_stop(t[i]);
-		put_task_struct(t[i]);
-	}
 }
 #else
 static void rths_splat_kcsan(void)
