@@ -83,6 +83,9 @@ FNR == 1 { left = 0 }
 	if (left > 1) {
 		left--
 		print "R" n "\t" s
+		# a KCSAN report ends at its rule
+		if (s ~ /^=+$/)
+			left = 0
 	}
 }' "$@")
 
