@@ -150,6 +150,7 @@ static void rths_dev_release(struct kref *ref)
 
 	if (rd->region)
 		rths_region_put(rd->region);
+	rths_stats_hist_free(rd);
 	kfree(rd);
 }
 

@@ -56,6 +56,15 @@ static struct netlink_range_validation rths_run_ticks_range = {
 	.max = 1000000,
 };
 
+/* NLA_POLICY_MAX keeps its bound in an s16: too small for these */
+static struct netlink_range_validation rths_lat_hist_range = {
+	.max = RTHS_LAT_HIST_US_MAX,
+};
+
+static struct netlink_range_validation rths_lat_break_range = {
+	.max = RTHS_LAT_BREAK_US_MAX,
+};
+
 static const struct nla_policy rths_limit_policy[RTHS_LIMIT_A_MAX + 1] = {
 	[RTHS_LIMIT_A_INDEX] = NLA_POLICY_MAX(NLA_U32, RTHS_MAX_CHANNELS - 1),
 	[RTHS_LIMIT_A_POS_MIN] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_S64,
@@ -129,6 +138,10 @@ static const struct nla_policy rths_set_policy[RTHS_A_MAX + 1] = {
 	[RTHS_A_DEV_TRACE_ENTRIES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &rths_trace_range),
 	[RTHS_A_DEV_LIMITS] = NLA_POLICY_NESTED(rths_limits_policy),
+	[RTHS_A_DEV_LAT_HIST_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &rths_lat_hist_range),
+	[RTHS_A_DEV_LAT_BREAK_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &rths_lat_break_range),
 };
 
 static const struct nla_policy rths_stop_policy[RTHS_A_MAX + 1] = {
@@ -395,6 +408,8 @@ static int rths_fill_dev(struct sk_buff *skb, struct rths_device *rd,
 	    nla_put_u32(skb, RTHS_A_DEV_CMD_ENTRIES, c->cmd_entries) ||
 	    nla_put_u32(skb, RTHS_A_DEV_FB_ENTRIES, c->fb_entries) ||
 	    nla_put_u32(skb, RTHS_A_DEV_TRACE_ENTRIES, c->trace_entries) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LAT_HIST_US, c->lat_hist_us) ||
+	    nla_put_u32(skb, RTHS_A_DEV_LAT_BREAK_US, c->lat_break_us) ||
 	    rths_put_limits(skb, rd) ||
 	    rths_put_rings(skb, rd->region) ||
 	    nla_put_u32(skb, RTHS_A_DEV_CHRDEV, rths_chardev_encode(rd)) ||
@@ -578,7 +593,8 @@ static int rths_check_ring_size(struct nlattr *attr,
 /*
  * What a device's owner may set without CAP_NET_ADMIN: the run's own
  * settings and the parameters of a card that drives no hardware.  The
- * cpu and priority of the loop thread stay as the admin set them, and
+ * cpu and priority of the loop thread and the latency break (which
+ * turns the system's tracing off) stay as the admin set them, and
  * the limits stay within the last ones an admin set (the rig's safe
  * envelope): a run may narrow them, and the next widen them back.
  */
@@ -596,6 +612,12 @@ static int rths_owner_may_set(struct rths_device *rd,
 	if (cfg->priority != rd->cfg.priority) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_PRIORITY],
 				    "changing the priority needs CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	/* the break turns the whole system's tracing off */
+	if (cfg->lat_break_us != rd->cfg.lat_break_us) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LAT_BREAK_US],
+				    "a latency break needs CAP_NET_ADMIN: it turns tracing off");
 		return -EPERM;
 	}
 	if (tb[RTHS_A_DEV_CARD_PARAMS] && !rd->card->user_params) {
@@ -648,6 +670,8 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	rths_get_u32(tb, RTHS_A_DEV_CMD_ENTRIES, &cfg->cmd_entries);
 	rths_get_u32(tb, RTHS_A_DEV_FB_ENTRIES, &cfg->fb_entries);
 	rths_get_u32(tb, RTHS_A_DEV_TRACE_ENTRIES, &cfg->trace_entries);
+	rths_get_u32(tb, RTHS_A_DEV_LAT_HIST_US, &cfg->lat_hist_us);
+	rths_get_u32(tb, RTHS_A_DEV_LAT_BREAK_US, &cfg->lat_break_us);
 
 	err = -EINVAL;
 	if (cfg->cpu >= nr_cpu_ids || !cpu_online(cfg->cpu)) {
@@ -736,10 +760,16 @@ static int rths_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (err)
 		goto unlock;
+	/* the card took its parameters: only an allocation is left */
+	err = rths_stats_hist_resize(rd, cfg->lat_hist_us);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RTHS_A_DEV_LAT_HIST_US],
+				    "no memory for the latency histograms");
+		cfg->lat_hist_us = rd->cfg.lat_hist_us;
+	}
 	rd->cfg = *cfg;
 	if (admin)
 		memcpy(rd->envelope, cfg->limit, sizeof(rd->envelope));
-	err = 0;
 	/* new card parameters may move the zero: start from where it is */
 	if (ctb && rths_loop_home(rd)) {
 		NL_SET_ERR_MSG(extack,
@@ -766,6 +796,7 @@ static int rths_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(rd->fault, 0);
 	rths_region_reset(rd->region);
 	rths_loop_reset(rd);
+	rths_stats_clear(rd);	/* and the 1 us histograms */
 	/* before the thread starts publishing its own */
 	rths_stats_publish(rd);
 	rths_loop_set_state(rd, RTHS_STATE_RUNNING, RTHS_REASON_USER);
@@ -916,7 +947,9 @@ static int rths_put_hist(struct sk_buff *skb, int type, const u64 *hist)
 	return nla_put(skb, type, RTHS_LAT_HIST_BUCKETS * sizeof(u64), hist);
 }
 
-static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
+/* @rd: with the 1 us histograms of that device (not in dumps) */
+static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s,
+			    struct rths_device *rd)
 {
 	u64 n = s->lat_samples ?: 1;
 	const struct {
@@ -951,6 +984,10 @@ static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
 		{ RTHS_STATS_A_THREAD_LAT_AVG, div64_u64(s->thread_sum, n) },
 		{ RTHS_STATS_A_THREAD_LAT_MAX, s->thread_max },
 		{ RTHS_STATS_A_LAT_SAMPLES, s->lat_samples },
+		{ RTHS_STATS_A_IRQ_LAT_OVERFLOW, s->irq_over },
+		{ RTHS_STATS_A_THREAD_LAT_OVERFLOW, s->thread_over },
+		{ RTHS_STATS_A_LAT_BREAK_SAMPLE, s->break_sample },
+		{ RTHS_STATS_A_LAT_BREAK_NS, s->break_ns },
 	};
 	struct nlattr *nest;
 	unsigned int i;
@@ -962,14 +999,16 @@ static int __rths_put_stats(struct sk_buff *skb, const struct rths_stats_k *s)
 		if (nla_put_u64_64bit(skb, v[i].type, v[i].v, RTHS_STATS_A_PAD))
 			return -EMSGSIZE;
 	if (rths_put_hist(skb, RTHS_STATS_A_IRQ_LAT_HIST, s->irq_hist) ||
-	    rths_put_hist(skb, RTHS_STATS_A_THREAD_LAT_HIST, s->thread_hist))
+	    rths_put_hist(skb, RTHS_STATS_A_THREAD_LAT_HIST, s->thread_hist) ||
+	    (rd && rths_stats_put_hist(skb, rd)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
 /* Caller holds rd->lock; the loop thread may be running. */
-static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd)
+static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd,
+			  bool hist)
 {
 	struct rths_stats_k *s;
 	int err;
@@ -981,7 +1020,7 @@ static int rths_put_stats(struct sk_buff *skb, struct rths_device *rd)
 	if (!rd->rt.thread)
 		rths_stats_publish(rd);
 	rths_stats_read(rd, s);
-	err = __rths_put_stats(skb, s);
+	err = __rths_put_stats(skb, s, hist ? rd : NULL);
 	kfree(s);
 	return err;
 }
@@ -996,7 +1035,7 @@ static int rths_fill_stats(struct sk_buff *skb, struct rths_device *rd,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, RTHS_A_DEV_ID, rd->id) ||
 	    nla_put_string(skb, RTHS_A_DEV_NAME, rd->name) ||
-	    rths_put_stats(skb, rd)) {
+	    rths_put_stats(skb, rd, !(flags & NLM_F_MULTI))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -123,6 +123,8 @@ struct rths_config {
 	u32 priority;
 	u32 cmd_entries, fb_entries, trace_entries;
 	struct rths_limit limit[RTHS_MAX_CHANNELS];
+	u32 lat_hist_us;	/* 1 us buckets (stats.c) */
+	u32 lat_break_us;	/* 0: no break */
 };
 
 /* The kernel's view of one ring in the shared region. */
@@ -160,6 +162,8 @@ struct rths_stats_k {
 	u64 thread_min, thread_max, thread_sum;
 	u64 lat_samples;
 	u64 step_ticks_now;	/* lp->step_tick, when published */
+	u64 irq_over, thread_over;	/* beyond the 1 us buckets */
+	u64 break_sample, break_ns;	/* RTHS_A_DEV_LAT_BREAK_US */
 	u64 irq_hist[RTHS_LAT_HIST_BUCKETS];
 	u64 thread_hist[RTHS_LAT_HIST_BUCKETS];
 };
@@ -272,6 +276,13 @@ struct rths_device {
 	seqcount_spinlock_t stats_seq;
 	struct rths_stats_k stats_pub;
 	struct rths_pos_k pos_pub;
+	/*
+	 * The 1 us histograms: irq then thread, lat_hist_n buckets each.
+	 * Replaced under lock while stopped; the tick context writes the
+	 * buckets (WRITE_ONCE), STATS_GET reads them under lock (READ_ONCE).
+	 */
+	u64 *lat_hist;
+	u32 lat_hist_n;
 	wait_queue_head_t wq;		/* poll: feedback and state */
 	struct device *node;		/* /dev/rths/NAME */
 
@@ -343,6 +354,11 @@ void rths_stats_publish(struct rths_device *rd);
 void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st);
 void rths_stats_read_pos(struct rths_device *rd, struct rths_pos_k *pos);
 void rths_stats_clear(struct rths_device *rd);
+struct sk_buff;
+void rths_stats_latency(struct rths_device *rd, u64 irq, u64 thread);
+int rths_stats_hist_resize(struct rths_device *rd, u32 buckets);
+void rths_stats_hist_free(struct rths_device *rd);
+int rths_stats_put_hist(struct sk_buff *skb, struct rths_device *rd);
 
 /* events.c */
 void rths_event_init(struct rths_device *rd);

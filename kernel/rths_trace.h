@@ -178,6 +178,31 @@ TRACE_EVENT(rths_hold,
 		      __entry->ramp_ticks)
 );
 
+/*
+ * The first thread latency above the device's break threshold
+ * (RTHS_A_DEV_LAT_BREAK_US); tracing is turned off right after it.
+ */
+TRACE_EVENT(rths_lat_break,
+	    TP_PROTO(const struct rths_device *rd, u64 irq_lat, u64 thread_lat,
+		     u32 break_us),
+	    TP_ARGS(rd, irq_lat, thread_lat, break_us),
+	    TP_STRUCT__entry(__array(char, name, RTHS_NAME_LEN)
+			     __field(u32, id)
+			     __field(u32, break_us)
+			     __field(u64, tick)
+			     __field(u64, irq_lat)
+			     __field(u64, thread_lat)),
+	    TP_fast_assign(memcpy(__entry->name, rd->name, RTHS_NAME_LEN);
+			   __entry->id = rd->id;
+			   __entry->break_us = break_us;
+			   __entry->tick = rd->loop.tick;
+			   __entry->irq_lat = irq_lat;
+			   __entry->thread_lat = thread_lat;),
+	    TP_printk("dev=%s id=%u tick=%llu irq_lat=%llu thread_lat=%llu break_us=%u",
+		      __entry->name, __entry->id, __entry->tick,
+		      __entry->irq_lat, __entry->thread_lat, __entry->break_us)
+);
+
 #endif /* _RTHS_TRACE_H */
 
 /* This part must be outside the include guard. */

@@ -59,31 +59,6 @@ static enum hrtimer_restart rths_timer_fn(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-static unsigned int rths_lat_bucket(u64 ns)
-{
-	u64 us = div_u64(ns, NSEC_PER_USEC);
-
-	if (!us)
-		return 0;
-	return min_t(unsigned int, ilog2(us) + 1, RTHS_LAT_HIST_BUCKETS - 1);
-}
-
-static void rths_account_latency(struct rths_stats_k *st, u64 irq,
-				 u64 thread)
-{
-	if (!st->lat_samples || irq < st->irq_min)
-		st->irq_min = irq;
-	if (!st->lat_samples || thread < st->thread_min)
-		st->thread_min = thread;
-	st->irq_max = max(st->irq_max, irq);
-	st->thread_max = max(st->thread_max, thread);
-	st->irq_sum += irq;
-	st->thread_sum += thread;
-	st->irq_hist[rths_lat_bucket(irq)]++;
-	st->thread_hist[rths_lat_bucket(thread)]++;
-	st->lat_samples++;
-}
-
 /* The counters no tick can touch any more (we hold rd->lock). */
 static void rths_rt_clear_stats(struct rths_device *rd)
 {
@@ -205,7 +180,7 @@ static int rths_thread_fn(void *data)
 		rd->stats.missed += skipped - rt->seen_skipped + n - 1;
 		rt->seen_periods = idx - 1;
 		rt->seen_skipped = skipped;
-		rths_account_latency(&rd->stats, irq_lat, thread_lat);
+		rths_stats_latency(rd, irq_lat, thread_lat);
 		rths_loop_tick(rd, expiry, irq_lat, thread_lat);
 		rths_stats_publish(rd);
 		if (reset)

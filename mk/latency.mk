@@ -3,7 +3,8 @@
 # run by rthsctl latency) beside cyclictest and, where the kernel has it,
 # the timerlat tracer, on one CPU at one period, idle and under stress-ng,
 # in one guest run per kernel flavour (bench/latency/guest-latency.sh).
-# Prints p50/p99/max per tool and the ratios of p99 and max, per kernel
+# Prints p50/p99/p99.9/max per tool (the rths loop's p99.9 checked
+# against its kernel's 1 us histogram) and the ratios of p99 and max, per kernel
 # and then across the kernels; judges no figure, but fails when a tool
 # cannot run or yields no samples.
 #
@@ -32,3 +33,12 @@ bench-latency: module $(O)/plain/tools/rthsctl vm-kernels
 		$(f) $(O)/bench/latency-$(f).txt)
 
 BENCHES += bench-latency
+
+# rthsctl latency's formats and units, read back as cyclictest's and
+# rtla's users read them (links rthsctl's latfmt, parse, plant, units).
+UNIT_TESTS += test_rthsctl_latfmt
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_rthsctl_latfmt: \
+	$(O)/$(v)/tools/rthsctl.parts/latfmt.o \
+	$(O)/$(v)/tools/rthsctl.parts/parse.o \
+	$(O)/$(v)/tools/rthsctl.parts/plant.o \
+	$(O)/$(v)/tools/rthsctl.parts/units.o))

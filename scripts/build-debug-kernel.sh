@@ -1,34 +1,48 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-debug-kernel.sh DIR
+# build-debug-kernel.sh [--kcsan] DIR
 #
-# Build the debug kernel of "make check-debug" (the VM flavour "debug")
-# from Debian's linux-source-6.1: x86_64_defconfig + kvm_guest.config +
+# Build a debug kernel of "make check-debug" from Debian's
+# linux-source-6.1: x86_64_defconfig + kvm_guest.config +
 # scripts/debug-kernel.config (lockdep, DEBUG_ATOMIC_SLEEP, KASAN, KFENCE,
 # kmemleak, UBSAN; virtio and 9p built in; COMEDI as modules), bzImage and
-# modules with make -j2.  Then record the paths in DIR/kernel.env, in the
-# format of scripts/vm-kernels.sh (KREL, PKG, VERSION, VMLINUZ, VMLINUX,
-# MODDIR) plus KBUILD, the tree to build external modules against.
+# modules with make -j2: the VM flavour "debug".  With --kcsan,
+# scripts/debug-kernel-kcsan.config is merged last (KCSAN instead of KASAN,
+# which cannot share a kernel with it): the VM flavour "kcsan".  Then
+# record the paths in DIR/kernel.env, in the format of
+# scripts/vm-kernels.sh (KREL, PKG, VERSION, VMLINUZ, VMLINUX, MODDIR) plus
+# KBUILD, the tree to build external modules against.
 #
-# The build is cached in $O/debug-kernel/KEY ($O defaults to build/ at the
-# top), KEY naming the source package's version and a hash of the config
-# fragment and of the build recipe's revision (rev below: raise it when
-# the recipe changes what gets built): a second run with the same inputs builds
-# nothing.  Older keys are removed after a successful build (a tree is a
-# few GB).  The compiler's output goes to KEY/build.log.  An interrupted
-# build resumes where it stopped (make is incremental; the extraction and
-# configuration are redone only if they did not finish).
+# The build is cached in $O/debug-kernel/KEY ($O/debug-kernel-kcsan/KEY
+# with --kcsan; $O defaults to build/ at the top), KEY naming the source
+# package's version and a hash of the config fragments and of the build
+# recipe's revision (rev below: raise it when the recipe changes what gets
+# built): a second run with the same inputs builds nothing.  Older keys
+# are removed after a successful build (a tree is a few GB).  The
+# compiler's output goes to KEY/build.log.  An interrupted build resumes
+# where it stopped (make is incremental; the extraction and configuration
+# are redone only if they did not finish).
 set -euo pipefail
 
 prog=${0##*/}
+variant=debug
+if [ "${1:-}" = --kcsan ]; then
+	variant=kcsan
+	shift
+fi
 [ $# -eq 1 ] || {
-	echo "usage: $prog DIR" >&2
+	echo "usage: $prog [--kcsan] DIR" >&2
 	exit 2
 }
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-$top/build}
-frag=$top/scripts/debug-kernel.config
+frags=("$top/scripts/debug-kernel.config")
+cache=$O/debug-kernel
+if [ $variant = kcsan ]; then
+	frags+=("$top/scripts/debug-kernel-kcsan.config")
+	cache=$O/debug-kernel-kcsan
+fi
 jobs=${DEBUG_KERNEL_JOBS:-2}
 
 tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
@@ -38,9 +52,10 @@ if [ -z "$tarball" ] || [ -z "$ver" ]; then
 	exit 1
 fi
 rev=1
-hash=$( (cat "$frag" && echo "rev=$rev") | sha256sum | cut -c1-12)
+# The debug flavour's hash is the one of its single fragment, as before
+# --kcsan existed: its cached build stays valid.
+hash=$( (cat "${frags[@]}" && echo "rev=$rev") | sha256sum | cut -c1-12)
 key=6.1-${ver//[^A-Za-z0-9.+-]/_}-$hash
-cache=$O/debug-kernel
 kb=$cache/$key
 src=$kb/linux-source-6.1
 root=$kb/root
@@ -58,31 +73,38 @@ configure() {
 	(
 		cd "$src"
 		# The release name the guest's uname -r shows.
-		printf 'CONFIG_LOCALVERSION="-rths-debug"\n# CONFIG_LOCALVERSION_AUTO is not set\n' \
-			>"$kb/local.config"
+		printf 'CONFIG_LOCALVERSION="-rths-%s"\n# CONFIG_LOCALVERSION_AUTO is not set\n' \
+			"$variant" >"$kb/local.config"
 		make -s x86_64_defconfig
 		scripts/kconfig/merge_config.sh -m .config \
-			kernel/configs/kvm_guest.config "$frag" "$kb/local.config"
+			kernel/configs/kvm_guest.config "${frags[@]}" "$kb/local.config"
 		make -s olddefconfig
 	) >"$kb/build.log" 2>&1 || {
 		echo "$prog: configuration failed; see $kb/build.log" >&2
 		exit 1
 	}
-	# Every option the fragment asks for must have survived olddefconfig
-	# (a dependency left out drops it silently).
+	# Every option the fragments ask for (the last one to name an option
+	# wins) must have survived olddefconfig (a dependency left out drops
+	# it silently).
 	bad=0
+	declare -A want=()
+	local order=() line opt got
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*) want=$line opt=${line%%=*} ;;
-		"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} want= ;;
+		CONFIG_*=*) opt=${line%%=*} ;;
+		"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} line= ;;
 		*) continue ;;
 		esac
+		[ -n "${want[$opt]+set}" ] || order+=("$opt")
+		want[$opt]=$line
+	done < <(cat "${frags[@]}")
+	for opt in "${order[@]}"; do
 		got=$(grep -E "^$opt=" "$src/.config" || true)
-		if [ "$got" != "$want" ]; then
-			echo "$prog: $frag: $opt: wanted '${want:-not set}', .config has '${got:-not set}'" >&2
+		if [ "$got" != "${want[$opt]}" ]; then
+			echo "$prog: ${frags[*]##*/}: $opt: wanted '${want[$opt]:-not set}', .config has '${got:-not set}'" >&2
 			bad=1
 		fi
-	done <"$frag"
+	done
 	[ $bad -eq 0 ] || exit 1
 	touch "$kb/configured"
 }
@@ -90,9 +112,9 @@ configure() {
 if ! [ -f "$kb/built" ]; then
 	start=$SECONDS
 	if [ -f "$kb/configured" ]; then
-		echo "$prog: resuming the debug kernel's build in $kb (log: $kb/build.log)" >&2
+		echo "$prog: resuming the $variant kernel's build in $kb (log: $kb/build.log)" >&2
 	else
-		echo "$prog: building the debug kernel in $kb (log: $kb/build.log)" >&2
+		echo "$prog: building the $variant kernel in $kb (log: $kb/build.log)" >&2
 		configure
 	fi
 	if ! make -C "$src" -j"$jobs" bzImage modules >>"$kb/build.log" 2>&1; then
@@ -120,7 +142,7 @@ krel=$(cat "$kb/built")
 # kernel.env is newer.
 cat >"$dir/kernel.env.new" <<EOF
 KREL=$krel
-PKG=linux-source-6.1-debug-$key
+PKG=linux-source-6.1-$variant-$key
 VERSION=$ver
 VMLINUZ=$root/boot/vmlinuz-$krel
 VMLINUX=

@@ -13,7 +13,8 @@
 #
 # FLAVOUR debug is not Debian's: the lockdep/KASAN kernel that
 # scripts/build-debug-kernel.sh builds from linux-source-6.1 (cached under
-# $O/debug-kernel), with a DIR/kernel.env of the same form.
+# $O/debug-kernel), with a DIR/kernel.env of the same form; FLAVOUR kcsan
+# its KCSAN kernel (--kcsan, cached under $O/debug-kernel-kcsan).
 #
 # The .deb is cached in $O/vm/debs ($O defaults to build/ at the top).
 # Nothing is downloaded or unpacked again while DIR/kernel.env records the
@@ -27,7 +28,7 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug DIR" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug|kcsan DIR" >&2
 	exit 2
 }
 [ $# -eq 2 ] || usage
@@ -38,6 +39,7 @@ case $flavour in
 stock | rt) series=6.1 ;;
 stock-6.12 | rt-6.12) series=6.12 ;;
 debug) exec "$top/scripts/build-debug-kernel.sh" "$dir" ;;
+kcsan) exec "$top/scripts/build-debug-kernel.sh" --kcsan "$dir" ;;
 *) usage ;;
 esac
 kver=$("$top/scripts/kver.sh" $series)

@@ -5,7 +5,8 @@
 #   rths        a sim device on its hrtimer clock, run by "rthsctl
 #               latency"; each tick's timer-irq and thread latency from
 #               the rths_tick trace event (in a tracefs instance of its
-#               own), since the loop's statistics keep log2 histograms
+#               own); rthsctl's p99.9 from the kernel's 1 us histogram
+#               must agree with it (report.sh)
 #   cyclictest  one thread, -N -v: each loop's latency in ns
 #   timerlat    the tracer, where the kernel has it (available_tracers):
 #               irq and thread latency of each period

@@ -4,11 +4,14 @@
 # bench/latency/guest-latency.sh left for one kernel flavour: FILE (its
 # standard output: the kernel and the setup) and the directory of the
 # same name without ".txt" (the tools' outputs and traces).
-#   report.sh table FLAVOUR FILE        p50/p99/max per tool and load, and
+#   report.sh table FLAVOUR FILE        p50/p99/p99.9/max per tool and load, and
 #                                       the ratios of p99 and max, rths
 #                                       over cyclictest and timerlat
 #   report.sh summary FLAVOUR FILE...   one row per kernel and load
-# Latencies in microseconds, percentiles by nearest rank.  Figures are
+# Latencies in microseconds, percentiles by nearest rank.  The rths
+# loop's p99.9 is also read from the kernel's 1 us histogram (rthsctl
+# latency's percentile lines); it must be the trace's, floored to the
+# microsecond, as both count the same ticks.  Figures are
 # printed, never judged; missing output, no samples, a trace that lost
 # events or disagrees with its tool's count is an error: a broken bench,
 # not a figure.
@@ -34,7 +37,7 @@ esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# "lat LOAD TOOL SAMPLES P50 P99 MAX" (ns) of the values in $tmp/v;
+# "lat LOAD TOOL SAMPLES P50 P99 P99.9 MAX" (ns) of the values in $tmp/v;
 # MAX_NS, if given, is the tool's own maximum (a few of cyclictest's last
 # loops never reach its -v output).
 series() {	# LOAD TOOL WHERE [MAX_NS]
@@ -44,7 +47,8 @@ series() {	# LOAD TOOL WHERE [MAX_NS]
 			if (!NR) exit 1
 			max = v[NR] > m ? v[NR] : m
 			print "lat", l, t, NR, v[int((NR * 50 + 99) / 100)],
-			      v[int((NR * 99 + 99) / 100)], max
+			      v[int((NR * 99 + 99) / 100)],
+			      v[int((NR * 999 + 999) / 1000)], max
 		}' || fail "$3: no samples"
 }
 # No event lost from the measured CPU's trace buffer.
@@ -72,7 +76,16 @@ figures() {	# FILE
 		sed -n 's/.* thread_lat=\([0-9]*\) .*/\1/p' "$o.trace" >"$tmp/v"
 		n=$(wc -l <"$tmp/v")
 		[ "$n" = "$c" ] || fail "$o.trace: $n rths_tick events for $c loops"
-		series $l rths-thread "$o.trace"
+		series $l rths-thread "$o.trace" >"$tmp/lat"
+		cat "$tmp/lat"
+		# the kernel's 1 us histogram agrees with the trace
+		h=$(sed -n 's/^# thread percentiles (us, cpu [0-9]*): .* p99.9 \([0-9]*\)$/\1/p' \
+			"$o.out")
+		t=$(awk '{ print int($7 / 1000) }' "$tmp/lat")
+		[ -n "$h" ] || grep -q '^# thread percentiles .* p99.9 >=' "$o.out" ||
+			fail "$o.out: no p99.9 from the kernel's histogram"
+		[ -z "$h" ] || [ "$h" = "$t" ] ||
+			fail "$o.out: the histogram's p99.9 ($h us) is not the trace's ($t us)"
 		sed -n "s/^# missed: \([0-9]*\) of \([0-9]*\) periods$/missed $l \1 \2/p" \
 			"$o.out"
 		sed -n 's/.* irq_lat=\([0-9]*\) .*/\1/p' "$o.trace" >"$tmp/v"
@@ -99,8 +112,8 @@ figures() {	# FILE
 				"$o.trace" >"$tmp/v"
 			series $l timerlat-irq "$o.trace"
 		else
-			echo "lat $l timerlat-thread - - - -"
-			echo "lat $l timerlat-irq - - - -"
+			echo "lat $l timerlat-thread - - - - -"
+			echo "lat $l timerlat-irq - - - - -"
 		fi
 	done
 }
@@ -123,7 +136,7 @@ function ratio(a, b) { return (a == "-" || b == "-" || b == 0) ? "n/a" : sprintf
 	else if (w[1] == "missed") missed[f, w[2]] = w[3] " of " w[4]
 	else if (w[1] == "lat") {
 		k = f SUBSEP w[2] SUBSEP w[3]
-		n[k] = w[4]; p50[k] = w[5]; p99[k] = w[6]; max[k] = w[7]
+		n[k] = w[4]; p50[k] = w[5]; p99[k] = w[6]; p999[k] = w[7]; max[k] = w[8]
 		if (!((f, w[2]) in hasload)) { hasload[f, w[2]] = 1; loads[f, ++nl[f]] = w[2] }
 		if (!((f, w[2], w[3]) in hastool)) { hastool[f, w[2], w[3]] = 1; tools[f, w[2], ++nt[f, w[2]]] = w[3] }
 	}
@@ -131,13 +144,14 @@ function ratio(a, b) { return (a == "-" || b == "-" || b == 0) ? "n/a" : sprintf
 function v(arr, f, l, t) { return ((f, l, t) in arr) ? arr[f, l, t] : "-" }
 function table(f,   i, j, l, t) {
 	printf "bench-latency %s: kernel %s, %s\n", f, krel[f], setup[f]
-	printf "%-7s %-16s %8s %9s %9s %9s\n", "load", "tool", "samples", "p50 us", "p99 us", "max us"
+	printf "%-7s %-16s %8s %9s %9s %9s %9s\n", "load", "tool", "samples", "p50 us", "p99 us", "p99.9 us", "max us"
 	for (i = 1; i <= nl[f]; i++) {
 		l = loads[f, i]
 		for (j = 1; j <= nt[f, l]; j++) {
 			t = tools[f, l, j]
-			printf "%-7s %-16s %8s %9s %9s %9s\n", l, t, n[f, l, t],
-			       us(p50[f, l, t]), us(p99[f, l, t]), us(max[f, l, t])
+			printf "%-7s %-16s %8s %9s %9s %9s %9s\n", l, t, n[f, l, t],
+			       us(p50[f, l, t]), us(p99[f, l, t]), us(p999[f, l, t]),
+			       us(max[f, l, t])
 		}
 	}
 	for (i = 1; i <= nl[f]; i++)

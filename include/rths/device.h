@@ -195,6 +195,8 @@ enum rths_config_field {
 	RTHS_CFG_FB_ENTRIES = 1u << 9,
 	RTHS_CFG_TRACE_ENTRIES = 1u << 10,
 	RTHS_CFG_LIMITS = 1u << 11,	/* channels whose bit is in limits_set */
+	RTHS_CFG_LAT_HIST_US = 1u << 14,
+	RTHS_CFG_LAT_BREAK_US = 1u << 15,
 	/* 1u << 12 and 1u << 13 were the sim and comedi parameters of
 	 * librths.so.1: card parameters now travel in their own struct
 	 * (struct rths_card_params) */
@@ -214,6 +216,10 @@ struct rths_dev_config {
 	uint32_t limits_set;		/* bit i: send limits[i] */
 	struct rths_limits limits[RTHS_MAX_CHANNELS];
 	/* new fields go here, each with its RTHS_CFG_* bit */
+	/* 1 us latency buckets, 0..RTHS_LAT_HIST_US_MAX (0: none) */
+	uint32_t lat_hist_us;
+	/* the first thread latency above this (us) stops the trace; 0: off */
+	uint32_t lat_break_us;
 };
 
 struct rths_ring_info {
@@ -247,6 +253,7 @@ struct rths_dev_info {
 	double position[RTHS_MAX_CHANNELS];	/* m */
 	int64_t position_raw[RTHS_MAX_CHANNELS];	/* nm */
 	/* new fields go here */
+	uint32_t lat_hist_us, lat_break_us;	/* as in rths_dev_config */
 };
 
 /*
@@ -262,8 +269,11 @@ struct rths_dev_info {
 #define RTHS_END_OF(type, member) \
 	(offsetof(type, member) + sizeof(((type *)0)->member))
 #define RTHS_DEV_CONFIG_SIZE_VER0 RTHS_END_OF(struct rths_dev_config, limits)
+#define RTHS_DEV_CONFIG_SIZE_VER1 \
+	RTHS_END_OF(struct rths_dev_config, lat_break_us)
 #define RTHS_DEV_INFO_SIZE_VER0 \
 	RTHS_END_OF(struct rths_dev_info, position_raw)
+#define RTHS_DEV_INFO_SIZE_VER1 RTHS_END_OF(struct rths_dev_info, lat_break_us)
 #define RTHS_SIM_PARAMS_SIZE_VER0 \
 	RTHS_END_OF(struct rths_sim_params, post_stiffness)
 #define RTHS_SIM_PARAMS_SIZE_VER1 RTHS_END_OF(struct rths_sim_params, plant)
@@ -362,6 +372,27 @@ struct rths_stats {
 int rths_stats_get(struct rths_ctl *ctl, const char *name,
 		   struct rths_stats *st);
 int rths_stats_reset(struct rths_ctl *ctl, const char *name);
+
+/*
+ * The 1 us latency histograms of a device (RTHS_CFG_LAT_HIST_US), as
+ * cyclictest -h keeps them: irq[i] and thread[i] count the latencies in
+ * [i, i + 1) us for i below @buckets, the overflow counts the rest.
+ */
+struct rths_lat_hist {
+	uint32_t cap;			/* in: entries of irq[] and thread[] */
+	uint32_t buckets;		/* out: the device keeps (0: none) */
+	uint64_t *irq, *thread;		/* in: the caller's arrays */
+	uint64_t irq_overflow, thread_overflow;
+	/* RTHS_CFG_LAT_BREAK_US: the sample (from 1) that passed it, 0 if
+	 * none, and its thread latency (ns) */
+	uint64_t break_sample, break_ns;
+};
+
+/* Extension: the statistics and the 1 us histograms of one device, from
+ * one snapshot.  Buckets beyond @h->cap are added to the overflows (and
+ * are -E2BIG's concern of nobody: the counts stay whole). */
+int rths_stats_get_hist(struct rths_ctl *ctl, const char *name,
+			struct rths_stats *st, struct rths_lat_hist *h);
 /* Extension: the statistics of every device (one dump); @cb as for
  * rths_dev_list. */
 int rths_stats_list(struct rths_ctl *ctl,

@@ -264,6 +264,9 @@ int rths_put_config(struct rths_msgbuf *mb, const struct rths_dev_config *cfg)
 		F(RTHS_CFG_FB_ENTRIES, RTHS_A_DEV_FB_ENTRIES, fb_entries),
 		F(RTHS_CFG_TRACE_ENTRIES, RTHS_A_DEV_TRACE_ENTRIES,
 		  trace_entries),
+		F(RTHS_CFG_LAT_HIST_US, RTHS_A_DEV_LAT_HIST_US, lat_hist_us),
+		F(RTHS_CFG_LAT_BREAK_US, RTHS_A_DEV_LAT_BREAK_US,
+		  lat_break_us),
 #undef F
 	};
 	unsigned int i;
@@ -451,6 +454,8 @@ int rths_dev_info_parse(const struct nlmsghdr *nlh, struct rths_dev_reply *r)
 	info->cmd_entries = rths_attr_u32(tb[RTHS_A_DEV_CMD_ENTRIES]);
 	info->fb_entries = rths_attr_u32(tb[RTHS_A_DEV_FB_ENTRIES]);
 	info->trace_entries = rths_attr_u32(tb[RTHS_A_DEV_TRACE_ENTRIES]);
+	info->lat_hist_us = rths_attr_u32(tb[RTHS_A_DEV_LAT_HIST_US]);
+	info->lat_break_us = rths_attr_u32(tb[RTHS_A_DEV_LAT_BREAK_US]);
 	info->mmap_size = rths_attr_u64(tb[RTHS_A_DEV_MMAP_SIZE]);
 	/* new_encode_dev() format */
 	dev = rths_attr_u32(tb[RTHS_A_DEV_CHRDEV]);

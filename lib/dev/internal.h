@@ -162,7 +162,9 @@ RTHS_HIDDEN int rths_attr_path(const struct nlmsghdr *req, uint32_t off,
 /* ---- the netlink channel (ctl.c) --------------------------------------- */
 
 #define RTHS_REQ_SIZE 8192
-#define RTHS_RX_SIZE 32768
+/* the largest reply: STATS_GET with RTHS_LAT_HIST_US_MAX 1 us buckets
+ * full in both histograms (48 kB) */
+#define RTHS_RX_SIZE 131072
 
 struct rths_nl {
 	struct mnl_socket *sock;

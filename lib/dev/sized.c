@@ -12,7 +12,9 @@
 
 /* The first published sizes end exactly at their last field: a field
  * appended later can never land in an old struct's tail padding. */
-_Static_assert(RTHS_DEV_CONFIG_SIZE_VER0 <= sizeof(struct rths_dev_config) &&
+_Static_assert(RTHS_DEV_CONFIG_SIZE_VER0 <= RTHS_DEV_CONFIG_SIZE_VER1 &&
+	       RTHS_DEV_CONFIG_SIZE_VER1 <= sizeof(struct rths_dev_config) &&
+	       RTHS_DEV_INFO_SIZE_VER1 <= sizeof(struct rths_dev_info) &&
 	       RTHS_DEV_INFO_SIZE_VER0 <= sizeof(struct rths_dev_info) &&
 	       RTHS_SIM_PARAMS_SIZE_VER0 <= sizeof(struct rths_sim_params) &&
 	       RTHS_COMEDI_PARAMS_SIZE_VER0 <=

@@ -55,6 +55,9 @@ static const struct rths_attr_desc dev_attrs[RTHS_A_MAX + 1] = {
 	[RTHS_A_EVENT] = NEST("event", &rths_space_event),
 	[RTHS_A_LIMIT_CHANNEL] = NEST("channel", &rths_space_limit),
 	[RTHS_A_RING] = NEST("ring", &rths_space_ring),
+	[RTHS_A_RUN_NOW] = FLAG("run-now"),
+	[RTHS_A_DEV_LAT_HIST_US] = U32("lat-hist-us"),
+	[RTHS_A_DEV_LAT_BREAK_US] = U32("lat-break-us"),
 };
 
 const struct rths_attr_space rths_space_dev = {
@@ -147,6 +150,15 @@ static const struct rths_attr_desc stats_attrs[RTHS_STATS_A_MAX + 1] = {
 	[RTHS_STATS_A_THREAD_LAT_MAX] = U64("thread-lat-max"),
 	[RTHS_STATS_A_THREAD_LAT_HIST] = HIST("thread-lat-hist"),
 	[RTHS_STATS_A_LAT_SAMPLES] = U64("lat-samples"),
+	[RTHS_STATS_A_LAT_HIST_US] = U32("lat-hist-us"),
+	[RTHS_STATS_A_IRQ_LAT_HIST_US] = { .name = "irq-lat-hist-us",
+					   .type = MNL_TYPE_BINARY },
+	[RTHS_STATS_A_THREAD_LAT_HIST_US] = { .name = "thread-lat-hist-us",
+					      .type = MNL_TYPE_BINARY },
+	[RTHS_STATS_A_IRQ_LAT_OVERFLOW] = U64("irq-lat-overflow"),
+	[RTHS_STATS_A_THREAD_LAT_OVERFLOW] = U64("thread-lat-overflow"),
+	[RTHS_STATS_A_LAT_BREAK_SAMPLE] = U64("lat-break-sample"),
+	[RTHS_STATS_A_LAT_BREAK_NS] = U64("lat-break-ns"),
 };
 
 const struct rths_attr_space rths_space_stats = {

@@ -140,3 +140,80 @@ int rths_stats_list(struct rths_ctl *ctl,
 
 	return rths_nl_talk(&ctl->nl, mb.nlh, list_cb, &l);
 }
+
+/* One binary histogram attribute into @dst (@cap entries); what does not
+ * fit goes to @over. */
+static int hist_copy(const struct nlattr *a, uint64_t *dst, uint32_t cap,
+		     uint64_t *over)
+{
+	uint32_t i, n;
+
+	if (!a)
+		return 0;
+	if (mnl_attr_get_payload_len(a) % sizeof(uint64_t))
+		return -EPROTO;
+	n = mnl_attr_get_payload_len(a) / sizeof(uint64_t);
+	for (i = 0; i < n; i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)mnl_attr_get_payload(a) +
+		       i * sizeof(v), sizeof(v));
+		if (i < cap)
+			dst[i] = v;
+		else
+			*over += v;
+	}
+	return 0;
+}
+
+struct hist_ctx {
+	struct rths_stats *st;
+	struct rths_lat_hist *h;
+};
+
+static int hist_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[RTHS_A_MAX + 1] = { NULL };
+	const struct nlattr *sb[RTHS_STATS_A_MAX + 1] = { NULL };
+	struct hist_ctx *c = arg;
+	struct rths_lat_hist *h = c->h;
+	char name[RTHS_NAME_LEN];
+	uint32_t id;
+	int ret;
+
+	ret = rths_stats_parse(nlh, &id, name, c->st);
+	if (!ret)
+		ret = rths_attr_parse_msg(nlh, &rths_space_dev, tb);
+	if (!ret)
+		ret = rths_attr_parse_nest(tb[RTHS_A_STATS], &rths_space_stats,
+					   sb);
+	if (ret)
+		return ret;
+	h->buckets = rths_attr_u32(sb[RTHS_STATS_A_LAT_HIST_US]);
+	h->irq_overflow = rths_attr_u64(sb[RTHS_STATS_A_IRQ_LAT_OVERFLOW]);
+	h->thread_overflow =
+		rths_attr_u64(sb[RTHS_STATS_A_THREAD_LAT_OVERFLOW]);
+	h->break_sample = rths_attr_u64(sb[RTHS_STATS_A_LAT_BREAK_SAMPLE]);
+	h->break_ns = rths_attr_u64(sb[RTHS_STATS_A_LAT_BREAK_NS]);
+	return hist_copy(sb[RTHS_STATS_A_IRQ_LAT_HIST_US], h->irq, h->cap,
+			 &h->irq_overflow) ?:
+	       hist_copy(sb[RTHS_STATS_A_THREAD_LAT_HIST_US], h->thread,
+			 h->cap, &h->thread_overflow);
+}
+
+int rths_stats_get_hist(struct rths_ctl *ctl, const char *name,
+			struct rths_stats *st, struct rths_lat_hist *h)
+{
+	struct hist_ctx c = { .st = st, .h = h };
+
+	rths_err_clear(&ctl->nl.err);
+	if (!h || (h->cap && (!h->irq || !h->thread)))
+		return rths_err_set(&ctl->nl.err, -EINVAL,
+				    "rths_lat_hist: NULL arrays");
+	memset(st, 0, sizeof(*st));
+	if (h->cap) {
+		memset(h->irq, 0, h->cap * sizeof(*h->irq));
+		memset(h->thread, 0, h->cap * sizeof(*h->thread));
+	}
+	return rths_ctl_dev_cmd(ctl, RTHS_CMD_STATS_GET, name, hist_cb, &c);
+}

@@ -20,9 +20,9 @@
 
 /* The first published size of each struct ends at its last field: no
  * tail padding that a field appended later could fall into. */
-_Static_assert(sizeof(struct rths_dev_config) == RTHS_DEV_CONFIG_SIZE_VER0,
+_Static_assert(sizeof(struct rths_dev_config) == RTHS_DEV_CONFIG_SIZE_VER1,
 	       "rths_dev_config has tail padding or unpublished fields");
-_Static_assert(sizeof(struct rths_dev_info) == RTHS_DEV_INFO_SIZE_VER0,
+_Static_assert(sizeof(struct rths_dev_info) == RTHS_DEV_INFO_SIZE_VER1,
 	       "rths_dev_info has tail padding or unpublished fields");
 _Static_assert(sizeof(struct rths_sim_params) == RTHS_SIM_PARAMS_SIZE_VER1,
 	       "rths_sim_params has tail padding or unpublished fields");
@@ -40,6 +40,8 @@ _Static_assert(RTHS_DEV_CONFIG_SIZE_VER0 == 696, "rths_dev_config size");
 AT(rths_dev_config, set, 0);
 AT(rths_dev_config, limits_set, 48);
 AT(rths_dev_config, limits, 56);
+_Static_assert(RTHS_DEV_CONFIG_SIZE_VER1 == 704, "rths_dev_config size");
+AT(rths_dev_config, lat_hist_us, 696);
 _Static_assert(RTHS_DEV_INFO_SIZE_VER0 == 1128, "rths_dev_info size");
 AT(rths_dev_info, card, 20);
 AT(rths_dev_info, limits, 96);
@@ -48,6 +50,8 @@ AT(rths_dev_info, mmap_size, 832);
 AT(rths_dev_info, step, 856);
 AT(rths_dev_info, position, 872);
 AT(rths_dev_info, position_raw, 1000);
+_Static_assert(RTHS_DEV_INFO_SIZE_VER1 == 1136, "rths_dev_info size");
+AT(rths_dev_info, lat_hist_us, 1128);
 _Static_assert(RTHS_SIM_PARAMS_SIZE_VER0 == 88, "rths_sim_params size");
 AT(rths_sim_params, seed, 56);
 AT(rths_sim_params, post_stiffness, 80);
@@ -211,7 +215,7 @@ TEST(core_config_is_size_tagged_through_the_public_call)
 	/* no socket: these must fail before anything is sent */
 	ASSERT_NE(NULL, ctl);
 	EXPECT_EQ(-E2BIG, rths_dev_set(ctl, "s0", &x.cfg, sizeof(x), NULL));
-	EXPECT_STREQ("struct rths_dev_config: byte 696 is set, but this librths knows only 696 bytes",
+	EXPECT_STREQ("struct rths_dev_config: byte 704 is set, but this librths knows only 704 bytes",
 		     rths_ctl_error(ctl));
 	EXPECT_EQ(-EINVAL, rths_dev_set(ctl, "s0", &x.cfg, 4, NULL));
 	EXPECT_EQ(-EINVAL, rths_dev_get(ctl, "s0", &info,

@@ -756,6 +756,11 @@ static struct nlmsghdr *build_stats_reply(void *buf, size_t hist_len)
 		if (i == RTHS_STATS_A_IRQ_LAT_HIST ||
 		    i == RTHS_STATS_A_THREAD_LAT_HIST)
 			mnl_attr_put(nlh, i, hist_len, hist);
+		else if (i == RTHS_STATS_A_LAT_HIST_US)
+			mnl_attr_put_u32(nlh, i, 2);
+		else if (i == RTHS_STATS_A_IRQ_LAT_HIST_US ||
+			 i == RTHS_STATS_A_THREAD_LAT_HIST_US)
+			mnl_attr_put(nlh, i, 2 * sizeof(uint64_t), hist);
 		else
 			put_u64_padded(nlh, RTHS_STATS_A_PAD, i, i);
 	}

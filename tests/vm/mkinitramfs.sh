@@ -10,20 +10,21 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug DIR OUT" >&2
+	echo "usage: $0 stock|rt|stock-6.12|rt-6.12|debug|kcsan DIR OUT" >&2
 	exit 2
 }
 [ $# -eq 3 ] || usage
 flavour=$1
 dir=$2
 out=$3
-case $flavour in stock | rt | stock-6.12 | rt-6.12 | debug) ;; *) usage ;; esac
+case $flavour in stock | rt | stock-6.12 | rt-6.12 | debug | kcsan) ;; *) usage ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
 # shellcheck source=/dev/null
 . "$dir/kernel.env"
 case $KREL in
 *-rths-debug) [ "$flavour" = debug ] ;;
+*-rths-kcsan) [ "$flavour" = kcsan ] ;;
 *-rt-amd64) [ "${flavour%-*}" = rt ] ;;
 *) [ "${flavour%-*}" = stock ] ;;
 esac || {

@@ -134,9 +134,9 @@ flavour=$1
 rwdir=$2
 shift 3
 case $flavour in
-stock | rt | stock-6.12 | rt-6.12 | debug) ;;
+stock | rt | stock-6.12 | rt-6.12 | debug | kcsan) ;;
 *)
-	echo "$prog: FLAVOUR is stock, rt, stock-6.12, rt-6.12 or debug, not '$flavour'" >&2
+	echo "$prog: FLAVOUR is stock, rt, stock-6.12, rt-6.12, debug or kcsan, not '$flavour'" >&2
 	exit 2
 	;;
 esac

@@ -35,6 +35,22 @@ expect() {
 	fi
 }
 
+# --live-kcsan: the KCSAN kernel's self-check (no KASAN, UBSAN, kmemleak).
+if [ "${1:-}" = --live-kcsan ]; then
+	shift
+	echo "TAP version 13"
+	echo "1..3"
+	expect "self-check: lockdep reports rths_splat's ABBA" 1 \
+		'^#   WARNING: possible circular locking dependency detected$' "$@"
+	expect "self-check: might_sleep() under a spinlock is reported" 1 \
+		'^#   BUG: sleeping function called from invalid context' "$@"
+	expect "self-check: KCSAN reports rths_splat's racing threads" 1 \
+		'^#   BUG: KCSAN: data-race in rths_splat_racer' "$@"
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
 if [ "${1:-}" = --live ]; then
 	shift
 	echo "TAP version 13"
@@ -55,7 +71,7 @@ if [ "${1:-}" = --live ]; then
 fi
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..15"
 expect "lockdep circular dependency" 1 \
 	'^#   WARNING: possible circular locking dependency detected$' \
 	"$d/lockdep-comedi.log"
@@ -63,6 +79,15 @@ expect "lockdep report keeps its lock lines" 1 \
 	'^#   ffff888006a1c0a8 \(&rd->lock\)' "$d/lockdep-comedi.log"
 expect "KASAN" 1 '^#   BUG: KASAN: slab-out-of-bounds in rths_ring_push' \
 	"$d/kasan.log"
+expect "KCSAN: a race in rths's code fails" 1 \
+	'^#   BUG: KCSAN: data-race in rths_fill_dev \[rths\] / rths_loop_tick' \
+	"$d/kcsan-rths.log"
+SPLAT_KCSAN_OWN='rths_|\[rths' expect \
+	"KCSAN: with SPLAT_KCSAN_OWN, a race in rths's code still fails" 1 \
+	'^not ok 1 .*: 1 kernel report' "$d/kcsan-rths.log"
+SPLAT_KCSAN_OWN='rths_|\[rths' expect \
+	"KCSAN: with SPLAT_KCSAN_OWN, a race inside the kernel is listed, not counted" 0 \
+	'^#   BUG: KCSAN: data-race in tick_nohz_idle_stop_tick' "$d/kcsan-core.log"
 expect "UBSAN" 1 '^#   UBSAN: shift-out-of-bounds in kernel/loop.c' \
 	"$d/ubsan.log"
 expect "sleeping in atomic context" 1 \

@@ -133,6 +133,28 @@ struct rc_dev_set {
 int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,
 		     struct rc_err *e);
 
+/* ---- latency formats (latfmt.c) -------------------------------------------- */
+
+/* One column of a latency histogram, in microseconds. */
+struct lat_col {
+	uint64_t count, min_us, avg_us, max_us;
+	const uint64_t *hist;	/* 1 us buckets: [i, i + 1) us */
+	uint32_t buckets;
+	uint64_t overflow;	/* samples past the buckets */
+	uint32_t cpu;
+};
+
+/* cyclictest -h: @rows rows of @ncols columns, then its summary lines. */
+void lat_print_cyclictest(FILE *f, const struct lat_col *c, unsigned int ncols,
+			  uint32_t rows);
+/* rtla timerlat hist: an IRQ and a Thr column per CPU. */
+void lat_print_rtla(FILE *f, const struct lat_col *irq,
+		    const struct lat_col *thr, unsigned int n, uint32_t rows,
+		    uint64_t seconds);
+/* Nearest-rank percentile (@per100k of 100000) in us; UINT64_MAX when it
+ * lies past the buckets. */
+uint64_t lat_percentile(const struct lat_col *c, unsigned int per100k);
+
 /* ---- output (output.c) ----------------------------------------------------- */
 
 struct rc {

@@ -27,7 +27,8 @@ static const struct unit velocity_units[] = {
 	{ "m/s", 1 }, { "mm/s", 1e-3 }, { NULL, 0 }
 };
 static const struct unit time_units[] = {
-	{ "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { NULL, 0 }
+	{ "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "m", 60 }, { "h", 3600 },
+	{ "d", 86400 }, { NULL, 0 }
 };
 static const struct unit stiffness_units[] = {
 	{ "N/m", 1 }, { "kN/m", 1e3 }, { "N/mm", 1e3 }, { "kN/mm", 1e6 },

@@ -36,6 +36,9 @@
 #define RTHS_POS_MAX		(1LL << 40)	/* about 1.1 km */
 #define RTHS_FORCE_MAX		(1LL << 50)	/* about 1.1e9 N */
 #define RTHS_LAT_HIST_BUCKETS	24	/* log2 buckets, see RTHS_STATS_A_* */
+/* 1 us latency buckets at most (RTHS_A_DEV_LAT_HIST_US) */
+#define RTHS_LAT_HIST_US_MAX	3000
+#define RTHS_LAT_BREAK_US_MAX	1000000	/* RTHS_A_DEV_LAT_BREAK_US */
 
 /* Device state. */
 enum rths_state {
@@ -187,6 +190,21 @@ enum rths_attr {
 	 * owns the device (opened O_RDWR); stands in for CAP_NET_ADMIN
 	 */
 	RTHS_A_DEV_FD,
+	/*
+	 * u32 0..LAT_HIST_US_MAX (default 0: none): how many 1 us latency
+	 * buckets the device keeps, for the timer irq and the thread each
+	 * ([i, i + 1) us for i below it; above, an overflow count), as
+	 * cyclictest -h does.  The kernel allocates them when this is set.
+	 */
+	RTHS_A_DEV_LAT_HIST_US,
+	/*
+	 * u32 us, 0..LAT_BREAK_US_MAX (default 0: off): the first thread
+	 * latency above this emits the rths_lat_break tracepoint and turns
+	 * tracing off (tracing_off()), leaving the trace that led there, as
+	 * cyclictest -b does; RTHS_STATS_A_LAT_BREAK_* say when.  The loop
+	 * runs on.
+	 */
+	RTHS_A_DEV_LAT_BREAK_US,
 	__RTHS_A_MAX,
 };
 
@@ -226,6 +244,10 @@ enum rths_ring_attr {
  * callback, "thread" is expiry to the loop thread running.  Histogram
  * bucket 0 counts latencies below 1 us, bucket i (i >= 1) those in
  * [2^(i-1), 2^i) us; the last bucket also takes everything above.
+ * The 1 us histograms (RTHS_A_DEV_LAT_HIST_US buckets) come on STATS_GET
+ * by device only, not in dumps; bucket i counts latencies in [i, i + 1)
+ * us, trailing empty buckets are left out, and the overflow counts take
+ * the latencies of the buckets beyond.
  *
  * Invariants, exact whenever the device is stopped:
  *   PERIODS = TICKS + MISSED            (hrtimer clock)
@@ -233,6 +255,9 @@ enum rths_ring_attr {
  *   LATE_STEPS = LATE_EXTRAPOLATED + LATE_HELD + LATE_DECELERATED
  *                + LATE_FAULTED
  *   STEPS   = FB_RECORDS + FB_OVERFLOWS
+ *   LAT_SAMPLES = sum(IRQ_LAT_HIST_US) + IRQ_LAT_OVERFLOW
+ *               = sum(THREAD_LAT_HIST_US) + THREAD_LAT_OVERFLOW
+ *                                   (when LAT_HIST_US > 0)
  */
 enum rths_stats_attr {
 	RTHS_STATS_A_UNSPEC,
@@ -267,6 +292,16 @@ enum rths_stats_attr {
 	RTHS_STATS_A_THREAD_LAT_MAX,	/* u64 ns */
 	RTHS_STATS_A_THREAD_LAT_HIST,	/* binary: __u64[RTHS_LAT_HIST_BUCKETS] */
 	RTHS_STATS_A_LAT_SAMPLES,	/* u64 ticks with latencies recorded */
+	RTHS_STATS_A_LAT_HIST_US,	/* u32 1 us buckets kept (0: none) */
+	RTHS_STATS_A_IRQ_LAT_HIST_US,	/* binary: __u64[] (see above) */
+	RTHS_STATS_A_THREAD_LAT_HIST_US,	/* binary: __u64[] */
+	RTHS_STATS_A_IRQ_LAT_OVERFLOW,	/* u64 samples >= LAT_HIST_US us */
+	RTHS_STATS_A_THREAD_LAT_OVERFLOW,	/* u64 samples >= LAT_HIST_US us */
+	/* u64: the sample (from 1) whose thread latency passed
+	 * DEV_LAT_BREAK_US, 0 if none yet
+	 */
+	RTHS_STATS_A_LAT_BREAK_SAMPLE,
+	RTHS_STATS_A_LAT_BREAK_NS,	/* u64: that latency, ns */
 	__RTHS_STATS_A_MAX,
 };
 

@@ -11,10 +11,16 @@
  *   kmemleak kmalloc()ed buffers nothing points to
  *   lockdep  two mutexes taken in both orders by one thread (first:
  *            lockdep turns itself off after any report that taints)
+ *   KCSAN    two threads incrementing one plain int (KCSAN kernel)
+ *
+ * On the KCSAN kernel (no KASAN, UBSAN or kmemleak there) the reads,
+ * shifts and leaks go unreported; the scan expects what each kernel has.
  *
  * Never load it anywhere else.
  */
 #include <linux/compiler.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -91,6 +97,46 @@ static noinline void rths_splat_lockdep(void)
 	mutex_unlock(&rths_splat_b);
 }
 
+#ifdef CONFIG_KCSAN
+static int rths_splat_shared;
+
+static int rths_splat_racer(void *arg)
+{
+	while (!kthread_should_stop()) {
+		rths_splat_shared++;	/* the data race, on purpose */
+		cpu_relax();
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Two racers on two CPUs for 3 s: KCSAN samples one access in thousands. */
+static noinline void rths_splat_kcsan(void)
+{
+	struct task_struct *t[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		t[i] = kthread_create(rths_splat_racer, NULL, "rths_splat/%d", i);
+		if (IS_ERR(t[i])) {
+			while (i--)
+				kthread_stop(t[i]);
+			return;
+		}
+		kthread_bind(t[i], i % num_online_cpus());
+		wake_up_process(t[i]);
+	}
+	msleep(3000);
+	/* they loop until told: kthread_stop() finds them alive */
+	for (i = 0; i < 2; i++)
+		kthread_stop(t[i]);
+}
+#else
+static void rths_splat_kcsan(void)
+{
+}
+#endif
+
 static int __init rths_splat_init(void)
 {
 	/* first: a KASAN report taints the kernel LOCKDEP_NOW_UNRELIABLE,
@@ -101,6 +147,7 @@ static int __init rths_splat_init(void)
 	pr_info("rths_splat: kasan %d\n", rths_splat_kasan());
 	rths_splat_atomic_sleep();
 	rths_splat_leak();
+	rths_splat_kcsan();
 	pr_info("rths_splat: done\n");
 	return 0;
 }
