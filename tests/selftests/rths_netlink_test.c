@@ -773,6 +773,8 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
 	struct rths_dev_config back = { .set = RTHS_CFG_LIMITS,
 					.limits_set = 1 };
 	struct rths_dev_config cpuc = { .set = RTHS_CFG_CPU, .cpu = cpu };
+	struct rths_dev_config brk = { .set = RTHS_CFG_LAT_BREAK_US,
+				       .lat_break_us = 100 };
 	struct rths_ctl *ctl, *ctl2;
 	struct rths_dev *dev, *obs;
 
@@ -789,6 +791,9 @@ static void nr_child(const char *name, const char *other, uint32_t cpu)
 	NR_CHECK(3, rths_dev_del(ctl, name) == -EPERM);
 	NR_CHECK(4, rths_dev_set(ctl, name, &cpuc, sizeof(cpuc), NULL) ==
 		 -EPERM && strstr(rths_ctl_error(ctl), "cpu"));
+	/* a latency break turns the system's tracing off: an admin's too */
+	NR_CHECK(5, rths_dev_set(ctl, name, &brk, sizeof(brk), NULL) ==
+		 -EPERM && strstr(rths_ctl_error(ctl), "tracing"));
 	nr_refused(name, other);
 	/* a start needs an owner for the whole run */
 	NR_CHECK(20, rths_run_start(ctl, name) == -EPERM &&
