@@ -417,6 +417,12 @@ int main(int argc, char **argv)
 	if (o.duration > 0 && o.duration < x->duration)
 		x->duration = o.duration;
 	realtime_options(&o, &x->realtime);
+	/* an option that cannot act is said, not dropped */
+	if (!x->realtime.enabled &&
+	    (o.rt_priority >= 0 || o.rt_cpu_set || o.rt_required > 0))
+		fprintf(stderr, "rths-run: warning: --rt-priority, --rt-cpu and --rt-required have no effect: the step thread is not made real-time (%s)\n",
+			o.realtime == 0 ? "--no-realtime" :
+			"realtime.enabled is false; an offline run needs --realtime");
 	if (x->realtime.enabled && x->realtime.priority >= loop_priority(x)) {
 		fprintf(stderr, "rths-run: --rt-priority %d is not below the kernel loop's %d (device.priority)\n",
 			x->realtime.priority, loop_priority(x));

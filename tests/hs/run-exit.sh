@@ -28,7 +28,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
 printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
 expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
@@ -38,6 +38,9 @@ expect "a tiny constant_bdf step exits 1 naming it" 1 \
 	"ode_substructures\[1\].step" -- -d 8 -t 0.05 "$work/tiny-step.json"
 expect "offline run exits 0" 0 "" -- --offline -t 0.05 \
 	"$ex/two-story-frame-sim.json"
+expect "real-time options on an offline run are warned about, not dropped" 0 \
+	"have no effect: the step thread is not made real-time" -- --offline \
+	--rt-priority 60 -t 0.05 "$ex/two-story-frame-sim.json"
 # the device's stroke limits hold the offline backend as they hold the
 # kernel: status 3, "holding (reason limit"
 sed -e 's/"stroke_min": -0.05/"stroke_min": -0.002/' \
