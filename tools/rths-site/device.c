@@ -19,6 +19,7 @@
 #include <rths/hs_compensation.h>
 #include <rths/hs_experiment.h>
 #include <rths/hs_setup.h>
+#include <rths/rt.h>
 
 #include "site.h"
 
@@ -191,6 +192,8 @@ struct device_sub {
 	double disp[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
 	struct device_step_info info;
 	struct rths_error err;
+	/* the step thread's faults and switches after the first step */
+	struct rths_rt_counters rt_first;
 };
 
 /*
@@ -306,6 +309,8 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 		return r;
 	d->step++;
 	d->seq = seq;
+	if (d->step == 1)
+		rths_rt_counters(&d->rt_first, sizeof(d->rt_first));
 	for (size_t i = 0; i < d->m; i++)
 		rths_hs_comp_observe(d->comp[i], cmd[i], fb.disp[i]);
 	r = rths_hs_setup_position(&d->x->setup, fb.disp, u, d->disp, &d->err);
@@ -328,11 +333,36 @@ out:
 	return 0;
 }
 
+/*
+ * What the step thread went through from the first step to the last, as
+ * rths-run's summary says it: a real-time loop takes no page fault.
+ */
+static void report_step_thread(const struct device_sub *d)
+{
+	struct rths_rt_counters c;
+
+	if (d->step < 2 || rths_rt_counters(&c, sizeof(c)) < 0)
+		return;
+	site_log(LOG_INFO, "%s: step thread, steps 1 to %llu: %s %d on CPU %d, "
+		 "minor faults %llu, major faults %llu, involuntary switches %llu, voluntary %llu",
+		 d->sub->name, (unsigned long long)d->step,
+		 rths_rt_policy_name(c.sched_policy) ?: "?", c.sched_priority,
+		 c.cpu,
+		 (unsigned long long)(c.minor_faults - d->rt_first.minor_faults),
+		 (unsigned long long)(c.major_faults - d->rt_first.major_faults),
+		 (unsigned long long)(c.involuntary_switches -
+				      d->rt_first.involuntary_switches),
+		 (unsigned long long)(c.voluntary_switches -
+				      d->rt_first.voluntary_switches));
+}
+
 /* To rest: a device still moving ramps down over its ramp ticks. */
 int device_sub_stop(struct device_sub *d)
 {
 	int r = 0;
 
+	if (d->started)
+		report_step_thread(d);
 	if (d->started)
 		r = rths_hs_backend_stop(&d->b, &d->err);
 	d->started = false;
