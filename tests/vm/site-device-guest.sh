@@ -20,7 +20,7 @@ dir=$1 kmod=$2 site=$3 port=$4
 rthsctl=$(dirname "$site")/rthsctl
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 insmod "$kmod/kernel/rths.ko" && insmod "$kmod/kernel/cards/rths_sim.ko"
 check "insmod rths.ko rths_sim.ko ($(uname -r))" test $? -eq 0
 
@@ -76,6 +76,12 @@ rest=$(grep -c 'device at rest after' "$dir/pier1.log" "$dir/pier2.log" |
 	awk -F: '{ s += $2 } END { print s }')
 check "every session brought its device to rest ($rest of 4)" \
 	test "$rest" = 4
+# each session's step thread: real-time, no page fault after its first
+# step (rths-site logs it as the session's device comes to rest)
+rt=$(cat "$dir/pier1.log" "$dir/pier2.log" | grep -c \
+	'step thread, steps 1 to [0-9]*: SCHED_FIFO .*minor faults 0, major faults 0,')
+check "every session's step thread ran SCHED_FIFO without a page fault ($rt of 4)" \
+	test "$rt" = 4
 left=0
 for i in 1 2; do
 	"$rthsctl" dev show pier$i >/dev/null 2>&1 && left=1
