@@ -111,6 +111,8 @@ CFLAGS_plain := -O2 -g
 CFLAGS_asan := -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS_asan := -fsanitize=address,undefined
+# The caller's CPPFLAGS, CFLAGS and LDFLAGS come after ours (a package
+# build passes dpkg-buildflags' hardening flags this way).
 
 # Libraries librths links against; fragments append (e.g. -lgsl).
 LIBRTHS_LIBS := -lmnl -llapacke -llapack -lblas -ljansson -lm -lpthread
@@ -153,7 +155,8 @@ define variant_rules
 $(O)/$(1)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_$(1)) \
-		$$(VISIBILITY) -fPIC -MMD -MP -c $$< -o $$@
+		$$(CPPFLAGS) $$(CFLAGS) $$(VISIBILITY) -fPIC -MMD -MP \
+		-c $$< -o $$@
 
 $(O)/$(1)/librths.a: $$(addprefix $(O)/$(1)/,$$(LIBRTHS_SRCS:.c=.o))
 	@mkdir -p $$(@D)
@@ -173,7 +176,7 @@ $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 # visible again.
 $(foreach v,$(VARIANTS),$(O)/$(v)/lib/%.o): VISIBILITY := -fvisibility=hidden
 $(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
-	$(CC) -shared -Wl,-soname,$(LIBRTHS_SONAME) \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(LIBRTHS_SONAME) \
 		-Wl,--version-script=$(LIBRTHS_MAP) -Wl,--no-undefined \
 		-o $@ $(filter %.o,$^) $(LIBRTHS_LIBS)
 	ln -sf $(LIBRTHS_SONAME) $(O)/plain/librths.so
@@ -181,7 +184,7 @@ $(LIBRTHS_SO): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o)) $(LIBRTHS_MAP)
 # Requires.private names the libraries that ship a .pc; Libs.private has
 # the whole list, so that "pkg-config --static" is enough either way.
 # The install writes its own, for the PREFIX it installs to.
-gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' \
+gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@LIBS@|$(LIBRTHS_LIBS)|' \
 	-e 's|@VERSION@|$(RTHS_VERSION)|' \
 	-e 's|@REQUIRES@|$(LIBRTHS_REQUIRES)|' $(1)
 $(O)/plain/rths.pc: lib/rths.pc.in Makefile debian/changelog
@@ -189,6 +192,8 @@ $(O)/plain/rths.pc: lib/rths.pc.in Makefile debian/changelog
 	$(call gen_pc,$<) > $@
 
 PREFIX ?= /usr/local
+# librths and rths.pc (a package: the multiarch directory).
+LIBDIR ?= $(PREFIX)/lib
 # Where "make install" puts the udev rule (a package: /lib/udev/rules.d),
 # the systemd units and modules-load.d/rths.conf (systemd reads
 # /usr/local/lib/... too; a package: /lib/...).
@@ -206,13 +211,13 @@ define tool_rule
 $(O)/plain/tools/$(1).parts/%.o: tools/$(1)/%.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CPPFLAGS_COMMON) $$(CFLAGS_plain) \
-		-fPIC -MMD -MP -c $$< -o $$@
+		$$(CPPFLAGS) $$(CFLAGS) -fPIC -MMD -MP -c $$< -o $$@
 
 $(O)/plain/tools/$(1): $(O)/plain/tools/$(1).o \
 		$$(patsubst tools/$(1)/%.c,$(O)/plain/tools/$(1).parts/%.o,\
 			$$(wildcard tools/$(1)/*.c)) \
 		$$(TOOL_OBJS_$(1)) $(O)/plain/librths.a
-	$$(CC) -o $$@ $$^ $$(TOOL_LIBS_$(1)) $$(LIBRTHS_LIBS)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(TOOL_LIBS_$(1)) $$(LIBRTHS_LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
@@ -358,16 +363,16 @@ $(LIBRTHS_DIST_A): $(addprefix $(O)/plain/,$(LIBRTHS_SRCS:.c=.o))
 	ar rcs $@ $(@D)/librths.o
 
 install: lib tools $(LIBRTHS_DIST_A)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/rths \
 		$(DESTDIR)$(PREFIX)/include/linux $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(UDEV_RULES_DIR) $(DESTDIR)/etc/security/limits.d \
 		$(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(MODULES_LOAD_DIR) \
 		$(DESTDIR)/etc/rths
-	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(PREFIX)/lib/librths.so
-	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(PREFIX)/lib/librths.a
-	$(call gen_pc,lib/rths.pc.in) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rths.pc
+	install -m 755 $(LIBRTHS_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(LIBRTHS_SONAME) $(DESTDIR)$(LIBDIR)/librths.so
+	install -m 644 $(LIBRTHS_DIST_A) $(DESTDIR)$(LIBDIR)/librths.a
+	$(call gen_pc,lib/rths.pc.in) > $(DESTDIR)$(LIBDIR)/pkgconfig/rths.pc
 	install -m 644 include/rths/*.h $(DESTDIR)$(PREFIX)/include/rths/
 	install -m 644 include/uapi/linux/rths.h \
 		$(DESTDIR)$(PREFIX)/include/linux/

@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 show() { sed 's/^/# /' "$@" | tail -n 30; }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..17"
 
 debs=("$debdir"/*.deb)
 names=$(for d in "${debs[@]}"; do dpkg-deb -f "$d" Package; done | sort | xargs)
@@ -39,6 +39,27 @@ sed -i '/running with root privileges/d' "$work/lintian.txt"
 check "lintian: no error ($(grep -c '^E:' "$work/lintian.txt") E:, $(grep -c '^W:' "$work/lintian.txt") W:)" \
 	eval "! grep -q '^E:' '$work/lintian.txt'"
 sed 's/^/# lintian: /' "$work/lintian.txt"
+
+# Built with dpkg-buildflags' hardening: full RELRO (BIND_NOW), a
+# non-executable stack, and _FORTIFY_SOURCE's checked calls.
+ext=$work/ext
+mkdir -p "$ext"
+for d in "${debs[@]}"; do dpkg-deb -x "$d" "$ext"; done
+soft=
+for f in "$ext"/usr/bin/* "$ext"/usr/lib/*/librths.so.2; do
+	readelf -lW "$f" 2>/dev/null | grep -q GNU_RELRO || soft="$soft $(basename "$f"):relro"
+	readelf -dW "$f" 2>/dev/null | grep -q 'BIND_NOW' || soft="$soft $(basename "$f"):now"
+	readelf -lW "$f" 2>/dev/null | grep GNU_STACK | grep -q RWE && soft="$soft $(basename "$f"):execstack"
+done
+# (a program with no fortifiable call has no __*_chk symbol: the
+# compile lines of the build log tell instead)
+ncc=$(grep -c ' -c [^ ]*\.c -o' "$debdir/build.log")
+nfort=$(grep ' -c [^ ]*\.c -o' "$debdir/build.log" | grep -c -- '-D_FORTIFY_SOURCE=')
+[ "$ncc" -gt 0 ] && [ "$ncc" -eq "$nfort" ] || soft="$soft fortify:$nfort/$ncc"
+check "the tools and librths.so.2 are hardened (relro, bind-now; _FORTIFY_SOURCE on $nfort of $ncc compiles)${soft:+: not$soft}" \
+	test -z "$soft"
+check "librths2 has no lintian warning about the library's directory" \
+	eval "! grep -q '^[WE]: librths.*\(multiarch\|non-multi-arch\)' '$work/lintian.txt'"
 
 # rths-tools's units as systemd reads them, in a root that holds the
 # package and this machine's own units (the targets they name):
@@ -126,8 +147,8 @@ in_root sh -c 'cd /debs && gcc -O2 -o own-loop own-loop.c $(pkg-config --cflags 
 check "examples/c/own-loop.c builds against the installed librths-dev" \
 	test $? -eq 0 || show "$work/cc.log"
 in_root ldd /debs/own-loop >"$work/ldd.log" 2>&1
-check "and links librths.so.2" \
-	grep -q 'librths.so.2 => [^ ]*/lib/librths.so.2 ' "$work/ldd.log" ||
+check "and links librths.so.2 from the multiarch directory" \
+	grep -Eq "librths.so.2 => (/usr)?/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/librths.so.2 " "$work/ldd.log" ||
 	show "$work/ldd.log"
 
 out=$(in_root rthsctl --version 2>&1)
