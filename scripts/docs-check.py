@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Documentation as TAP: every Documentation/*.rst parses with docutils
-without a warning or an unresolved reference (a citation such as
+without a warning, an undefined substitution (|G| where \\|G\\| was meant)
+or an unresolved reference (a citation such as
 [CN109359427B]_ resolves to references.rst, as Sphinx resolves citations
 across pages), index.rst lists every page, every man page renders without a
 groff warning, and no page or man page names a path outside the repository
@@ -83,11 +84,15 @@ for page in pages:
         if m["level"] >= 2:
             messages.append("line %s: %s" % (m.get("line", "?"),
                                              m.astext().splitlines()[0]))
-    # an unresolved citation stays in the text as a "problematic" node
+    # an unresolved citation or substitution stays in the text as a
+    # "problematic" node (its message is not in the tree: a transform's)
     for n in doc.traverse(nodes.problematic):
         label = re.fullmatch(r"\[([^\]]+)\]_", n.astext())
         if label and label.group(1).lower() not in cited:
             messages.append("unresolved citation %s" % n.astext())
+        elif re.fullmatch(r"\|[^|]+\|_{0,2}", n.astext()):
+            messages.append("undefined substitution %s (write \\| for a"
+                            " literal bar)" % n.astext())
     for n in doc.traverse(nodes.bullet_list):
         listed.update(n.get("toctree", []))
     check("rst " + os.path.relpath(page, top), not messages,
