@@ -105,9 +105,9 @@ static int parse_digits(const char *field, const char *s, const char *suffix,
 		x = x * 10 + d;
 	}
 	if (*p && !(suffix && !strcmp(p, suffix)))
-		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer%s%s",
+		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer%s%s%s",
 			    field, s, suffix ? " (optionally followed by " : "",
-			    suffix ? suffix : "");
+			    suffix ? suffix : "", suffix ? ")" : "");
 	*v = x;
 	return 0;
 }

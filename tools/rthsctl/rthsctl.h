@@ -23,7 +23,7 @@ enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2 };
 
 /* What was wrong with the command line, in words. */
 struct rc_err {
-	char msg[256];
+	char msg[1024];	/* room for the longest "valid:" list */
 };
 
 /* Set @e's message (printf style); returns -EINVAL. */
