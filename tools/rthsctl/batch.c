@@ -403,7 +403,7 @@ int rc_batch_run(struct rc *rc, const char *file)
 		return RC_OK;
 	if (!rc_ctl(rc)) {
 		rc_batch_free(&b);
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	ret = rths_dev_list(rc->ctl, collect, &k);
 	if (!ret)

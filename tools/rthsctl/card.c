@@ -22,28 +22,18 @@ static int one_card(const char *card, void *arg)
 	return 0;
 }
 
-int rc_cmd_card(struct rc *rc, int argc, char **argv)
+static int card_show(struct rc *rc, int argc, char **argv)
 {
-	static const char *const words[] = { "show", "help", NULL };
 	struct rc_err e;
 	json_t *arr;
-	int k = 0, ret;
+	int ret;
 
-	if (argc >= 1) {
-		k = rc_keyword(argv[0], words, "card command", &e);
-		if (k < 0)
-			return rc_usage_error(&e, "card");
-		if (k == 1) {
-			rc_usage_card(stdout);
-			return RC_OK;
-		}
-		if (argc > 1) {
-			rc_err_set(&e, "card show: unexpected \"%s\"", argv[1]);
-			return rc_usage_error(&e, "card");
-		}
+	if (argc > 0) {
+		rc_err_set(&e, "card show: unexpected \"%s\"", argv[0]);
+		return rc_usage_error(&e, "card");
 	}
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	arr = rc->opt.json ? json_array() : NULL;
 	ret = rths_card_list(rc->ctl, one_card, arr);
 	if (ret < 0) {
@@ -53,4 +43,13 @@ int rc_cmd_card(struct rc *rc, int argc, char **argv)
 	if (arr)
 		rc_json_print(rc, arr);
 	return RC_OK;
+}
+
+int rc_cmd_card(struct rc *rc, int argc, char **argv)
+{
+	static const struct rc_cmd cmds[] = {
+		{ "show", card_show }, { "help", NULL }, { NULL, NULL }
+	};
+
+	return rc_dispatch(rc, cmds, "card", rc_usage_card, argc, argv);
 }

@@ -422,7 +422,7 @@ static int dev_show(struct rc *rc, int argc, char **argv)
 	ctl = rc_ctl(rc);
 	if (!ctl) {
 		json_decref(s.arr);
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	if (argc == 1) {
 		ret = show_named(ctl, argv[0], &s);
@@ -452,7 +452,7 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 	    rc_plant_design(&a.plant, RTHS_RATE_DEFAULT, &a.sim, &e))
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	if (!strcmp(a.card, "comedi"))
 		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
 				   RTHS_COMEDI_PARAMS(&a.comedi));
@@ -476,7 +476,7 @@ static int dev_del(struct rc *rc, int argc, char **argv)
 		return rc_usage_error(&e, "dev");
 	}
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	ret = rths_dev_del(rc->ctl, argv[0]);
 	snprintf(what, sizeof(what), "dev del %s", argv[0]);
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
@@ -540,7 +540,7 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 	if (rc_parse_dev_set(argc, argv, &s, &e))
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	ret = plant_for_set(rc, &s);
 	if (ret != RC_OK)
 		return ret;
@@ -554,21 +554,10 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 
 int rc_cmd_dev(struct rc *rc, int argc, char **argv)
 {
-	static const char *const words[] = {
-		"show", "add", "del", "set", "help", NULL
+	static const struct rc_cmd cmds[] = {
+		{ "show", dev_show }, { "add", dev_add }, { "del", dev_del },
+		{ "set", dev_set }, { "help", NULL }, { NULL, NULL }
 	};
-	struct rc_err e;
-	int k;
 
-	if (argc < 1)
-		return dev_show(rc, 0, argv);
-	k = rc_keyword(argv[0], words, "dev command", &e);
-	switch (k) {
-	case 0: return dev_show(rc, argc - 1, argv + 1);
-	case 1: return dev_add(rc, argc - 1, argv + 1);
-	case 2: return dev_del(rc, argc - 1, argv + 1);
-	case 3: return dev_set(rc, argc - 1, argv + 1);
-	case 4: rc_usage_dev(stdout); return RC_OK;
-	}
-	return rc_usage_error(&e, "dev");
+	return rc_dispatch(rc, cmds, "dev", rc_usage_dev, argc, argv);
 }

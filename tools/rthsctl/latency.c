@@ -695,6 +695,6 @@ int rc_cmd_latency(struct rc *rc, int argc, char **argv)
 	if (parse_args(argc, argv, &a, &e))
 		return rc_usage_error(&e, "latency");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	return run(rc, &a);
 }

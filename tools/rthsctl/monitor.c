@@ -130,11 +130,11 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 	ret = rths_mon_open(&mon);
 	if (ret == -ENOENT) {
 		fprintf(stderr, "rthsctl: rths module not loaded (modprobe rths)\n");
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	if (ret) {
 		fprintf(stderr, "rthsctl: monitor: %s\n", rths_strerror(ret));
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	/* no SA_RESTART: the signal must interrupt the wait */
 	memset(&sa, 0, sizeof(sa));
@@ -171,7 +171,7 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 	rths_mon_close(mon);
 	if (ret < 0 && ret != -EINTR) {
 		fprintf(stderr, "rthsctl: monitor: %s\n", rths_strerror(ret));
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	return RC_OK;
 }

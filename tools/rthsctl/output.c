@@ -45,6 +45,28 @@ int rc_usage_error(const struct rc_err *e, const char *object)
 	return RC_USAGE;
 }
 
+int rc_dispatch(struct rc *rc, const struct rc_cmd *tab, const char *object,
+		void (*usage)(FILE *f), int argc, char **argv)
+{
+	const struct rc_cmd *c = tab;
+	char what[48];
+	struct rc_err e;
+
+	if (argc >= 1) {
+		snprintf(what, sizeof(what), "%s command", object);
+		c = rc_cmd_find(argv[0], tab, what, &e);
+		if (!c)
+			return rc_usage_error(&e, object);
+		argc--;
+		argv++;
+	}
+	if (!c->func) {
+		usage(stdout);
+		return RC_OK;
+	}
+	return c->func(rc, argc, argv);
+}
+
 void rc_json_print(const struct rc *rc, json_t *j)
 {
 	/* 15 significant digits print every nm and uN exactly, without

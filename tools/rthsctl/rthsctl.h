@@ -16,8 +16,8 @@
 /* The project's, from debian/changelog (the Makefile defines it). */
 #define RTHSCTL_VERSION RTHS_VERSION
 
-/* Exit statuses. */
-enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2 };
+/* Exit statuses (Documentation/tool-conventions.rst). */
+enum { RC_OK = 0, RC_ERROR = 1, RC_USAGE = 2, RC_UNREACHABLE = 3 };
 
 /* ---- parsing (parse.c, units.c) --------------------------------------------------- */
 
@@ -43,6 +43,21 @@ int rc_parse_global(int argc, char **argv, struct rc_global *g,
  * that names @word and lists the valid ones ("unknown @what"). */
 int rc_keyword(const char *word, const char *const *valid, const char *what,
 	       struct rc_err *e);
+
+/*
+ * A command table, as ip's: {name, func} pairs ended by { NULL }.  A word
+ * names the entry it equals, else the first entry, in table order, that
+ * it begins ("d" is dev, "run st" is start): put the common commands
+ * first.  Returns the entry, or NULL with a message that lists the names.
+ */
+struct rc;
+struct rc_cmd {
+	const char *name;
+	int (*func)(struct rc *rc, int argc, char **argv);
+};
+
+const struct rc_cmd *rc_cmd_find(const char *word, const struct rc_cmd *tab,
+				 const char *what, struct rc_err *e);
 
 /* Unsigned decimal integers (an optional @suffix such as "Hz" is allowed
  * after the digits). */
@@ -162,13 +177,22 @@ struct rc {
 	struct rths_ctl *ctl;
 };
 
-/* The control socket, opened on first use; NULL after printing why. */
+/* The control socket, opened on first use; NULL after printing why
+ * (the caller exits RC_UNREACHABLE). */
 struct rths_ctl *rc_ctl(struct rc *rc);
 /* Print "rthsctl: @what: <the library's reason>" for @ret; returns
  * RC_ERROR. */
 int rc_fail(struct rc *rc, int ret, const char *what);
 /* Print a command-line error and where to look; returns RC_USAGE. */
 int rc_usage_error(const struct rc_err *e, const char *object);
+
+/*
+ * Run the command @argv[0] names in @tab (rc_cmd_find) with the words
+ * after it; an entry without a func is "help" and prints @usage; no
+ * word runs @tab[0].  Returns the exit status.
+ */
+int rc_dispatch(struct rc *rc, const struct rc_cmd *tab, const char *object,
+		void (*usage)(FILE *f), int argc, char **argv);
 
 /* Print @j (then free it) as the -j / -p options say. */
 void rc_json_print(const struct rc *rc, json_t *j);

@@ -154,7 +154,7 @@ static int stats_show(struct rc *rc, const char *name)
 
 	if (!rc_ctl(rc)) {
 		json_decref(arr);
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	if (name) {
 		struct rths_stats st;
@@ -178,35 +178,45 @@ static int stats_show(struct rc *rc, const char *name)
 	return RC_OK;
 }
 
-int rc_cmd_stats(struct rc *rc, int argc, char **argv)
+static int stats_reset(struct rc *rc, int argc, char **argv)
 {
 	struct rc_err e;
 	char what[64];
 	int ret;
 
-	if (argc >= 1 && !strcmp(argv[0], "help")) {
-		rc_usage_stats(stdout);
-		return RC_OK;
+	if (argc != 1) {
+		rc_err_set(&e, "stats reset: %s",
+			   argc < 1 ? "missing NAME" : "too many arguments");
+		return rc_usage_error(&e, "stats");
 	}
-	if (argc >= 1 && !strcmp(argv[0], "reset")) {
-		if (argc != 2) {
-			rc_err_set(&e, "stats reset: %s",
-				   argc < 2 ? "missing NAME" : "too many arguments");
-			return rc_usage_error(&e, "stats");
-		}
-		if (!rc_ctl(rc))
-			return RC_ERROR;
-		ret = rths_stats_reset(rc->ctl, argv[1]);
-		snprintf(what, sizeof(what), "stats reset %s", argv[1]);
-		return ret ? rc_fail(rc, ret, what) : RC_OK;
-	}
-	if (argc >= 1 && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
+	if (!rc_ctl(rc))
+		return RC_UNREACHABLE;
+	ret = rths_stats_reset(rc->ctl, argv[0]);
+	snprintf(what, sizeof(what), "stats reset %s", argv[0]);
+	return ret ? rc_fail(rc, ret, what) : RC_OK;
+}
+
+static int stats_show_cmd(struct rc *rc, int argc, char **argv)
+{
+	struct rc_err e;
+
 	if (argc > 1) {
 		rc_err_set(&e, "stats show: unexpected \"%s\"", argv[1]);
 		return rc_usage_error(&e, "stats");
 	}
 	return stats_show(rc, argc ? argv[0] : NULL);
+}
+
+int rc_cmd_stats(struct rc *rc, int argc, char **argv)
+{
+	static const struct rc_cmd cmds[] = {
+		{ "show", stats_show_cmd }, { "reset", stats_reset },
+		{ "help", NULL }, { NULL, NULL }
+	};
+	struct rc_err e;
+
+	/* "stats NAME": a word that names no command is a device */
+	if (argc >= 1 && !rc_cmd_find(argv[0], cmds, "stats command", &e))
+		return stats_show_cmd(rc, argc, argv);
+	return rc_dispatch(rc, cmds, "stats", rc_usage_stats, argc, argv);
 }
