@@ -49,26 +49,27 @@ static int run_words(const char *cmd, int argc, int want, const char *missing)
 	return rc_usage_error(&e, "run");
 }
 
-static int run_start(struct rc *rc, int argc, char **argv)
+/* "run start NAME", "run hold NAME": @op on the one NAME */
+static int run_name(struct rc *rc, const char *cmd, int argc, char **argv,
+		    int (*op)(struct rths_ctl *ctl, const char *name))
 {
-	int ret = run_words("start", argc, 1, "missing NAME");
+	int ret = run_words(cmd, argc, 1, "missing NAME");
 
 	if (ret)
 		return ret;
 	if (!rc_ctl(rc))
 		return RC_UNREACHABLE;
-	return run_on(rc, "start", argv[0], rths_run_start(rc->ctl, argv[0]));
+	return run_on(rc, cmd, argv[0], op(rc->ctl, argv[0]));
+}
+
+static int run_start(struct rc *rc, int argc, char **argv)
+{
+	return run_name(rc, "start", argc, argv, rths_run_start);
 }
 
 static int run_hold(struct rc *rc, int argc, char **argv)
 {
-	int ret = run_words("hold", argc, 1, "missing NAME");
-
-	if (ret)
-		return ret;
-	if (!rc_ctl(rc))
-		return RC_UNREACHABLE;
-	return run_on(rc, "hold", argv[0], rths_run_hold(rc->ctl, argv[0]));
+	return run_name(rc, "hold", argc, argv, rths_run_hold);
 }
 
 /* "run stop NAME [now]": now is its only optional word */
