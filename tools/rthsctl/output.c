@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "print.h"
 
 struct rths_ctl *rc_ctl(struct rc *rc)
 {
@@ -83,4 +83,17 @@ void rc_json_print(const struct rc *rc, json_t *j)
 void rc_json_set_str(json_t *o, const char *key, const char *s)
 {
 	json_object_set_new(o, key, s ? json_string(s) : json_null());
+}
+
+int rc_show_done(struct rc *rc, struct pr *p, int ret, const char *what)
+{
+	json_t *j = pr_finish(p);
+
+	if (ret < 0) {
+		json_decref(j);
+		return rc_fail(rc, ret, what);
+	}
+	if (j)
+		rc_json_print(rc, j);
+	return RC_OK;
 }

@@ -117,8 +117,6 @@ extern const char *const rc_plant_keys[];
 
 int rc_plant_design(const struct rc_plant *p, uint32_t rate,
 		    struct rths_sim_params *sim, struct rc_err *e);
-void rc_plant_print(const struct rths_sim_params *sim);
-json_t *rc_plant_json(const struct rths_sim_params *sim);
 
 struct rc_dev_add {
 	const char *name, *card;
