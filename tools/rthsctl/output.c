@@ -80,11 +80,6 @@ void rc_json_print(const struct rc *rc, json_t *j)
 	json_decref(j);
 }
 
-void rc_json_set_str(json_t *o, const char *key, const char *s)
-{
-	json_object_set_new(o, key, s ? json_string(s) : json_null());
-}
-
 int rc_show_done(struct rc *rc, struct pr *p, int ret, const char *what)
 {
 	json_t *j = pr_finish(p);

@@ -194,9 +194,6 @@ int rc_dispatch(struct rc *rc, const struct rc_cmd *tab, const char *object,
 
 /* Print @j (then free it) as the -j / -p options say. */
 void rc_json_print(const struct rc *rc, json_t *j);
-/* json_object_set_new() that tolerates NULL values from an unknown
- * enum (stored as null). */
-void rc_json_set_str(json_t *o, const char *key, const char *s);
 
 /* ---- objects ------------------------------------------------------------- */
 
