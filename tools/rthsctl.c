@@ -34,7 +34,9 @@ static void usage(FILE *f)
 	rc_usage_monitor(f);
 	fputc('\n', f);
 	rc_usage_card(f);
-	fputs("\n-j prints JSON in SI base units (m, m/s, N, s); -p pretty-prints it.\n"
+	fputs("\nOBJECT and COMMAND may be abbreviated: the first in the order above\n"
+	      "that begins with the word (\"rthsctl d s\" is \"rthsctl dev show\").\n"
+	      "-j prints JSON in SI base units (m, m/s, N, s); -p pretty-prints it.\n"
 	      "See rthsctl(8).\n", f);
 }
 
