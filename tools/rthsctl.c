@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "rthsctl/batch.h"
-#include "rthsctl/rthsctl.h"
+#include "rthsctl/cmds.h"
 
 static void usage(FILE *f)
 {

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "cmds.h"
 #include "print.h"
 
 void rc_usage_card(FILE *f)

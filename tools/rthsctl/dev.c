@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmds.h"
 #include "print.h"
 
 void rc_usage_dev(FILE *f)

@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
+#include "latfmt.h"
 
 #define LAT_POLL_NS	100000000L	/* how often the counters are read */
 #define LAT_CPUS_MAX	64

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "rthsctl.h"
+#include "latfmt.h"
 
 /* Count of row @us of @c: its 1 us bucket, 0 beyond them. */
 static uint64_t row_count(const struct lat_col *c, uint64_t us)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmds.h"
 #include "print.h"
 
 void rc_usage_monitor(FILE *f)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output.h"
 #include "print.h"
 
 struct rths_ctl *rc_ctl(struct rc *rc)

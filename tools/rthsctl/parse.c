@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "parse.h"
 
 int rc_err_set(struct rc_err *e, const char *fmt, ...)
 {

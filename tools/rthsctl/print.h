@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "rthsctl.h"
+#include "output.h"
 
 #define PR_DEPTH 8
 

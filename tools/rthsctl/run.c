@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
 
 void rc_usage_run(FILE *f)
 {
