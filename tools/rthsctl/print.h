@@ -3,7 +3,10 @@
  * rthsctl's one printer (as iproute2's lib/json_print.c): each field is
  * one call that writes it as text or as JSON, so the two cannot drift.
  * The text carries every JSON key under the same name
- * (tests/unit/test_rthsctl_print.c checks it for every show command).
+ * (tests/unit/test_rthsctl_print.c checks it for every show command),
+ * but for the comedi card's channels, which print as "dev add" takes
+ * them.  rthsctl latency keeps the formats of cyclictest and rtla
+ * (latfmt.c), not this one.
  *
  * @key is the JSON key (NULL inside an array); @fmt the text, printf
  * style with the one value (NULL: nothing in text; only for values the
