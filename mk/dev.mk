@@ -7,7 +7,8 @@ LIBRTHS_SRCS += $(sort $(wildcard lib/dev/*.c))
 
 UNIT_TESTS += test_dev_units test_dev_names test_dev_netlink test_dev_ring \
 	test_dev_ctl test_dev_abi test_dev_plant \
-	test_dev_rthsctl test_dev_comedi test_dev_rt test_dev_batch
+	test_dev_rthsctl test_dev_comedi test_dev_rt test_dev_batch \
+	test_rthsctl_print test_rthsctl_cmd
 
 MAN_PAGES += Documentation/man/rthsctl.8
 
@@ -20,9 +21,8 @@ $(O)/asan/tools/rthsctl.parts/%.o: tools/rthsctl/%.c | $(DEPS_STAMP)
 	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_asan) \
 		-fPIC -MMD -MP -c $< -o $@
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_rthsctl: \
-	$(O)/$(v)/tools/rthsctl.parts/parse.o \
-	$(O)/$(v)/tools/rthsctl.parts/units.o \
-	$(O)/$(v)/tools/rthsctl.parts/plant.o))
+	$(addprefix $(O)/$(v)/tools/rthsctl.parts/,parse.o units.o plant.o \
+		print.o)))
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_comedi: \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
 	$(O)/$(v)/tools/rthsctl.parts/units.o))
@@ -30,4 +30,10 @@ $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_comedi: \
 # command: the test links the commands too.
 $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_dev_batch: \
 	$(addprefix $(O)/$(v)/tools/rthsctl.parts/,parse.o units.o plant.o \
-		batch.o dev.o output.o)))
+		batch.o dev.o output.o print.o)))
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_rthsctl_cmd: \
+	$(addprefix $(O)/$(v)/tools/rthsctl.parts/,parse.o units.o)))
+# Every show command in text and JSON, from filled structs.
+$(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_rthsctl_print: \
+	$(addprefix $(O)/$(v)/tools/rthsctl.parts/,parse.o units.o plant.o \
+		print.o dev.o stats.o card.o monitor.o output.o)))

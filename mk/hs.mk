@@ -30,7 +30,8 @@ $(O)/asan/tests/unit/test_hs_output: \
 # What rths-run and rths-coord share (gnuplot, mkdir -p, the reference
 # run) is in tools/common.
 TOOL_OBJS_rths-run = $(O)/plain/tools/common/gnuplot.o \
-	$(O)/plain/tools/common/hsrun.o $(O)/plain/tools/common/steprt.o
+	$(O)/plain/tools/common/hsrun.o $(O)/plain/tools/common/steprt.o \
+	$(O)/plain/tools/common/cli.o
 
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
@@ -55,7 +56,8 @@ bench-hs: $(HS_BENCH)
 # builds of the tool; the ASan one in bin/, as asan/tools/rths-run holds
 # the objects test_hs_output links).
 RUN_SRCS := tools/rths-run.c $(sort $(wildcard tools/rths-run/*.c)) \
-	tools/common/gnuplot.c tools/common/hsrun.c tools/common/steprt.c
+	tools/common/gnuplot.c tools/common/hsrun.c tools/common/steprt.c \
+	tools/common/cli.c
 $(O)/asan/bin/rths-run: $(RUN_SRCS) $(wildcard tools/rths-run/*.h) \
 		$(wildcard tools/common/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)

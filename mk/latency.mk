@@ -41,4 +41,5 @@ $(foreach v,$(VARIANTS),$(eval $(O)/$(v)/tests/unit/test_rthsctl_latfmt: \
 	$(O)/$(v)/tools/rthsctl.parts/latfmt.o \
 	$(O)/$(v)/tools/rthsctl.parts/parse.o \
 	$(O)/$(v)/tools/rthsctl.parts/plant.o \
+	$(O)/$(v)/tools/rthsctl.parts/print.o \
 	$(O)/$(v)/tools/rthsctl.parts/units.o))

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rths-run/rths-run.h"
+#include "common/cli.h"
 #include "common/hsrun.h"
 
 /* The only global: set by SIGINT, read by the step loop. */
@@ -65,10 +66,12 @@ static void usage(FILE *f)
 		"      --rt-required     fail if memory lock or priority are refused\n"
 		"  -q, --quiet           no progress bar, no summary on stdout\n"
 		"  -h, --help            this help\n"
+		"  -V, --version         print the version\n"
 		"\n"
 		"Ctrl-C holds the actuators and still writes everything collected.\n"
-		"Exit status: 0 done, 1 bad file or options, 3 the backend could not be\n"
-		"opened or the run failed, 130 interrupted.\n"
+		"Exit status: 0 done, 1 a bad file or a failed write, 2 a wrong command\n"
+		"line, 3 the backend could not be opened or held the run, 130\n"
+		"interrupted (Documentation/tool-conventions.rst).\n"
 		"See rths-run(1) and Documentation/experiment-file.rst.\n");
 }
 
@@ -129,6 +132,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "rt-cpu", required_argument, NULL, 'C' },
 		{ "rt-required", no_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -138,7 +142,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->plots = o->reference = true;
 	o->progress = -1;
 	o->realtime = o->rt_priority = o->rt_required = -1;
-	while ((c = getopt_long(argc, argv, "o:d:t:qh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:t:qhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'O': o->offline = true; break;
@@ -148,7 +152,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'p': o->progress = 1; break;
 		case 'n': o->progress = 0; break;
 		case 'q': o->quiet = true; break;
-		case 'h': usage(stdout); exit(0);
+		case 'h': usage(stdout); exit(TOOL_OK);
+		case 'V': exit(tool_version("rths-run"));
 		case 'T': o->realtime = 1; break;
 		case 'X': o->realtime = 0; break;
 		case 'Q': o->rt_required = 1; break;
@@ -191,7 +196,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 static int fail(const struct rths_error *err)
 {
-	return tool_error("rths-run", err);
+	return tool_file_error("rths-run", err);
 }
 
 /*
@@ -408,7 +413,7 @@ int main(int argc, char **argv)
 	int r, status = 0;
 
 	if (parse_args(argc, argv, &o) < 0)
-		return 1;
+		return TOOL_USAGE;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
@@ -433,7 +438,7 @@ int main(int argc, char **argv)
 			&err) < 0) {
 		rths_hs_experiment_free(x);
 		fail(&err);
-		return backend_failed ? 3 : 1;
+		return backend_failed ? TOOL_UNREACHABLE : TOOL_FAILED;
 	}
 	if (previewed && !o.quiet)
 		print_preview(&pr, exchange);
@@ -458,7 +463,7 @@ int main(int argc, char **argv)
 			/* no module, no device, a card that refuses */
 			rths_hs_experiment_free(x);
 			fail(&err);
-			return 3;
+			return TOOL_UNREACHABLE;
 		}
 		cfg.backend = &b;
 	} else {
@@ -475,7 +480,7 @@ int main(int argc, char **argv)
 			rths_hs_backend_close(&b);
 		rths_hs_experiment_free(x);
 		fail(&err);
-		return 3;
+		return TOOL_UNREACHABLE;
 	}
 	step_thread_warn(&thread);
 	progress_init(&prog, !o.quiet && o.progress != 0, x->integrator.dt);
@@ -531,12 +536,12 @@ int main(int argc, char **argv)
 	report_over_budget_warning(stderr, &in);
 	if (res.error) {
 		fail(&res.err);
-		status = 3;
+		status = TOOL_UNREACHABLE;
 	} else if (res.interrupted) {
 		fprintf(stderr, "rths-run: interrupted at step %llu of %llu; outputs written\n",
 			(unsigned long long)res.steps_done,
 			(unsigned long long)res.steps_planned);
-		status = 130;
+		status = TOOL_INTERRUPTED;
 	}
 	rths_hs_history_free(&h);
 	rths_hs_history_free(&ref);

@@ -5,14 +5,15 @@
  *   rthsctl [-j] [-p] OBJECT COMMAND [ARGS]
  *   rthsctl -b FILE        (tools/rthsctl/batch.c)
  *
- * Exit status: 0 success, 1 the request failed, 2 the command line was
- * wrong.
+ * Exit status (Documentation/tool-conventions.rst): 0 success, 1 the
+ * request failed, 2 the command line was wrong, 3 the rths module could
+ * not be reached.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rthsctl/batch.h"
-#include "rthsctl/rthsctl.h"
+#include "rthsctl/cmds.h"
 
 static void usage(FILE *f)
 {
@@ -33,24 +34,26 @@ static void usage(FILE *f)
 	rc_usage_monitor(f);
 	fputc('\n', f);
 	rc_usage_card(f);
-	fputs("\n-j prints JSON in SI base units (m, m/s, N, s); -p pretty-prints it.\n"
+	fputs("\nOBJECT and COMMAND may be abbreviated: the first in the order above\n"
+	      "that begins with the word (\"rthsctl d s\" is \"rthsctl dev show\").\n"
+	      "-j prints JSON in SI base units (m, m/s, N, s); -p pretty-prints it.\n"
 	      "See rthsctl(8).\n", f);
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const objects[] = {
-		"dev", "run", "stats", "monitor", "card", "latency", "help",
-		NULL
+	/* in ip's order of use: "d" is dev, "s" stats */
+	static const struct rc_cmd objects[] = {
+		{ "dev", rc_cmd_dev }, { "run", rc_cmd_run },
+		{ "stats", rc_cmd_stats }, { "monitor", rc_cmd_monitor },
+		{ "card", rc_cmd_card }, { "latency", rc_cmd_latency },
+		{ "help", NULL }, { NULL, NULL }
 	};
-	static int (*const cmds[])(struct rc *, int, char **) = {
-		rc_cmd_dev, rc_cmd_run, rc_cmd_stats, rc_cmd_monitor,
-		rc_cmd_card, rc_cmd_latency,
-	};
+	const struct rc_cmd *obj;
 	struct rc rc = { .ctl = NULL };
 	const char *batch;
 	struct rc_err e;
-	int i, k, ret;
+	int i, ret;
 
 	if (rc_batch_option(&argc, argv, &batch, &e))
 		return rc_usage_error(&e, NULL);
@@ -79,14 +82,14 @@ int main(int argc, char **argv)
 		rc_err_set(&e, "missing OBJECT");
 		return rc_usage_error(&e, NULL);
 	}
-	k = rc_keyword(argv[i], objects, "object", &e);
-	if (k < 0)
+	obj = rc_cmd_find(argv[i], objects, "object", &e);
+	if (!obj)
 		return rc_usage_error(&e, NULL);
-	if (!strcmp(objects[k], "help")) {
+	if (!obj->func) {
 		usage(stdout);
 		return RC_OK;
 	}
-	ret = cmds[k](&rc, argc - i - 1, argv + i + 1);
+	ret = obj->func(&rc, argc - i - 1, argv + i + 1);
 	rths_ctl_close(rc.ctl);
 	return ret;
 }

@@ -94,21 +94,21 @@ static const struct {
 	const char *text, *msg;
 } bad[] = {
 	{ "dev add r type sim channels 1\ndev set r rate 2048 bogus 3\n",
-	  "t.conf:2: unknown dev set keyword \"bogus\"" },
-	{ "dev add r type sim channels 0\n", "t.conf:1: " },
+	  "t.conf:2: [field] unknown dev set keyword \"bogus\"" },
+	{ "dev add r type sim channels 0\n", "t.conf:1: [value] " },
 	{ "# comment\ndev add r type sim channels 1\ndev add r type sim channels 1\n",
-	  "t.conf:3: dev add r: line 2 added it already" },
+	  "t.conf:3: [value] dev add r: line 2 added it already" },
 	{ "dev del r\ndev set r rate 100\n",
-	  "t.conf:2: dev set r: an earlier line deleted it" },
+	  "t.conf:2: [value] dev set r: an earlier line deleted it" },
 	{ "dev add c type comedi channels 1 device /dev/comedi0\ndev set c plant benchmark\n",
-	  "t.conf:2: dev set c: plant: only the sim card has one, line 1 made it a comedi device" },
+	  "t.conf:2: [value] dev set c: plant: only the sim card has one, line 1 made it a comedi device" },
 	{ "dev add r type sim channels 1\ndev set r plant benchmark:nokey=1\n",
-	  "t.conf:2: " },
-	{ "dev show\n", "t.conf:1: unknown dev command in a batch \"show\"" },
-	{ "run start r\n", "t.conf:1: unknown object in a batch" },
-	{ "dev\n", "t.conf:1: dev: missing command" },
-	{ "dev del a b\n", "t.conf:1: dev del: too many arguments" },
-	{ "dev add \"r type sim channels 1\n", "t.conf:1: unterminated quote" },
+	  "t.conf:2: [field] " },
+	{ "dev show\n", "t.conf:1: [field] unknown dev command in a batch \"show\"" },
+	{ "run start r\n", "t.conf:1: [field] unknown object in a batch" },
+	{ "dev\n", "t.conf:1: [value] dev: missing command" },
+	{ "dev del a b\n", "t.conf:1: [value] dev del: too many arguments" },
+	{ "dev add \"r type sim channels 1\n", "t.conf:1: [syntax] unterminated quote" },
 };
 
 TEST(bad_files)

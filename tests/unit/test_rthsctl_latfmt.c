@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../../tools/rthsctl/rthsctl.h"
+#include "../../tools/rthsctl/latfmt.h"
+#include "../../tools/rthsctl/parse.h"
 
 /* Print with @fn into a string the test frees. */
 #define CAPTURE(buf, call)						\

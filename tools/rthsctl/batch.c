@@ -26,10 +26,21 @@
 
 /* ---- reading -------------------------------------------------------------- */
 
+/* "FILE:LINE: [kind] message" (Documentation/tool-conventions.rst; the
+ * words carry no column). */
 static int line_err(struct rc_err *e, const char *file, unsigned int lineno,
-		    const char *msg)
+		    const char *kind, const char *msg)
 {
-	return rc_err_set(e, "%s:%u: %s", file, lineno, msg);
+	return rc_err_set(e, "%s:%u: [%s] %s", file, lineno, kind, msg);
+}
+
+/* A parser's error as a file error: an unknown word (rc_keyword's
+ * "unknown ...") is a field, the rest values. */
+static int parse_err(struct rc_err *e, const char *file, unsigned int lineno,
+		     const char *msg)
+{
+	return line_err(e, file, lineno,
+			strncmp(msg, "unknown ", 8) ? "value" : "field", msg);
 }
 
 /* Split @s into words (in place): blanks separate, "..." groups, "#"
@@ -204,7 +215,7 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 		/* the words point into a copy that the line keeps */
 		n = split(buf, w, RC_BATCH_MAX_WORDS, &why);
 		if (n < 0) {
-			ret = line_err(e, file, lineno, why);
+			ret = line_err(e, file, lineno, "syntax", why);
 			goto out;
 		}
 		if (n == 0)
@@ -242,13 +253,13 @@ int rc_batch_load(FILE *f, const char *file, struct rc_batch *b,
 			goto out;
 		}
 		if (check_line(l, names, &nnames, &le)) {
-			ret = line_err(e, file, lineno, le.msg);
+			ret = parse_err(e, file, lineno, le.msg);
 			goto out;
 		}
 	}
 	/* a file of comments only is valid: nothing to do */
 	if (ferror(f)) {
-		rc_err_set(e, "%s: read error", file);
+		rc_err_set(e, "%s: [io] read error", file);
 		ret = -EIO;
 	}
 out:
@@ -346,7 +357,7 @@ static int check_kernel(const struct rc_batch *b, struct kdevs *k,
 
 		if (l->op == RC_BATCH_ADD) {
 			if (exists)
-				return line_err(e, b->file, l->lineno,
+				return line_err(e, b->file, l->lineno, "value",
 						"dev add: a device of that name exists");
 			if (kdev_push(k, l->name, l->card, RTHS_RATE_DEFAULT,
 				      l->lineno))
@@ -354,7 +365,7 @@ static int check_kernel(const struct rc_batch *b, struct kdevs *k,
 			continue;
 		}
 		if (!exists)
-			return line_err(e, b->file, l->lineno,
+			return line_err(e, b->file, l->lineno, "value",
 					l->op == RC_BATCH_DEL ?
 					"dev del: no such device" :
 					"dev set: no such device");
@@ -367,11 +378,11 @@ static int check_kernel(const struct rc_batch *b, struct kdevs *k,
 		if (l->plant && strcmp(nm->card, "sim")) {
 			rc_err_set(&le, "dev set %s: plant: only the sim card has one, this device's card is %s",
 				   l->name, nm->card);
-			return line_err(e, b->file, l->lineno, le.msg);
+			return parse_err(e, b->file, l->lineno, le.msg);
 		}
 		if (l->plant &&
 		    rc_plant_design(&l->plant_spec, nm->rate, &sim, &le))
-			return line_err(e, b->file, l->lineno, le.msg);
+			return parse_err(e, b->file, l->lineno, le.msg);
 	}
 	return 0;
 }
@@ -387,14 +398,19 @@ int rc_batch_run(struct rc *rc, const char *file)
 
 	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	if (!f) {
-		fprintf(stderr, "rthsctl: %s: %s\n", file, strerror(errno));
+		fprintf(stderr, "%s: [io] cannot open: %s\n", file,
+			strerror(errno));
 		return RC_ERROR;
 	}
 	ret = rc_batch_load(f, file, &b, &e);
 	if (f != stdin)
 		fclose(f);
-	if (ret == -EINVAL)
-		return rc_usage_error(&e, NULL);
+	/* a file error, as every tool prints one; status 2 as for a
+	 * command line (the file is one) */
+	if (ret == -EINVAL) {
+		fprintf(stderr, "%s\n", e.msg);
+		return RC_USAGE;
+	}
 	if (ret) {
 		fprintf(stderr, "rthsctl: %s\n", e.msg);
 		return RC_ERROR;
@@ -403,7 +419,7 @@ int rc_batch_run(struct rc *rc, const char *file)
 		return RC_OK;
 	if (!rc_ctl(rc)) {
 		rc_batch_free(&b);
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	ret = rths_dev_list(rc->ctl, collect, &k);
 	if (!ret)
@@ -411,7 +427,7 @@ int rc_batch_run(struct rc *rc, const char *file)
 	kdevs_free(&k);
 	if (ret) {
 		if (ret == -EINVAL)
-			fprintf(stderr, "rthsctl: %s; nothing applied\n", e.msg);
+			fprintf(stderr, "%s; nothing applied\n", e.msg);
 		else
 			rc_fail(rc, ret, file);
 		rc_batch_free(&b);

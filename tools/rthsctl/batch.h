@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
 
 enum rc_batch_op { RC_BATCH_ADD, RC_BATCH_SET, RC_BATCH_DEL };
 

@@ -4,53 +4,49 @@
  */
 #include <stdio.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
+#include "print.h"
 
 void rc_usage_card(FILE *f)
 {
 	fputs("Usage: rthsctl card show\n", f);
 }
 
+void rc_show_card(struct pr *p, const char *card)
+{
+	pr_obj(p, NULL, NULL);
+	pr_str(p, "card", "card %s\n", card);
+	pr_close(p);
+}
+
 static int one_card(const char *card, void *arg)
 {
-	json_t *arr = arg;
-
-	if (arr)
-		json_array_append_new(arr, json_pack("{s:s}", "card", card));
-	else
-		printf("%s\n", card);
+	rc_show_card(arg, card);
 	return 0;
+}
+
+static int card_show(struct rc *rc, int argc, char **argv)
+{
+	struct rc_err e;
+	struct pr p;
+	int ret;
+
+	if (argc > 0) {
+		rc_err_set(&e, "card show: unexpected \"%s\"", argv[0]);
+		return rc_usage_error(&e, "card");
+	}
+	if (!rc_ctl(rc))
+		return RC_UNREACHABLE;
+	pr_begin(&p, rc->opt.json, stdout);
+	ret = rths_card_list(rc->ctl, one_card, &p);
+	return rc_show_done(rc, &p, ret, "card show");
 }
 
 int rc_cmd_card(struct rc *rc, int argc, char **argv)
 {
-	static const char *const words[] = { "show", "help", NULL };
-	struct rc_err e;
-	json_t *arr;
-	int k = 0, ret;
+	static const struct rc_cmd cmds[] = {
+		{ "show", card_show }, { "help", NULL }, { NULL, NULL }
+	};
 
-	if (argc >= 1) {
-		k = rc_keyword(argv[0], words, "card command", &e);
-		if (k < 0)
-			return rc_usage_error(&e, "card");
-		if (k == 1) {
-			rc_usage_card(stdout);
-			return RC_OK;
-		}
-		if (argc > 1) {
-			rc_err_set(&e, "card show: unexpected \"%s\"", argv[1]);
-			return rc_usage_error(&e, "card");
-		}
-	}
-	if (!rc_ctl(rc))
-		return RC_ERROR;
-	arr = rc->opt.json ? json_array() : NULL;
-	ret = rths_card_list(rc->ctl, one_card, arr);
-	if (ret < 0) {
-		json_decref(arr);
-		return rc_fail(rc, ret, "card show");
-	}
-	if (arr)
-		rc_json_print(rc, arr);
-	return RC_OK;
+	return rc_dispatch(rc, cmds, "card", rc_usage_card, argc, argv);
 }

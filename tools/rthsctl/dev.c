@@ -3,10 +3,12 @@
  * rthsctl dev: show, add, del, set.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
+#include "print.h"
 
 void rc_usage_dev(FILE *f)
 {
@@ -41,346 +43,224 @@ void rc_usage_dev(FILE *f)
 	      "kN/mm; damping Ns/m, kNs/m, Ns/mm or kNs/mm.\n", f);
 }
 
-static json_t *json_limits(const struct rths_dev_info *d)
+/* The limits a channel has set, as the kernel keeps them. */
+static void show_limits(struct pr *p, const struct rths_dev_info *d)
 {
-	json_t *arr = json_array();
 	uint32_t i;
 
+	pr_arr(p, "limits", "    limits");
 	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
 		const struct rths_limits *l = &d->limits[i];
-		json_t *o;
 
 		if (!l->set)
 			continue;
-		o = json_pack("{s:I}", "channel", (json_int_t)i);
+		pr_obj(p, NULL, "\n      ");
+		pr_u64(p, "channel", "channel %" PRIu64, i);
 		if (l->set & RTHS_LIM_POS_MIN)
-			json_object_set_new(o, "pos_min", json_real(l->pos_min));
+			pr_qty(p, "pos_min", " pos_min %s", l->pos_min, RC_LENGTH);
 		if (l->set & RTHS_LIM_POS_MAX)
-			json_object_set_new(o, "pos_max", json_real(l->pos_max));
+			pr_qty(p, "pos_max", " pos_max %s", l->pos_max, RC_LENGTH);
 		if (l->set & RTHS_LIM_VEL_MAX)
-			json_object_set_new(o, "vel_max", json_real(l->vel_max));
+			pr_qty(p, "vel_max", " vel_max %s", l->vel_max,
+			       RC_VELOCITY);
 		if (l->set & RTHS_LIM_FORCE_MAX)
-			json_object_set_new(o, "force_max",
-					    json_real(l->force_max));
-		json_array_append_new(arr, o);
+			pr_qty(p, "force_max", " force_max %s", l->force_max,
+			       RC_FORCE);
+		pr_close(p);
 	}
-	return arr;
+	pr_close(p);
+	pr_text(p, "\n");
 }
 
-static json_t *json_sim(const struct rths_sim_params *s)
+static void show_sim(struct pr *p, const struct rths_sim_params *s)
 {
-	json_t *o = json_object();
-
+	pr_obj(p, "sim", "    sim");
 	if (s->set & RTHS_SIM_LAG)
-		json_object_set_new(o, "lag", json_real(s->lag));
+		pr_qty(p, "lag", " lag %s", s->lag, RC_TIME);
 	if (s->set & RTHS_SIM_DELAY)
-		json_object_set_new(o, "delay_ticks",
-				    json_integer(s->delay_ticks));
+		pr_u64(p, "delay_ticks", " delay_ticks %" PRIu64, s->delay_ticks);
 	if (s->set & RTHS_SIM_STIFFNESS)
-		json_object_set_new(o, "stiffness", json_real(s->stiffness));
+		pr_qty(p, "stiffness", " stiffness %s", s->stiffness,
+		       RC_STIFFNESS);
 	if (s->set & RTHS_SIM_DAMPING)
-		json_object_set_new(o, "damping", json_real(s->damping));
+		pr_qty(p, "damping", " damping %s", s->damping, RC_DAMPING);
 	if (s->set & RTHS_SIM_NOISE_DISP)
-		json_object_set_new(o, "noise_disp", json_real(s->noise_disp));
+		pr_qty(p, "noise_disp", " noise_disp %s", s->noise_disp,
+		       RC_LENGTH);
 	if (s->set & RTHS_SIM_NOISE_FORCE)
-		json_object_set_new(o, "noise_force",
-				    json_real(s->noise_force));
+		pr_qty(p, "noise_force", " noise_force %s", s->noise_force,
+		       RC_FORCE);
 	if (s->set & RTHS_SIM_SPRING_STIFFNESS)
-		json_object_set_new(o, "spring_stiffness",
-				    json_real(s->spring_stiffness));
+		pr_qty(p, "spring_stiffness", " spring_stiffness %s",
+		       s->spring_stiffness, RC_STIFFNESS);
 	if (s->set & RTHS_SIM_YIELD_FORCE)
-		json_object_set_new(o, "yield_force", json_real(s->yield_force));
+		pr_qty(p, "yield_force", " yield_force %s", s->yield_force,
+		       RC_FORCE);
 	if (s->set & RTHS_SIM_POST_STIFFNESS)
-		json_object_set_new(o, "post_stiffness",
-				    json_real(s->post_stiffness));
-	/* jansson integers are signed: a seed beyond that goes as text */
-	if ((s->set & RTHS_SIM_SEED) && s->seed <= INT64_MAX)
-		json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
-	else if (s->set & RTHS_SIM_SEED)
-		json_object_set_new(o, "seed", json_sprintf("%llu",
-				    (unsigned long long)s->seed));
-	json_object_set_new(o, "plant", rc_plant_json(s));
-	return o;
+		pr_qty(p, "post_stiffness", " post_stiffness %s",
+		       s->post_stiffness, RC_STIFFNESS);
+	if (s->set & RTHS_SIM_SEED)
+		pr_u64(p, "seed", " seed %" PRIu64, s->seed);
+	pr_text(p, "\n");
+	rc_show_plant(p, s);
+	pr_close(p);
 }
 
-static json_t *json_cal(const struct rths_comedi_cal *c)
+/* A calibration: "dev add"'s scale per count (nm, N) and offset; num and
+ * den are the kernel's fraction of that scale (JSON only). */
+static void show_cal(struct pr *p, const char *what,
+		     const struct rths_comedi_cal *c, bool text, bool force)
 {
-	return json_pack("{s:f,s:I,s:I,s:I}", "scale", c->scale,
-			 "num", (json_int_t)c->num, "den", (json_int_t)c->den,
-			 "offset", (json_int_t)c->offset);
+	char fmt[2][32];
+
+	snprintf(fmt[0], sizeof(fmt[0]), " scale-%s %%.15g%s", what,
+		 force ? "N" : "nm");
+	snprintf(fmt[1], sizeof(fmt[1]), " offset-%s %%" PRId64, what);
+	pr_obj(p, what, NULL);
+	pr_real(p, "scale", text ? fmt[0] : NULL, c->scale, force ? 1 : 1e9);
+	pr_i64(p, "num", NULL, c->num);
+	pr_u64(p, "den", NULL, c->den);
+	pr_i64(p, "offset", text ? fmt[1] : NULL, c->offset);
+	pr_close(p);
 }
 
-static json_t *json_comedi(const struct rths_comedi_params *p,
-			   uint32_t channels)
+/*
+ * The comedi card, in text as "dev add" takes it (so a line can be
+ * given back; rths_comedi_test pins it): the JSON keys in that syntax's
+ * words.
+ */
+static void show_comedi_chan(struct pr *p, uint32_t i,
+			     const struct rths_comedi_chan *c)
 {
-	json_t *o = json_pack("{s:I,s:o,s:I,s:I,s:s,s:s}",
-			      "minor", (json_int_t)p->minor,
-			      "device", json_sprintf("/dev/comedi%u", p->minor),
-			      "ao_subdev", (json_int_t)p->ao_subdev,
-			      "ai_subdev", (json_int_t)p->ai_subdev,
-			      "board", p->board, "driver", p->driver);
-	json_t *arr = json_array();
+	bool force = c->force_chan >= 0;
+	bool ao = c->ao.num != c->disp.num || c->ao.den != c->disp.den ||
+		  c->ao.offset != c->disp.offset;
+
+	pr_obj(p, NULL, NULL);
+	pr_u64(p, "channel", "    channel %" PRIu64, i);
+	pr_u64(p, "ao_chan", " ao %" PRIu64, c->ao_chan);
+	pr_u64(p, "ao_range", " range %" PRIu64, c->ao_range);
+	pr_u64(p, "disp_chan", " disp %" PRIu64, c->disp_chan);
+	pr_u64(p, "disp_range", " range %" PRIu64, c->disp_range);
+	if (force) {
+		pr_i64(p, "force_chan", " force %" PRId64, c->force_chan);
+		pr_u64(p, "force_range", " range %" PRIu64, c->force_range);
+	} else {
+		pr_null(p, "force_chan", " force none");
+	}
+	if (c->aref < 4)
+		pr_str(p, "aref", " aref %s", rc_aref_words[c->aref]);
+	else
+		pr_u64(p, "aref", " aref ?%" PRIu64, c->aref);
+	show_cal(p, "disp", &c->disp, true, false);
+	show_cal(p, "ao", &c->ao, ao, false);
+	if (force)
+		show_cal(p, "force", &c->force, true, true);
+	pr_u64(p, "ao_maxdata", "\n        maxdata ao %" PRIu64, c->ao_maxdata);
+	pr_u64(p, "disp_maxdata", " disp %" PRIu64, c->disp_maxdata);
+	if (force)
+		pr_u64(p, "force_maxdata", " force %" PRIu64, c->force_maxdata);
+	pr_u64(p, "clamps", " clamps %" PRIu64 "\n", c->clamps);
+	pr_close(p);
+}
+
+static void show_comedi(struct pr *p, const struct rths_comedi_params *c,
+			uint32_t channels)
+{
+	char dev[32];
 	uint32_t i;
 
-	for (i = 0; i < channels && i < RTHS_MAX_CHANNELS; i++) {
-		const struct rths_comedi_chan *c = &p->chan[i];
-		json_t *ch;
-
-		if (!c->set)
-			continue;
-		ch = json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:I,s:I,s:I}",
-			       "channel", (json_int_t)i,
-			       "ao_chan", (json_int_t)c->ao_chan,
-			       "ao_range", (json_int_t)c->ao_range,
-			       "disp_chan", (json_int_t)c->disp_chan,
-			       "disp_range", (json_int_t)c->disp_range,
-			       "aref", c->aref < 4 ?
-					json_string(rc_aref_words[c->aref]) :
-					json_integer(c->aref),
-			       "ao", json_cal(&c->ao),
-			       "disp", json_cal(&c->disp),
-			       "ao_maxdata", (json_int_t)c->ao_maxdata,
-			       "disp_maxdata", (json_int_t)c->disp_maxdata,
-			       "clamps", (json_int_t)c->clamps);
-		if (c->force_chan >= 0) {
-			json_object_set_new(ch, "force_chan",
-					    json_integer(c->force_chan));
-			json_object_set_new(ch, "force_range",
-					    json_integer(c->force_range));
-			json_object_set_new(ch, "force", json_cal(&c->force));
-			json_object_set_new(ch, "force_maxdata",
-					    json_integer(c->force_maxdata));
-		} else {
-			json_object_set_new(ch, "force_chan", json_null());
-		}
-		json_array_append_new(arr, ch);
-	}
-	json_object_set_new(o, "channels", arr);
-	return o;
+	snprintf(dev, sizeof(dev), "/dev/comedi%u", c->minor);
+	pr_obj(p, "comedi", "    comedi");
+	pr_u64(p, "minor", NULL, c->minor);
+	pr_str(p, "device", " device %s", dev);
+	pr_u64(p, "ao_subdev", " ao-subdev %" PRIu64, c->ao_subdev);
+	pr_u64(p, "ai_subdev", " ai-subdev %" PRIu64, c->ai_subdev);
+	pr_str(p, "board", " (board %s", c->board);
+	pr_str(p, "driver", ", driver %s)\n", c->driver);
+	pr_arr(p, "channels", NULL);
+	for (i = 0; i < channels && i < RTHS_MAX_CHANNELS; i++)
+		if (c->chan[i].set)
+			show_comedi_chan(p, i, &c->chan[i]);
+	pr_close(p);
+	pr_close(p);
 }
 
-static json_t *json_ring(const struct rths_ring_info *r)
+static void show_ring(struct pr *p, const char *key, const char *text,
+		      const struct rths_ring_info *r)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:I}",
-			 "entries", (json_int_t)r->entries,
-			 "entry_size", (json_int_t)r->entry_size,
-			 "producer", (json_int_t)r->producer,
-			 "consumer", (json_int_t)r->consumer,
-			 "desc", (json_int_t)r->desc);
+	pr_obj(p, key, text);
+	pr_u64(p, "entries", " entries %" PRIu64, r->entries);
+	pr_u64(p, "entry_size", " entry_size %" PRIu64, r->entry_size);
+	pr_u64(p, "producer", " producer %" PRIu64, r->producer);
+	pr_u64(p, "consumer", " consumer %" PRIu64, r->consumer);
+	pr_u64(p, "desc", " desc %" PRIu64 "\n", r->desc);
+	pr_close(p);
 }
 
-static json_t *json_dev(const struct rths_dev_info *d,
-			const struct rths_card_params *card)
+void rc_show_dev(struct pr *p, const struct rths_dev_info *d,
+		 const struct rths_card_params *card)
 {
-	json_t *o = json_pack("{s:I,s:s,s:s,s:I}",
-			      "id", (json_int_t)d->id, "name", d->name,
-			      "card", d->card,
-			      "channels", (json_int_t)d->channels);
-	json_t *pos;
 	uint32_t ch;
 
-	rc_json_set_str(o, "state", rths_state_name(d->state));
-	rc_json_set_str(o, "reason", rths_reason_name(d->reason));
-	rc_json_set_str(o, "fault", rths_fault_name(d->fault));
-	rc_json_set_str(o, "clock", rths_clock_name(d->clock));
-	json_object_set_new(o, "rate", json_integer(d->rate_hz));
-	json_object_set_new(o, "step_ticks", json_integer(d->step_ticks));
-	rc_json_set_str(o, "late_policy", rths_late_policy_name(d->late_policy));
-	json_object_set_new(o, "deadline", json_integer(d->late_deadline));
-	json_object_set_new(o, "ramp", json_integer(d->ramp_ticks));
-	json_object_set_new(o, "cpu", json_integer(d->cpu));
-	json_object_set_new(o, "priority", json_integer(d->priority));
-	json_object_set_new(o, "cmd_entries", json_integer(d->cmd_entries));
-	json_object_set_new(o, "fb_entries", json_integer(d->fb_entries));
-	json_object_set_new(o, "trace_entries", json_integer(d->trace_entries));
-	json_object_set_new(o, "limits", json_limits(d));
-	if (card->params && !strcmp(card->card, "sim"))
-		json_object_set_new(o, "sim", json_sim(card->params));
-	if (card->params && !strcmp(card->card, "comedi"))
-		json_object_set_new(o, "comedi",
-				    json_comedi(card->params, d->channels));
-	json_object_set_new(o, "rings",
-			    json_pack("{s:o,s:o,s:o}", "cmd", json_ring(&d->cmd),
-				      "fb", json_ring(&d->fb),
-				      "trace", json_ring(&d->trace)));
-	json_object_set_new(o, "mmap_size", json_integer((json_int_t)d->mmap_size));
-	json_object_set_new(o, "chrdev",
-			    json_pack("{s:I,s:I}", "major",
-				      (json_int_t)d->chrdev_major, "minor",
-				      (json_int_t)d->chrdev_minor));
-	json_object_set_new(o, "io_may_sleep", json_boolean(d->io_may_sleep));
-	json_object_set_new(o, "owned", json_boolean(d->owned));
-	json_object_set_new(o, "step", json_integer((json_int_t)d->step));
-	json_object_set_new(o, "tick", json_integer((json_int_t)d->tick));
-	pos = json_array();
-	for (ch = 0; ch < d->channels && ch < RTHS_MAX_CHANNELS; ch++)
-		json_array_append_new(pos, json_real(d->position[ch]));
-	json_object_set_new(o, "position", pos);
-	return o;
-}
-
-static const char *or_unknown(const char *s)
-{
-	return s ? s : "unknown";
-}
-
-/* A calibration as "dev add" takes it: scale per count (nm, N), offset. */
-static void print_cal(const char *what, const struct rths_comedi_cal *c,
-		      bool force)
-{
-	if (force)
-		printf(" scale-%s %.15gN", what, c->scale);
-	else
-		printf(" scale-%s %.15gnm", what, c->scale * 1e9);
-	printf(" offset-%s %lld", what, (long long)c->offset);
-}
-
-static void print_comedi(const struct rths_comedi_params *p, uint32_t channels)
-{
-	uint32_t i;
-
-	printf("    comedi device /dev/comedi%u ao-subdev %u ai-subdev %u (board %s, driver %s)\n",
-	       p->minor, p->ao_subdev, p->ai_subdev, p->board, p->driver);
-	for (i = 0; i < channels && i < RTHS_MAX_CHANNELS; i++) {
-		const struct rths_comedi_chan *c = &p->chan[i];
-
-		if (!c->set)
-			continue;
-		printf("    channel %u ao %u range %u disp %u range %u", i,
-		       c->ao_chan, c->ao_range, c->disp_chan, c->disp_range);
-		if (c->force_chan >= 0)
-			printf(" force %d range %u", c->force_chan,
-			       c->force_range);
-		else
-			printf(" force none");
-		printf(" aref %s", c->aref < 4 ? rc_aref_words[c->aref] : "?");
-		print_cal("disp", &c->disp, false);
-		if (c->ao.num != c->disp.num || c->ao.den != c->disp.den ||
-		    c->ao.offset != c->disp.offset)
-			print_cal("ao", &c->ao, false);
-		if (c->force_chan >= 0)
-			print_cal("force", &c->force, true);
-		printf("\n        maxdata ao %u disp %u", c->ao_maxdata,
-		       c->disp_maxdata);
-		if (c->force_chan >= 0)
-			printf(" force %u", c->force_maxdata);
-		printf(" clamps %llu\n", (unsigned long long)c->clamps);
-	}
-}
-
-static void print_sim(const struct rths_sim_params *s)
-{
-	char a[48], b[48], a2[48];
-
-	if (!s->set)
-		return;
-	printf("    sim");
-	if (s->set & RTHS_SIM_LAG)
-		printf(" lag %s", rc_fmt(a, s->lag, RC_TIME));
-	if (s->set & RTHS_SIM_DELAY)
-		printf(" delay %u", s->delay_ticks);
-	if (s->set & RTHS_SIM_STIFFNESS)
-		printf(" stiffness %s", rc_fmt(a, s->stiffness, RC_STIFFNESS));
-	if (s->set & RTHS_SIM_DAMPING)
-		printf(" damping %s", rc_fmt(a, s->damping, RC_DAMPING));
-	if (s->set & RTHS_SIM_NOISE_DISP)
-		printf(" noise-disp %s", rc_fmt(a, s->noise_disp, RC_LENGTH));
-	if (s->set & RTHS_SIM_NOISE_FORCE)
-		printf(" noise-force %s", rc_fmt(a, s->noise_force, RC_FORCE));
-	if (s->set & RTHS_SIM_SEED)
-		printf(" seed %llu", (unsigned long long)s->seed);
-	/* the spring only when there is one */
-	if (s->spring_stiffness > 0 && s->yield_force > 0)
-		printf("\n    spring %s yield %s post %s",
-		       rc_fmt(a, s->spring_stiffness, RC_STIFFNESS),
-		       rc_fmt(b, s->yield_force, RC_FORCE),
-		       rc_fmt(a2, s->post_stiffness, RC_STIFFNESS));
-	putchar('\n');
-	rc_plant_print(s);
-}
-
-static void print_dev(const struct rths_dev_info *d,
-		      const struct rths_card_params *card)
-{
-	char a[48], b[48];
-	uint32_t i;
-
-	printf("%u: %s: card %s channels %u state %s", d->id, d->name, d->card,
-	       d->channels, or_unknown(rths_state_name(d->state)));
-	if (d->reason)
-		printf(" reason %s", or_unknown(rths_reason_name(d->reason)));
-	if (d->fault)
-		printf(" fault %s", or_unknown(rths_fault_name(d->fault)));
-	if (d->owned)
-		printf(" owned");
-	if (d->io_may_sleep)
-		printf(" io-may-sleep");
-	printf("\n    clock %s rate %uHz step-ticks %u late-policy %s deadline %u ramp %u\n",
-	       or_unknown(rths_clock_name(d->clock)), d->rate_hz,
-	       d->step_ticks, or_unknown(rths_late_policy_name(d->late_policy)),
-	       d->late_deadline, d->ramp_ticks);
-	printf("    cpu %u priority %u cmd-entries %u fb-entries %u trace-entries %u\n",
-	       d->cpu, d->priority, d->cmd_entries, d->fb_entries,
+	pr_obj(p, NULL, NULL);
+	pr_u64(p, "id", "id %" PRIu64, d->id);
+	pr_str(p, "name", " name %s", d->name);
+	pr_str(p, "card", " card %s", d->card);
+	pr_u64(p, "channels", " channels %" PRIu64, d->channels);
+	pr_str(p, "state", " state %s", rths_state_name(d->state));
+	pr_str(p, "reason", " reason %s", rths_reason_name(d->reason));
+	pr_str(p, "fault", " fault %s", rths_fault_name(d->fault));
+	pr_str(p, "clock", "\n    clock %s", rths_clock_name(d->clock));
+	pr_u64(p, "rate", " rate %" PRIu64 "Hz", d->rate_hz);
+	pr_u64(p, "step_ticks", " step_ticks %" PRIu64, d->step_ticks);
+	pr_str(p, "late_policy", " late_policy %s",
+	       rths_late_policy_name(d->late_policy));
+	pr_u64(p, "deadline", " deadline %" PRIu64, d->late_deadline);
+	pr_u64(p, "ramp", " ramp %" PRIu64, d->ramp_ticks);
+	pr_u64(p, "cpu", "\n    cpu %" PRIu64, d->cpu);
+	pr_u64(p, "priority", " priority %" PRIu64, d->priority);
+	pr_u64(p, "cmd_entries", " cmd_entries %" PRIu64, d->cmd_entries);
+	pr_u64(p, "fb_entries", " fb_entries %" PRIu64, d->fb_entries);
+	pr_u64(p, "trace_entries", " trace_entries %" PRIu64 "\n",
 	       d->trace_entries);
-	printf("    step %llu tick %llu mmap %llu chrdev %u:%u\n",
-	       (unsigned long long)d->step, (unsigned long long)d->tick,
-	       (unsigned long long)d->mmap_size, d->chrdev_major,
-	       d->chrdev_minor);
-	printf("    position");
-	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++)
-		printf(" %s", rc_fmt(a, d->position[i], RC_LENGTH));
-	putchar('\n');
+	show_limits(p, d);
 	if (card->params && !strcmp(card->card, "sim"))
-		print_sim(card->params);
+		show_sim(p, card->params);
 	if (card->params && !strcmp(card->card, "comedi"))
-		print_comedi(card->params, d->channels);
-	/* Only the limits that limit something: the kernel's defaults are
-	 * the largest values it takes. */
-	for (i = 0; i < d->channels && i < RTHS_MAX_CHANNELS; i++) {
-		const struct rths_limits *l = &d->limits[i];
-		bool stroke = (l->set & RTHS_LIM_POS_MIN) &&
-			      (l->set & RTHS_LIM_POS_MAX) &&
-			      !(rc_unlimited(l->pos_min, RC_LENGTH) &&
-				rc_unlimited(l->pos_max, RC_LENGTH));
-		bool vel = (l->set & RTHS_LIM_VEL_MAX) &&
-			   !rc_unlimited(l->vel_max, RC_VELOCITY);
-		bool force = (l->set & RTHS_LIM_FORCE_MAX) &&
-			     !rc_unlimited(l->force_max, RC_FORCE);
-
-		if (!stroke && !vel && !force)
-			continue;
-		printf("    limit %u", i);
-		if (stroke)
-			printf(" stroke %s %s", rc_fmt(a, l->pos_min, RC_LENGTH),
-			       rc_fmt(b, l->pos_max, RC_LENGTH));
-		if (vel)
-			printf(" velocity %s", rc_fmt(a, l->vel_max, RC_VELOCITY));
-		if (force)
-			printf(" force %s", rc_fmt(a, l->force_max, RC_FORCE));
-		putchar('\n');
-	}
+		show_comedi(p, card->params, d->channels);
+	pr_obj(p, "rings", "    rings");
+	show_ring(p, "cmd", " cmd", &d->cmd);
+	show_ring(p, "fb", "          fb", &d->fb);
+	show_ring(p, "trace", "          trace", &d->trace);
+	pr_close(p);
+	pr_u64(p, "mmap_size", "    mmap_size %" PRIu64, d->mmap_size);
+	pr_obj(p, "chrdev", " chrdev");
+	pr_u64(p, "major", " major %" PRIu64, d->chrdev_major);
+	pr_u64(p, "minor", " minor %" PRIu64, d->chrdev_minor);
+	pr_close(p);
+	pr_bool(p, "io_may_sleep", " io_may_sleep %s", d->io_may_sleep);
+	pr_bool(p, "owned", " owned %s", d->owned);
+	pr_u64(p, "step", "\n    step %" PRIu64, d->step);
+	pr_u64(p, "tick", " tick %" PRIu64, d->tick);
+	pr_arr(p, "position", "\n    position");
+	for (ch = 0; ch < d->channels && ch < RTHS_MAX_CHANNELS; ch++)
+		pr_qty(p, NULL, " %s", d->position[ch], RC_LENGTH);
+	pr_close(p);
+	pr_text(p, "\n");
+	pr_close(p);
 }
-
-struct show_ctx {
-	const struct rc *rc;
-	json_t *arr;
-};
 
 static int show_one(const struct rths_dev_info *d,
 		    const struct rths_card_params *card, void *arg)
 {
-	struct show_ctx *s = arg;
-
-	if (s->arr)
-		json_array_append_new(s->arr, json_dev(d, card));
-	else
-		print_dev(d, card);
+	rc_show_dev(arg, d, card);
 	return 0;
 }
 
 /* One device: its core part, then its card's parameters. */
 static int show_named(struct rths_ctl *ctl, const char *name,
-		      struct show_ctx *s)
+		      struct pr *s)
 {
 	union {
 		struct rths_sim_params sim;
@@ -408,34 +288,26 @@ static int show_named(struct rths_ctl *ctl, const char *name,
 
 static int dev_show(struct rc *rc, int argc, char **argv)
 {
-	struct show_ctx s = { rc, rc->opt.json ? json_array() : NULL };
 	struct rths_ctl *ctl;
+	struct pr s;
 	int ret;
 
 	if (argc > 1) {
 		struct rc_err e;
 
-		json_decref(s.arr);
 		rc_err_set(&e, "dev show: unexpected \"%s\"", argv[1]);
 		return rc_usage_error(&e, "dev");
 	}
 	ctl = rc_ctl(rc);
-	if (!ctl) {
-		json_decref(s.arr);
-		return RC_ERROR;
-	}
+	if (!ctl)
+		return RC_UNREACHABLE;
+	pr_begin(&s, rc->opt.json, stdout);
 	if (argc == 1) {
 		ret = show_named(ctl, argv[0], &s);
 	} else {
 		ret = rths_dev_list(ctl, show_one, &s);
 	}
-	if (ret < 0) {
-		json_decref(s.arr);
-		return rc_fail(rc, ret, argc ? argv[0] : "dev show");
-	}
-	if (s.arr)
-		rc_json_print(rc, s.arr);
-	return RC_OK;
+	return rc_show_done(rc, &s, ret, argc ? argv[0] : "dev show");
 }
 
 static int dev_add(struct rc *rc, int argc, char **argv)
@@ -452,7 +324,7 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 	    rc_plant_design(&a.plant, RTHS_RATE_DEFAULT, &a.sim, &e))
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	if (!strcmp(a.card, "comedi"))
 		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
 				   RTHS_COMEDI_PARAMS(&a.comedi));
@@ -476,7 +348,7 @@ static int dev_del(struct rc *rc, int argc, char **argv)
 		return rc_usage_error(&e, "dev");
 	}
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	ret = rths_dev_del(rc->ctl, argv[0]);
 	snprintf(what, sizeof(what), "dev del %s", argv[0]);
 	return ret ? rc_fail(rc, ret, what) : RC_OK;
@@ -540,7 +412,7 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 	if (rc_parse_dev_set(argc, argv, &s, &e))
 		return rc_usage_error(&e, "dev");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	ret = plant_for_set(rc, &s);
 	if (ret != RC_OK)
 		return ret;
@@ -554,21 +426,10 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 
 int rc_cmd_dev(struct rc *rc, int argc, char **argv)
 {
-	static const char *const words[] = {
-		"show", "add", "del", "set", "help", NULL
+	static const struct rc_cmd cmds[] = {
+		{ "show", dev_show }, { "add", dev_add }, { "del", dev_del },
+		{ "set", dev_set }, { "help", NULL }, { NULL, NULL }
 	};
-	struct rc_err e;
-	int k;
 
-	if (argc < 1)
-		return dev_show(rc, 0, argv);
-	k = rc_keyword(argv[0], words, "dev command", &e);
-	switch (k) {
-	case 0: return dev_show(rc, argc - 1, argv + 1);
-	case 1: return dev_add(rc, argc - 1, argv + 1);
-	case 2: return dev_del(rc, argc - 1, argv + 1);
-	case 3: return dev_set(rc, argc - 1, argv + 1);
-	case 4: rc_usage_dev(stdout); return RC_OK;
-	}
-	return rc_usage_error(&e, "dev");
+	return rc_dispatch(rc, cmds, "dev", rc_usage_dev, argc, argv);
 }

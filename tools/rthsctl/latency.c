@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
+#include "latfmt.h"
 
 #define LAT_POLL_NS	100000000L	/* how often the counters are read */
 #define LAT_CPUS_MAX	64
@@ -695,6 +696,6 @@ int rc_cmd_latency(struct rc *rc, int argc, char **argv)
 	if (parse_args(argc, argv, &a, &e))
 		return rc_usage_error(&e, "latency");
 	if (!rc_ctl(rc))
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	return run(rc, &a);
 }

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "rthsctl.h"
+#include "latfmt.h"
 
 /* Count of row @us of @c: its 1 us bucket, 0 beyond them. */
 static uint64_t row_count(const struct lat_col *c, uint64_t us)
@@ -64,6 +64,37 @@ void lat_print_cyclictest(FILE *f, const struct lat_col *c, unsigned int ncols,
 	fprintf(f, "\n");
 }
 
+/* rtla's summary rows, in print order. */
+enum rtla_row { RTLA_OVER, RTLA_COUNT, RTLA_MIN, RTLA_AVG, RTLA_MAX };
+
+static uint64_t rtla_value(const struct lat_col *c, enum rtla_row w,
+			   uint32_t rows)
+{
+	switch (w) {
+	case RTLA_OVER:  return col_overflow(c, rows);
+	case RTLA_COUNT: return c->count;
+	case RTLA_MIN:   return c->min_us;
+	case RTLA_AVG:   return c->avg_us;
+	default:         return c->max_us;
+	}
+}
+
+/* One summary row: its label, then IRQ and Thr per CPU. */
+static void rtla_row(FILE *f, enum rtla_row w, const struct lat_col *irq,
+		     const struct lat_col *thr, unsigned int n, uint32_t rows)
+{
+	static const char *const label[] = {
+		"over: ", "count:", "min:  ", "avg:  ", "max:  "
+	};
+	unsigned int j;
+
+	fprintf(f, "%s", label[w]);
+	for (j = 0; j < n; j++)
+		fprintf(f, "%9" PRIu64 " %9" PRIu64, rtla_value(&irq[j], w, rows),
+			rtla_value(&thr[j], w, rows));
+	fprintf(f, "\n");
+}
+
 /*
  * rtla timerlat hist: "Index" then IRQ-CPU and Thr-CPU columns per CPU,
  * the rows with a sample, then over:, count:, min:, avg:, max:.
@@ -72,6 +103,7 @@ void lat_print_rtla(FILE *f, const struct lat_col *irq,
 		    const struct lat_col *thr, unsigned int n, uint32_t rows,
 		    uint64_t seconds)
 {
+	enum rtla_row w;
 	unsigned int j;
 	uint64_t r;
 
@@ -97,23 +129,8 @@ void lat_print_rtla(FILE *f, const struct lat_col *irq,
 				row_count(&thr[j], r));
 		fprintf(f, "\n");
 	}
-	fprintf(f, "over: ");
-	for (j = 0; j < n; j++)
-		fprintf(f, "%9" PRIu64 " %9" PRIu64, col_overflow(&irq[j], rows),
-			col_overflow(&thr[j], rows));
-	fprintf(f, "\ncount:");
-	for (j = 0; j < n; j++)
-		fprintf(f, "%9" PRIu64 " %9" PRIu64, irq[j].count, thr[j].count);
-	fprintf(f, "\nmin:  ");
-	for (j = 0; j < n; j++)
-		fprintf(f, "%9" PRIu64 " %9" PRIu64, irq[j].min_us, thr[j].min_us);
-	fprintf(f, "\navg:  ");
-	for (j = 0; j < n; j++)
-		fprintf(f, "%9" PRIu64 " %9" PRIu64, irq[j].avg_us, thr[j].avg_us);
-	fprintf(f, "\nmax:  ");
-	for (j = 0; j < n; j++)
-		fprintf(f, "%9" PRIu64 " %9" PRIu64, irq[j].max_us, thr[j].max_us);
-	fprintf(f, "\n");
+	for (w = RTLA_OVER; w <= RTLA_MAX; w++)
+		rtla_row(f, w, irq, thr, n, rows);
 }
 
 /*

@@ -4,11 +4,13 @@
  * or SIGTERM.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
+#include "print.h"
 
 void rc_usage_monitor(FILE *f)
 {
@@ -31,80 +33,52 @@ static enum rc_quantity value_quantity(enum rths_limit_kind k)
 	       k == RTHS_LIMIT_VELOCITY ? RC_VELOCITY : RC_LENGTH;
 }
 
-static void print_event(const struct rths_event *ev)
+void rc_show_event(struct pr *p, const struct rths_event *ev)
 {
-	const char *type = rths_event_name(ev->type);
-	char v[48];
-
-	printf("%s: %s", ev->dev_name, type ? type : "unknown");
-	switch (ev->type) {
-	case RTHS_EVENT_STATE:
-		printf(" %s", rths_state_name(ev->state) ?
-		       rths_state_name(ev->state) : "unknown");
-		if (ev->reason)
-			printf(" reason %s", rths_reason_name(ev->reason) ?
-			       rths_reason_name(ev->reason) : "unknown");
-		break;
-	case RTHS_EVENT_FAULT:
-		printf(" %s", rths_fault_name(ev->fault) ?
-		       rths_fault_name(ev->fault) : "unknown");
-		break;
-	case RTHS_EVENT_LIMIT:
-		printf(" channel %u %s %s", ev->channel,
-		       rths_limit_name(ev->limit) ? rths_limit_name(ev->limit) :
-		       "unknown",
-		       rc_fmt(v, ev->value, value_quantity(ev->limit)));
-		break;
-	case RTHS_EVENT_LATE:
-		printf(" %s late-ticks %u",
-		       rths_late_action_name(ev->late_action) ?
-		       rths_late_action_name(ev->late_action) : "unknown",
-		       ev->late_ticks);
-		break;
-	case RTHS_EVENT_OVERFLOW:
-		printf(" ring %s", rths_ring_name(ev->ring) ?
-		       rths_ring_name(ev->ring) : "unknown");
-		break;
-	default:
-		break;
-	}
-	if (ev->step)
-		printf(" step %llu", (unsigned long long)ev->step);
-	if (ev->tick)
-		printf(" tick %llu", (unsigned long long)ev->tick);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static json_t *json_event(const struct rths_event *ev)
-{
-	json_t *o = json_object();
-
-	rc_json_set_str(o, "event", rths_event_name(ev->type));
-	json_object_set_new(o, "id", json_integer(ev->dev_id));
-	json_object_set_new(o, "name", json_string(ev->dev_name));
-	json_object_set_new(o, "tick", json_integer((json_int_t)ev->tick));
-	json_object_set_new(o, "step", json_integer((json_int_t)ev->step));
+	pr_obj(p, NULL, NULL);
+	pr_u64(p, "id", "id %" PRIu64, ev->dev_id);
+	pr_str(p, "name", " name %s", ev->dev_name);
+	pr_str(p, "event", " event %s", rths_event_name(ev->type));
 	if (ev->state)
-		rc_json_set_str(o, "state", rths_state_name(ev->state));
+		pr_str(p, "state", " state %s", rths_state_name(ev->state));
 	if (ev->reason)
-		rc_json_set_str(o, "reason", rths_reason_name(ev->reason));
+		pr_str(p, "reason", " reason %s", rths_reason_name(ev->reason));
 	if (ev->fault)
-		rc_json_set_str(o, "fault", rths_fault_name(ev->fault));
+		pr_str(p, "fault", " fault %s", rths_fault_name(ev->fault));
 	if (ev->type == RTHS_EVENT_LIMIT) {
-		json_object_set_new(o, "channel", json_integer(ev->channel));
-		rc_json_set_str(o, "limit", rths_limit_name(ev->limit));
-		json_object_set_new(o, "value", json_real(ev->value));
+		pr_u64(p, "channel", " channel %" PRIu64, ev->channel);
+		pr_str(p, "limit", " limit %s", rths_limit_name(ev->limit));
+		pr_qty(p, "value", " value %s", ev->value,
+		       value_quantity(ev->limit));
 	}
 	if (ev->late_action) {
-		rc_json_set_str(o, "late_action",
-				rths_late_action_name(ev->late_action));
-		json_object_set_new(o, "late_ticks",
-				    json_integer(ev->late_ticks));
+		pr_str(p, "late_action", " late_action %s",
+		       rths_late_action_name(ev->late_action));
+		pr_u64(p, "late_ticks", " late_ticks %" PRIu64, ev->late_ticks);
 	}
 	if (ev->ring)
-		rc_json_set_str(o, "ring", rths_ring_name(ev->ring));
-	return o;
+		pr_str(p, "ring", " ring %s", rths_ring_name(ev->ring));
+	pr_u64(p, "step", " step %" PRIu64, ev->step);
+	pr_u64(p, "tick", " tick %" PRIu64 "\n", ev->tick);
+	pr_close(p);
+}
+
+/* One event: a line of text, or a JSON line (one compact object). */
+static void print_event(const struct rc *rc, const struct rths_event *ev)
+{
+	struct pr p;
+	json_t *j;
+
+	pr_begin(&p, rc->opt.json, stdout);
+	rc_show_event(&p, ev);
+	j = pr_finish(&p);
+	if (j) {
+		json_dumpf(json_array_get(j, 0), stdout,
+			   JSON_COMPACT | JSON_REAL_PRECISION(15));
+		fputc('\n', stdout);
+		json_decref(j);
+	}
+	fflush(stdout);
 }
 
 int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
@@ -130,11 +104,11 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 	ret = rths_mon_open(&mon);
 	if (ret == -ENOENT) {
 		fprintf(stderr, "rthsctl: rths module not loaded (modprobe rths)\n");
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	if (ret) {
 		fprintf(stderr, "rthsctl: monitor: %s\n", rths_strerror(ret));
-		return RC_ERROR;
+		return RC_UNREACHABLE;
 	}
 	/* no SA_RESTART: the signal must interrupt the wait */
 	memset(&sa, 0, sizeof(sa));
@@ -156,17 +130,7 @@ int rc_cmd_monitor(struct rc *rc, int argc, char **argv)
 			break;
 		if (name && strcmp(name, ev.dev_name))
 			continue;
-		if (rc->opt.json) {
-			/* JSON lines: one compact object per line */
-			json_t *j = json_event(&ev);
-
-			json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(15));
-			fputc('\n', stdout);
-			fflush(stdout);
-			json_decref(j);
-		} else {
-			print_event(&ev);
-		}
+		print_event(rc, &ev);
 	}
 	rths_mon_close(mon);
 	if (ret < 0 && ret != -EINTR) {

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "output.h"
+#include "print.h"
 
 struct rths_ctl *rc_ctl(struct rc *rc)
 {
@@ -45,6 +46,28 @@ int rc_usage_error(const struct rc_err *e, const char *object)
 	return RC_USAGE;
 }
 
+int rc_dispatch(struct rc *rc, const struct rc_cmd *tab, const char *object,
+		void (*usage)(FILE *f), int argc, char **argv)
+{
+	const struct rc_cmd *c = tab;
+	char what[48];
+	struct rc_err e;
+
+	if (argc >= 1) {
+		snprintf(what, sizeof(what), "%s command", object);
+		c = rc_cmd_find(argv[0], tab, what, &e);
+		if (!c)
+			return rc_usage_error(&e, object);
+		argc--;
+		argv++;
+	}
+	if (!c->func) {
+		usage(stdout);
+		return RC_OK;
+	}
+	return c->func(rc, argc, argv);
+}
+
 void rc_json_print(const struct rc *rc, json_t *j)
 {
 	/* 15 significant digits print every nm and uN exactly, without
@@ -58,7 +81,15 @@ void rc_json_print(const struct rc *rc, json_t *j)
 	json_decref(j);
 }
 
-void rc_json_set_str(json_t *o, const char *key, const char *s)
+int rc_show_done(struct rc *rc, struct pr *p, int ret, const char *what)
 {
-	json_object_set_new(o, key, s ? json_string(s) : json_null());
+	json_t *j = pr_finish(p);
+
+	if (ret < 0) {
+		json_decref(j);
+		return rc_fail(rc, ret, what);
+	}
+	if (j)
+		rc_json_print(rc, j);
+	return RC_OK;
 }

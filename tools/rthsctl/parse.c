@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "parse.h"
 
 int rc_err_set(struct rc_err *e, const char *fmt, ...)
 {
@@ -67,21 +67,57 @@ int rc_parse_global(int argc, char **argv, struct rc_global *g,
 	return i;
 }
 
+/* The "valid:" list after "unknown @what \"@word\"". */
+static int unknown_word(const char *word, const char *what,
+			const char *(*name)(const void *tab, int i),
+			const void *tab, struct rc_err *e)
+{
+	size_t used;
+	int i;
+
+	used = (size_t)snprintf(e->msg, sizeof(e->msg),
+				"unknown %s \"%s\"; valid:", what, word);
+	for (i = 0; name(tab, i) && used < sizeof(e->msg); i++)
+		used += (size_t)snprintf(e->msg + used, sizeof(e->msg) - used,
+					 " %s", name(tab, i));
+	return -EINVAL;
+}
+
+static const char *word_name(const void *tab, int i)
+{
+	return ((const char *const *)tab)[i];
+}
+
+static const char *cmd_name(const void *tab, int i)
+{
+	return ((const struct rc_cmd *)tab)[i].name;
+}
+
+const struct rc_cmd *rc_cmd_find(const char *word, const struct rc_cmd *tab,
+				 const char *what, struct rc_err *e)
+{
+	size_t n = strlen(word);
+	int i;
+
+	for (i = 0; tab[i].name; i++)
+		if (!strcmp(word, tab[i].name))
+			return &tab[i];
+	for (i = 0; n && tab[i].name; i++)
+		if (!strncmp(word, tab[i].name, n))
+			return &tab[i];
+	unknown_word(word, what, cmd_name, tab, e);
+	return NULL;
+}
+
 int rc_keyword(const char *word, const char *const *valid, const char *what,
 	       struct rc_err *e)
 {
-	size_t used;
 	int i;
 
 	for (i = 0; valid[i]; i++)
 		if (!strcmp(word, valid[i]))
 			return i;
-	used = (size_t)snprintf(e->msg, sizeof(e->msg),
-				"unknown %s \"%s\"; valid:", what, word);
-	for (i = 0; valid[i] && used < sizeof(e->msg); i++)
-		used += (size_t)snprintf(e->msg + used, sizeof(e->msg) - used,
-					 " %s", valid[i]);
-	return -EINVAL;
+	return unknown_word(word, what, word_name, valid, e);
 }
 
 /* Digits only (strtoul alone would take "-1", " 1" and "0x1"). */
@@ -105,9 +141,9 @@ static int parse_digits(const char *field, const char *s, const char *suffix,
 		x = x * 10 + d;
 	}
 	if (*p && !(suffix && !strcmp(p, suffix)))
-		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer%s%s",
+		return rc_err_set(e, "%s: \"%s\" is not a non-negative integer%s%s%s",
 			    field, s, suffix ? " (optionally followed by " : "",
-			    suffix ? suffix : "");
+			    suffix ? suffix : "", suffix ? ")" : "");
 	*v = x;
 	return 0;
 }

@@ -3,13 +3,14 @@
  * rthsctl: the sim card's discrete-time plant (Documentation/sim-card.rst),
  * designed by librths at the device's rate, and shown.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rths/error.h>
 #include <rths/sim_plant.h>
 
-#include "rthsctl.h"
+#include "print.h"
 
 #define ONE_Q ((double)(1LL << RTHS_SIM_PLANT_Q))
 
@@ -50,39 +51,32 @@ int rc_plant_design(const struct rc_plant *p, uint32_t rate,
 	return 0;
 }
 
-void rc_plant_print(const struct rths_sim_params *sim)
+/*
+ * "plant": {"sections": N, "q": 40, "coefficients": [[b0, b1, b2, a1,
+ * a2], ...]} with the card's integers; the text shows them as numbers
+ * (over 2^q).
+ */
+void rc_show_plant(struct pr *p, const struct rths_sim_params *sim)
 {
-	uint32_t i;
-
-	if (!(sim->set & RTHS_SIM_PLANT) || !sim->plant_sections) {
-		printf("    plant none (first-order lag)\n");
-		return;
-	}
-	printf("    plant %u sections (b0 b1 b2 a1 a2):\n", sim->plant_sections);
-	for (i = 0; i < sim->plant_sections && i < RTHS_SIM_SECTIONS_MAX; i++) {
-		const struct rths_sim_section *c = &sim->plant[i];
-
-		printf("      %.12g %.12g %.12g %.12g %.12g\n", c->b0 / ONE_Q,
-		       c->b1 / ONE_Q, c->b2 / ONE_Q, c->a1 / ONE_Q,
-		       c->a2 / ONE_Q);
-	}
-}
-
-/* {"sections": N, "q": 40, "coefficients": [[b0, b1, b2, a1, a2], ...]}
- * with the card's integers. */
-json_t *rc_plant_json(const struct rths_sim_params *sim)
-{
-	json_t *arr = json_array();
 	uint32_t i, n = (sim->set & RTHS_SIM_PLANT) ? sim->plant_sections : 0;
 
+	pr_obj(p, "plant", "    plant");
+	pr_u64(p, "sections", " %" PRIu64 " sections", n);
+	pr_u64(p, "q", " q %" PRIu64, RTHS_SIM_PLANT_Q);
+	pr_arr(p, "coefficients", n ? " coefficients (b0 b1 b2 a1 a2):" :
+	       " coefficients none (first-order lag)");
 	for (i = 0; i < n && i < RTHS_SIM_SECTIONS_MAX; i++) {
 		const struct rths_sim_section *c = &sim->plant[i];
 
-		json_array_append_new(arr, json_pack("[I,I,I,I,I]",
-			(json_int_t)c->b0, (json_int_t)c->b1,
-			(json_int_t)c->b2, (json_int_t)c->a1,
-			(json_int_t)c->a2));
+		pr_arr(p, NULL, "\n     ");
+		pr_fixed(p, NULL, " %.12g", c->b0, ONE_Q);
+		pr_fixed(p, NULL, " %.12g", c->b1, ONE_Q);
+		pr_fixed(p, NULL, " %.12g", c->b2, ONE_Q);
+		pr_fixed(p, NULL, " %.12g", c->a1, ONE_Q);
+		pr_fixed(p, NULL, " %.12g", c->a2, ONE_Q);
+		pr_close(p);
 	}
-	return json_pack("{s:I,s:I,s:o}", "sections", (json_int_t)n, "q",
-			 (json_int_t)RTHS_SIM_PLANT_Q, "coefficients", arr);
+	pr_close(p);
+	pr_text(p, "\n");
+	pr_close(p);
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "cmds.h"
 
 void rc_usage_run(FILE *f)
 {
@@ -16,57 +16,13 @@ void rc_usage_run(FILE *f)
 	      f);
 }
 
-int rc_cmd_run(struct rc *rc, int argc, char **argv)
+/* One run command on @argv[0] (NAME), after its words are checked. */
+static int run_on(struct rc *rc, const char *cmd, const char *name,
+		  int ret)
 {
-	static const char *const words[] = {
-		"start", "stop", "tick", "help", "hold", NULL
-	};
-	static const char *const stop_words[] = { "now", NULL };
-	struct rc_err e;
-	uint32_t ticks = 0;
-	bool now = false;
 	char what[64];
-	int k, ret;
 
-	if (argc < 1) {
-		rc_err_set(&e, "run: missing command");
-		return rc_usage_error(&e, "run");
-	}
-	k = rc_keyword(argv[0], words, "run command", &e);
-	if (k < 0)
-		return rc_usage_error(&e, "run");
-	if (k == 3) {
-		rc_usage_run(stdout);
-		return RC_OK;
-	}
-	/* "run stop NAME now": the only optional word */
-	if (k == 1 && argc == 3) {
-		if (rc_keyword(argv[2], stop_words, "run stop option", &e) < 0)
-			return rc_usage_error(&e, "run");
-		now = true;
-		argc--;
-	}
-	if (argc != (k == 2 ? 3 : 2)) {
-		rc_err_set(&e, "run %s: %s", argv[0],
-			   argc < (k == 2 ? 3 : 2) ?
-			   (k == 2 ? "missing NAME or N" : "missing NAME") :
-			   "too many arguments");
-		return rc_usage_error(&e, "run");
-	}
-	if (k == 2 && rc_parse_u32("ticks", argv[2], NULL, &ticks, &e))
-		return rc_usage_error(&e, "run");
-	if (!rc_ctl(rc))
-		return RC_ERROR;
-	if (k == 0)
-		ret = rths_run_start(rc->ctl, argv[1]);
-	else if (k == 1)
-		ret = now ? rths_run_stop_now(rc->ctl, argv[1]) :
-			    rths_run_stop(rc->ctl, argv[1]);
-	else if (k == 4)
-		ret = rths_run_hold(rc->ctl, argv[1]);
-	else
-		ret = rths_run_tick(rc->ctl, argv[1], ticks);
-	snprintf(what, sizeof(what), "run %s %s", argv[0], argv[1]);
+	snprintf(what, sizeof(what), "run %s %s", cmd, name);
 	if (!ret)
 		return RC_OK;
 	rc_fail(rc, ret, what);
@@ -74,9 +30,101 @@ int rc_cmd_run(struct rc *rc, int argc, char **argv)
 	 * rthsctl holds the node only for one command, and a run whose
 	 * owner closes it holds: starting or ticking one is for its owner.
 	 */
-	if (ret == -EPERM && (k == 0 || k == 2))
+	if (ret == -EPERM && (!strcmp(cmd, "start") || !strcmp(cmd, "tick")))
 		fprintf(stderr,
 			"rthsctl: without CAP_NET_ADMIN a run belongs to the process that opens /dev/rths/%s for writing: use rths-run or a librths program (rths_dev_open with RTHS_OPEN_OWNER)\n",
-			argv[1]);
+			name);
 	return RC_ERROR;
+}
+
+/* @argc words after "run CMD": @want, else a usage error. */
+static int run_words(const char *cmd, int argc, int want, const char *missing)
+{
+	struct rc_err e;
+
+	if (argc == want)
+		return RC_OK;
+	rc_err_set(&e, "run %s: %s", cmd,
+		   argc < want ? missing : "too many arguments");
+	return rc_usage_error(&e, "run");
+}
+
+/* "run start NAME", "run hold NAME": @op on the one NAME */
+static int run_name(struct rc *rc, const char *cmd, int argc, char **argv,
+		    int (*op)(struct rths_ctl *ctl, const char *name))
+{
+	int ret = run_words(cmd, argc, 1, "missing NAME");
+
+	if (ret)
+		return ret;
+	if (!rc_ctl(rc))
+		return RC_UNREACHABLE;
+	return run_on(rc, cmd, argv[0], op(rc->ctl, argv[0]));
+}
+
+static int run_start(struct rc *rc, int argc, char **argv)
+{
+	return run_name(rc, "start", argc, argv, rths_run_start);
+}
+
+static int run_hold(struct rc *rc, int argc, char **argv)
+{
+	return run_name(rc, "hold", argc, argv, rths_run_hold);
+}
+
+/* "run stop NAME [now]": now is its only optional word */
+static int run_stop(struct rc *rc, int argc, char **argv)
+{
+	static const char *const stop_words[] = { "now", NULL };
+	bool now = false;
+	struct rc_err e;
+	int ret;
+
+	if (argc == 2) {
+		if (rc_keyword(argv[1], stop_words, "run stop option", &e) < 0)
+			return rc_usage_error(&e, "run");
+		now = true;
+		argc--;
+	}
+	ret = run_words("stop", argc, 1, "missing NAME");
+	if (ret)
+		return ret;
+	if (!rc_ctl(rc))
+		return RC_UNREACHABLE;
+	ret = now ? rths_run_stop_now(rc->ctl, argv[0]) :
+		    rths_run_stop(rc->ctl, argv[0]);
+	return run_on(rc, "stop", argv[0], ret);
+}
+
+static int run_tick(struct rc *rc, int argc, char **argv)
+{
+	uint32_t ticks = 0;
+	struct rc_err e;
+	int ret = run_words("tick", argc, 2, "missing NAME or N");
+
+	if (ret)
+		return ret;
+	if (rc_parse_u32("ticks", argv[1], NULL, &ticks, &e))
+		return rc_usage_error(&e, "run");
+	if (!rc_ctl(rc))
+		return RC_UNREACHABLE;
+	return run_on(rc, "tick", argv[0],
+		      rths_run_tick(rc->ctl, argv[0], ticks));
+}
+
+int rc_cmd_run(struct rc *rc, int argc, char **argv)
+{
+	static const struct rc_cmd cmds[] = {
+		{ "start", run_start }, { "stop", run_stop },
+		{ "tick", run_tick }, { "hold", run_hold }, { "help", NULL },
+		{ NULL, NULL }
+	};
+	struct rc_err e;
+
+	/* no default command: a run needs a NAME */
+	if (argc < 1) {
+		rc_err_set(&e, "run: missing command");
+		return rc_usage_error(&e, "run");
+	}
+	return rc_dispatch(rc, cmds, "run", rc_usage_run, argc, argv);
 }

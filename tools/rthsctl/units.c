@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rthsctl.h"
+#include "parse.h"
 
 struct unit {
 	const char *suffix;

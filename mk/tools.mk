@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# What every tool shares (Documentation/tool-conventions.rst): its shape
+# (a main file over its parts, tests/build/tool-layering.sh) and its
+# conventions (--version, --help, exit statuses, file errors,
+# tests/build/tool-conventions.sh).
+.PHONY: tools-check
+tools-check: $(addprefix $(O)/plain/tools/,$(TOOLS))
+	@mkdir -p $(O)/results
+	@rc=0; \
+	tests/build/tool-layering.sh $(TOP) > $(O)/results/tool-layering.tap \
+		2>&1 || rc=1; cat $(O)/results/tool-layering.tap; \
+	tests/build/tool-conventions.sh $(O)/plain/tools \
+		> $(O)/results/tool-conventions.tap 2>&1 || rc=1; \
+	cat $(O)/results/tool-conventions.tap; exit $$rc
+
+CHECK_PARTS += tools-check

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every rths tool says the same way (Documentation/tool-conventions.rst):
+ * exit statuses, --version, and errors in a file it reads.
+ */
+#ifndef RTHS_TOOLS_CLI_H
+#define RTHS_TOOLS_CLI_H
+
+#include <rths/error.h>
+
+/* Exit statuses; a tool's own start at 4. */
+enum {
+	TOOL_OK = 0,
+	TOOL_FAILED = 1,	/* failed at run time (a bad file too) */
+	TOOL_USAGE = 2,		/* the command line is wrong */
+	TOOL_UNREACHABLE = 3,	/* the device or a site cannot be reached */
+	TOOL_INTERRUPTED = 130,	/* SIGINT, as a shell reports it */
+};
+
+/* "TOOL VERSION" on stdout (the project's version); returns TOOL_OK. */
+int tool_version(const char *tool);
+
+/* The kind of a file error: "io" (cannot open or read), "syntax",
+ * "field" (missing, unknown or mistyped) or "value" (out of range or
+ * inconsistent). */
+const char *tool_error_kind(int code);
+
+/*
+ * @err on stderr.  An error in a file: "FILE:LINE:COL: [kind] PATH:
+ * message", with the position as far as it is known ("FILE: [io]
+ * message" for a file that cannot be read); anything else "TOOL:
+ * message [name]".  Returns TOOL_FAILED.
+ */
+int tool_file_error(const char *tool, const struct rths_error *err);
+
+#endif
