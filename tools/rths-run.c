@@ -17,6 +17,10 @@
 #include "common/cli.h"
 #include "common/hsrun.h"
 
+/* rths-run's own status (Documentation/tool-conventions.rst): the device,
+ * or the offline model of it, held or failed the run. */
+enum { RUN_HELD = 4 };
+
 /* The only global: set by SIGINT, read by the step loop. */
 static volatile sig_atomic_t interrupted;
 
@@ -480,7 +484,7 @@ int main(int argc, char **argv)
 			rths_hs_backend_close(&b);
 		rths_hs_experiment_free(x);
 		fail(&err);
-		return TOOL_UNREACHABLE;
+		return TOOL_FAILED;
 	}
 	step_thread_warn(&thread);
 	progress_init(&prog, !o.quiet && o.progress != 0, x->integrator.dt);
@@ -536,7 +540,9 @@ int main(int argc, char **argv)
 	report_over_budget_warning(stderr, &in);
 	if (res.error) {
 		fail(&res.err);
-		status = TOOL_UNREACHABLE;
+		/* the device (or the offline model) held or failed: the
+		 * operator's case, apart from a response that diverged */
+		status = res.err.code == -RTHS_E_BACKEND ? RUN_HELD : TOOL_FAILED;
 	} else if (res.interrupted) {
 		fprintf(stderr, "rths-run: interrupted at step %llu of %llu; outputs written\n",
 			(unsigned long long)res.steps_done,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # rths-run's exit status, as rths-run(1) documents it: 0 done, 1 a bad
-# file or option, 3 the backend could not be opened or the run failed.
+# file or a failed run, 2 a bad option, 3 the backend could not be
+# opened, 4 the device (or its offline model) held the run.
 # Usage: run-exit.sh RTHS_RUN EXAMPLES_DIR
 set -u
 run=$1 ex=$2
@@ -42,11 +43,11 @@ expect "real-time options on an offline run are warned about, not dropped" 0 \
 	"have no effect: the step thread is not made real-time" -- --offline \
 	--rt-priority 60 -t 0.05 "$ex/two-story-frame-sim.json"
 # the device's stroke limits hold the offline backend as they hold the
-# kernel: status 3, "holding (reason limit"
+# kernel: status 4, "holding (reason limit"
 sed -e 's/"stroke_min": -0.05/"stroke_min": -0.002/' \
 	-e 's/"stroke_max": 0.05/"stroke_max": 0.002/' \
 	"$ex/two-story-frame-sim.json" >"$work/limit.json"
-expect "offline run past a stroke limit exits 3, holding" 3 \
+expect "offline run past a stroke limit exits 4, holding" 4 \
 	"offline device is holding (reason limit: channel 0 stroke" -- \
 	--offline --no-reference -t 3 "$work/limit.json"
 # an uncapped adaptive ODE substructure: refused on the file's device

@@ -100,8 +100,8 @@ jq '.device.limits = [{"stroke_min": -0.002, "stroke_max": 0.002}]' \
 "$run" -q --no-plots --no-reference -t 3 -o "$work/limit" "$work/limit.json" \
 	>"$work/limit.log" 2>&1
 st=$?
-check "a stroke limit trip on the card exits 3, holding (status $st)" \
-	test $st -eq 3 -a -n "$(grep 'holding (reason limit)' "$work/limit.log")"
+check "a stroke limit trip on the card exits 4, holding (status $st)" \
+	test $st -eq 4 -a -n "$(grep 'holding (reason limit)' "$work/limit.log")"
 "$run" -q --no-plots --no-reference --offline -t 3 -o "$work/limit-off" \
 	"$work/limit.json" >"$work/limit-off.log" 2>&1
 st=$?
