@@ -47,12 +47,12 @@ $(DEBUG_SPLAT_KO): tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild \
 		debug-kernel
 	@mkdir -p $(O)/splat-debug
 	cp tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild $(O)/splat-debug/
-	$(MAKE) -C $(KDIR_debug) M=$(O)/splat-debug W=1 modules
+	$(MAKE) -C $(KDIR_debug) M=$(O)/splat-debug O= W=1 modules
 $(KCSAN_SPLAT_KO): tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild \
 		kcsan-kernel
 	@mkdir -p $(O)/splat-kcsan
 	cp tests/vm/splat/rths_splat.c tests/vm/splat/Kbuild $(O)/splat-kcsan/
-	$(MAKE) -C $(KDIR_kcsan) M=$(O)/splat-kcsan W=1 modules
+	$(MAKE) -C $(KDIR_kcsan) M=$(O)/splat-kcsan O= W=1 modules
 
 # The scanner against sample reports (tests/vm/splats): no kernel needed.
 splat-scan-check:

@@ -38,7 +38,8 @@ $(O)/kmod-$(1)/kernel/rths.ko: $(KMOD_SRCS) | $(DEPS_STAMP)
 		--include '/Kbuild' --include '/kernel/***' \
 		--include '/include/' --include '/include/uapi/***' \
 		--exclude '*' ./ $(O)/kmod-$(1)/
-	$$(MAKE) -C $$(KDIR_$(1)) M=$(O)/kmod-$(1) $$(KMOD_FLAGS) modules
+	@# (O= : ours is not kbuild's output tree)
+	$$(MAKE) -C $$(KDIR_$(1)) M=$(O)/kmod-$(1) O= $$(KMOD_FLAGS) modules
 endef
 # KMOD_EXTRA_FLAVOURS: flavours another fragment adds (mk/debug.mk:
 # debug) with its own KDIR_FLAVOUR; not part of "module" or kstyle-check.
