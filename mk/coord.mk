@@ -9,7 +9,8 @@ DEB_PKGS += gnuplot-nox openssl
 TOOLS += rths-coord
 MAN_PAGES += Documentation/man/rths-coord.1
 
-COORD_COMMON := tools/common/gnuplot.c tools/common/hsrun.c
+COORD_COMMON := tools/common/gnuplot.c tools/common/hsrun.c \
+	tools/common/cli.c
 TOOL_OBJS_rths-coord = $(NET_OBJS_plain) \
 	$(patsubst %.c,$(O)/plain/%.o,$(COORD_COMMON))
 TOOL_LIBS_rths-coord = $(NET_LIBS)

@@ -12,9 +12,11 @@ DEB_PKGS += libssl-dev openssl
 TOOLS += rths-site
 
 SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c)) \
-	tools/common/steprt.c
-# the step thread's real time, shared with rths-run
-TOOL_OBJS_rths-site += $(O)/plain/tools/common/steprt.o
+	tools/common/steprt.c tools/common/cli.c
+# the step thread's real time, shared with rths-run; the tools' --version
+# and file errors
+TOOL_OBJS_rths-site += $(O)/plain/tools/common/steprt.o \
+	$(O)/plain/tools/common/cli.o
 SITE_ASAN := $(O)/asan/tools/rths-site
 $(SITE_ASAN): $(SITE_SRCS) $(NET_SRCS) $(wildcard tools/rths-site/*.h) \
 		$(wildcard tools/net/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)

@@ -11,7 +11,8 @@ SITE_DEV_TEST = $(O)/$(1)/tests/site/test_site_device
 # device.c and what it calls: the step thread's real-time entry and the
 # site's (rate-limited) log.
 SITE_DEV_SRCS := tools/rths-site/device.c tools/rths-site/realtime.c \
-	tools/rths-site/log.c tools/common/steprt.c tools/net/ratelimit.c
+	tools/rths-site/log.c tools/common/steprt.c tools/net/ratelimit.c \
+	tools/common/cli.c
 # The Makefile's UNIT_EXTRA_asan (after the fragments): LeakSanitizer's
 # check before the harness's _exit().
 SITE_DEV_EXTRA_asan := $(O)/asan/tests/unit/lsan_exit.o

@@ -18,6 +18,7 @@
 
 #include "rths-coord/coord.h"
 #include "common/hsrun.h"
+#include "common/cli.h"
 
 /* The only global: set by SIGINT/SIGTERM, read by the step loop. */
 static volatile sig_atomic_t interrupted;
@@ -65,6 +66,7 @@ static void usage(FILE *f)
 		"  -q, --quiet           no progress line, no summary on stdout\n"
 		"  -v, --verbose         log handshakes and stale answers too\n"
 		"  -h, --help            this help\n"
+		"      --version         print the version and exit\n"
 		"\n"
 		"Exit status: 0 done, 1 bad file or options, 3 a site unreachable or\n"
 		"refusing the test, 4 a site's device refused a step (the test held),\n"
@@ -105,6 +107,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -127,6 +130,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'q': o->quiet = true; break;
 		case 'v': coord_verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
+		case 'V': exit(tool_version("rths-coord"));
 		case 'I':
 			errno = 0;
 			o->test_id = strtoull(optarg, &end, 0);
@@ -366,14 +370,14 @@ int main(int argc, char **argv)
 	int r, status = 0;
 
 	if (parse_args(argc, argv, &o) < 0)
-		return 1;
+		return TOOL_USAGE;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (coord_config_load(o.file, &cc, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "rths-coord: %s\n", msg);
+		fprintf(stderr, "%s\n", msg);
 		return 1;
 	}
 	if (fix_step(&cc, &o) < 0) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "rths-site/site.h"
+#include "common/cli.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 	      "                       (their \"realtime\" section)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
 	      "  -v, --verbose        log every message\n"
-	      "  -h, --help           this text\n", f);
+	      "  -h, --help           this text\n"
+	      "      --version        print the version and exit\n", f);
 }
 
 /* ------------------------------------------------------------ sockets */
@@ -631,6 +633,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	struct site site;
@@ -693,6 +696,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			return tool_version("rths-site");
 		default:
 			usage(stderr);
 			return 2;
@@ -703,8 +708,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (site_config_load(argv[optind], &site, msg, sizeof(msg))) {
-		fprintf(stderr, "rths-site: %s\n", msg);
-		return 1;
+		fprintf(stderr, "%s\n", msg);
+		return TOOL_FAILED;
 	}
 	site.timeout_ms = timeout;
 	site.heartbeat_ms = heartbeat;

@@ -387,7 +387,7 @@ EXP=
 sed 's/"dofs": \[1\]/"dofs": [0]/' "$T/bridge.json" > "$T/bad-dofs.json"
 "$COORD" -q "$T/bad-dofs.json" 2> "$T/bad.log"
 check "a coordinate given to two sites is refused, naming the JSON path" \
-	[ $? -eq 1 -a -n "$(grep 'bad-dofs.json: sites\[1\].dofs\[0\]: interface coordinate 0 belongs to site pier1 already' "$T/bad.log")" ]
+	[ $? -eq 1 -a -n "$(grep 'bad-dofs.json: \[value\] sites\[1\].dofs\[0\]: interface coordinate 0 belongs to site pier1 already' "$T/bad.log")" ]
 sed 's/"address": "127.0.0.1", "port"/"address": "192.0.2.1", "port"/' \
 	"$T/bridge.json" > "$T/bad-addr.json"
 "$COORD" -q "$T/bad-addr.json" 2> "$T/bad.log"
@@ -397,17 +397,17 @@ sed 's/"dofs": \[2\] }/"dofs": [2], "timeout": 3 }/' "$T/bridge.json" \
 	> "$T/bad-key.json"
 "$COORD" -q "$T/bad-key.json" 2> "$T/bad.log"
 check "an unknown field in a site is refused, naming it" \
-	[ $? -eq 1 -a -n "$(grep "bad-key.json: sites\[2\]: unknown field 'timeout'" "$T/bad.log")" ]
+	[ $? -eq 1 -a -n "$(grep "bad-key.json: \[field\] sites\[2\]: unknown field 'timeout'" "$T/bad.log")" ]
 sed 's/"integrator": { "method": "cr" },/&\n  "compensation": { "method": "polynomial", "delay": 0.01 },/' \
 	"$T/bridge.json" > "$T/bad-comp.json"
 "$COORD" -q "$T/bad-comp.json" 2> "$T/bad.log"
 check "compensation in the coordinator is refused" \
-	[ $? -eq 1 -a -n "$(grep 'bad-comp.json: compensation.method: expected "none"' "$T/bad.log")" ]
+	[ $? -eq 1 -a -n "$(grep 'bad-comp.json: \[value\] compensation.method: expected "none"' "$T/bad.log")" ]
 sed 's/"integrator": { "method": "cr" },/&\n  "ode_substructures": [ { "type": "chain", "dof": 0, "masses": [1], "stiffness": [1e4], "max_steps": 50 } ],/' \
 	"$T/bridge.json" > "$T/bad-ode.json"
 "$COORD" -q "$T/bad-ode.json" 2> "$T/bad.log"
 check "ODE substructures in the coordinator are refused" \
-	[ $? -eq 1 -a -n "$(grep 'bad-ode.json: ode_substructures: not run by the coordinator' "$T/bad.log")" ]
+	[ $? -eq 1 -a -n "$(grep 'bad-ode.json: \[value\] ode_substructures: not run by the coordinator' "$T/bad.log")" ]
 
 if [ $FAILS -ne 0 ]; then
 	for f in "$T"/coord-*.log; do

@@ -109,7 +109,7 @@ a=$(($(grep -vc '^#' "$work/limit/history.csv") - 1))
 b=$(($(grep -vc '^#' "$work/limit-off/history.csv") - 1))
 echo "# held after $a steps on the card, $b offline (status $st)"
 check "offline, the same limit holds at the same step ($a, $b)" \
-	test $st -eq 3 -a "$a" = "$b" -a \
+	test $st -eq 4 -a "$a" = "$b" -a \
 	-n "$(grep 'holding (reason limit: channel 0 stroke' "$work/limit-off.log")"
 # A pendulum tuned-mass damper on the roof: a multibody ODE
 # substructure (SI2, GSTIFF capped) stepped while the sim card moves.

@@ -507,22 +507,22 @@ TEST(device_errors_name_the_path)
 {
 	static const char *const cases[][2] = {
 		{ "\"device\":{\"backend\":\"offline\",\"rate\":5,\"step_ticks\":1},\"specimen\":{\"stiffness\":1}",
-		  "json: substructures[0].device.rate: expected" },
+		  "json: [value] substructures[0].device.rate: expected" },
 		{ "\"device\":{\"backend\":\"offline\"},\"specimen\":{\"stiffness\":1}",
-		  "json: substructures[0].device.step_ticks: missing" },
+		  "json: [field] substructures[0].device.step_ticks: missing" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4,\"actuator\":{\"lagg\":1}},\"specimen\":{\"stiffness\":1}",
-		  "json: substructures[0].device.actuator.lagg: unknown field" },
+		  "json: [field] substructures[0].device.actuator.lagg: unknown field" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"compensation\":{\"method\":\"polynomial\",\"order\":9}",
-		  "json: substructures[0].compensation.order: expected" },
+		  "json: [value] substructures[0].compensation.order: expected" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":\"x\"}",
-		  "json: substructures[0].specimen.stiffness: expected" },
+		  "json: [field] substructures[0].specimen.stiffness: expected" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"setup\":{\"type\":\"two_actuator\"}",
-		  "json: substructures[0].setup" },
-		{ "\"device\":[]", "json: substructures[0].device: expected an object" },
+		  "json: [value] substructures[0].setup" },
+		{ "\"device\":[]", "json: [field] substructures[0].device: expected an object" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4}",
-		  "json: substructures[0].specimen: missing" },
+		  "json: [field] substructures[0].specimen: missing" },
 		{ "\"device\":{\"backend\":\"offline\",\"step_ticks\":4},\"specimen\":{\"stiffness\":1},\"elements\":[]",
-		  "json: substructures[0].elements: a device substructure's springs" },
+		  "json: [value] substructures[0].elements: a device substructure's springs" },
 	};
 	char err[1024];
 

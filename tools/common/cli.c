@@ -32,6 +32,22 @@ const char *tool_error_kind(int code)
 	}
 }
 
+const char *tool_message_kind(const char *what)
+{
+	/* the type words of the file readers' "expected ..." messages */
+	static const char *const field[] = {
+		"missing", "unknown field", "expected a string",
+		"expected a non-empty string", "expected an object",
+		"expected a list", "expected a non-empty list",
+		"expected true or false", "expected a finite number",
+	};
+
+	for (size_t i = 0; i < sizeof(field) / sizeof(field[0]); i++)
+		if (!strncmp(what, field[i], strlen(field[i])))
+			return "field";
+	return "value";
+}
+
 int tool_file_error(const char *tool, const struct rths_error *err)
 {
 	const char *msg = err->msg[0] ? err->msg : rths_strerror(err->code);

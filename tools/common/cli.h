@@ -26,6 +26,13 @@ int tool_version(const char *tool);
 const char *tool_error_kind(int code);
 
 /*
+ * The kind of a tool's own file error from its message ("missing
+ * (required)", "unknown field", "expected a string" ... are "field",
+ * anything else "value"), for readers that keep a message, not a code.
+ */
+const char *tool_message_kind(const char *what);
+
+/*
  * @err on stderr.  An error in a file: "FILE:LINE:COL: [kind] PATH:
  * message", with the position as far as it is known ("FILE: [io]
  * message" for a file that cannot be read); anything else "TOOL:

@@ -20,6 +20,7 @@
 
 #include "coord.h"
 #include "../net/tls.h"
+#include "../common/cli.h"
 
 struct ctx {
 	const char *file;
@@ -39,7 +40,8 @@ static int fail(struct ctx *cx, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(cx->msg, cx->len, "%s: %s: %s", cx->file, path, what);
+	snprintf(cx->msg, cx->len, "%s: [%s] %s: %s", cx->file,
+		 tool_message_kind(what), path, what);
 	return -EINVAL;
 }
 
@@ -467,7 +469,7 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	memset(cc, 0, sizeof(*cc));
 	text = read_all(path, &n);
 	if (!text) {
-		snprintf(msg, len, "%s: %s", path, strerror(errno));
+		snprintf(msg, len, "%s: [io] %s", path, strerror(errno));
 		return -errno;
 	}
 	cc->hash = fnv1a64(text, n);
@@ -477,7 +479,7 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	root = json_loadb(text, n, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
 	if (!root) {
-		snprintf(msg, len, "%s:%d:%d: %s [json-syntax]", path, jerr.line,
+		snprintf(msg, len, "%s:%d:%d: [syntax] %s", path, jerr.line,
 			 jerr.column, jerr.text);
 		return -EINVAL;
 	}

@@ -14,6 +14,7 @@
 #include <rths/hs_experiment.h>
 
 #include "site.h"
+#include "../common/cli.h"
 
 static const char *const proto_names[] = {
 	[PROTO_SITE] = "site",
@@ -35,7 +36,8 @@ struct ctx {
 
 static int fail(struct ctx *cx, const char *path, const char *what)
 {
-	snprintf(cx->msg, cx->len, "%s: %s: %s", cx->file, path, what);
+	snprintf(cx->msg, cx->len, "%s: [%s] %s: %s", cx->file,
+		 tool_message_kind(what), path, what);
 	return -EINVAL;
 }
 
@@ -344,8 +346,12 @@ int site_config_load(const char *file, struct site *site, char *msg,
 	memset(site, 0, sizeof(*site));
 	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		snprintf(msg, len, "%s:%d:%d: %s", file, jerr.line,
-			 jerr.column, jerr.text);
+		/* jansson's line is -1 when the file cannot be read */
+		if (jerr.line < 0)
+			snprintf(msg, len, "%s: [io] %s", file, jerr.text);
+		else
+			snprintf(msg, len, "%s:%d:%d: [syntax] %s", file,
+				 jerr.line, jerr.column, jerr.text);
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {

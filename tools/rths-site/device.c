@@ -22,6 +22,7 @@
 #include <rths/rt.h>
 
 #include "site.h"
+#include "../common/cli.h"
 
 /* The experiment file's sections a device substructure may hold. */
 static const char *const dev_sections[] = { "device", "setup",
@@ -105,18 +106,18 @@ int device_sub_config(json_t *js, const char *file, const char *path,
 	int r;
 
 	if (!json_is_object(dev)) {
-		snprintf(msg, len, "%s: %s.device: expected an object", file,
+		snprintf(msg, len, "%s: [field] %s.device: expected an object", file,
 			 path);
 		return -EINVAL;
 	}
 	/* librths would ask for the wrapper's stiffness estimate instead. */
 	if (!json_object_get(js, "specimen")) {
-		snprintf(msg, len, "%s: %s.specimen: missing (required: the specimen's stiffness, for the model, the sim card and the estimate)",
+		snprintf(msg, len, "%s: [field] %s.specimen: missing (required: the specimen's stiffness, for the model, the sim card and the estimate)",
 			 file, path);
 		return -EINVAL;
 	}
 	if (sub->n > RTHS_HS_MAX_CHANNELS) {
-		snprintf(msg, len, "%s: %s.dof: a device substructure has at most %d DOF",
+		snprintf(msg, len, "%s: [value] %s.dof: a device substructure has at most %d DOF",
 			 file, path, RTHS_HS_MAX_CHANNELS);
 		return -EINVAL;
 	}
@@ -125,7 +126,7 @@ int device_sub_config(json_t *js, const char *file, const char *path,
 		text = json_dumps(w, JSON_COMPACT);
 	json_decref(w);
 	if (!text) {
-		snprintf(msg, len, "%s: %s: out of memory", file, path);
+		snprintf(msg, len, "%s: [value] %s: out of memory", file, path);
 		return -ENOMEM;
 	}
 	r = rths_hs_experiment_parse(text, file, NULL, &x, &err);
@@ -144,8 +145,9 @@ int device_sub_config(json_t *js, const char *file, const char *path,
 			if (k == strlen(dev_sections[i]) &&
 			    !strncmp(p, dev_sections[i], k))
 				ours = 1;
-		snprintf(msg, len, "%s: %s%s%s: %s", file, path,
-			 ours ? "." : "", ours ? p : "", err.msg);
+		snprintf(msg, len, "%s: [%s] %s%s%s: %s", file,
+			 tool_error_kind(r), path, ours ? "." : "",
+			 ours ? p : "", err.msg);
 		rths_hs_experiment_free(x);
 		return r;
 	}
