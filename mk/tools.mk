@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What every tool shares (Documentation/tool-conventions.rst): its shape
 # (a main file over its parts, tests/build/tool-layering.sh) and its
-# conventions (--version, --help, exit statuses, file errors,
+# conventions (--version, --help, exit statuses, file errors, -j,
 # tests/build/tool-conventions.sh).
 .PHONY: tools-check
 tools-check: $(addprefix $(O)/plain/tools/,$(TOOLS))
@@ -12,5 +12,8 @@ tools-check: $(addprefix $(O)/plain/tools/,$(TOOLS))
 	tests/build/tool-conventions.sh $(O)/plain/tools \
 		> $(O)/results/tool-conventions.tap 2>&1 || rc=1; \
 	cat $(O)/results/tool-conventions.tap; exit $$rc
+
+# jq reads the JSON that rths-run -j prints.
+DEB_PKGS += jq
 
 CHECK_PARTS += tools-check

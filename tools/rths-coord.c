@@ -31,7 +31,7 @@ static void on_signal(int sig)
 
 struct options {
 	const char *file, *output, *journal, *resume;
-	bool serial, reset, quiet, plots, reference, journal_sync;
+	bool serial, reset, quiet, json, plots, reference, journal_sync;
 	uint64_t test_id;
 	uint32_t step_ticks;
 	long max_retries;	/* -1: the file's */
@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"\n"
 		"  -o, --output DIR      output directory (default: outputs.directory,\n"
 		"                        else rths-coord-NAME)\n"
-		"  -j, --journal FILE    the journal (default: DIR/journal.txt)\n"
+		"      --journal FILE    the journal (default: DIR/journal.txt)\n"
 		"      --resume JOURNAL  resume the test this journal recorded\n"
 		"      --no-journal-sync only fflush the journal each step, no\n"
 		"                        fdatasync (default: --journal-sync)\n"
@@ -64,9 +64,11 @@ static void usage(FILE *f)
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-reference    skip the all-numerical reference run\n"
 		"  -q, --quiet           no progress line, no summary on stdout\n"
+		"  -j, --json            the summary as JSON on stdout, in place\n"
+		"                        of its text\n"
 		"  -v, --verbose         log handshakes and stale answers too\n"
 		"  -h, --help            this help\n"
-		"      --version         print the version and exit\n"
+		"  -V, --version         print the version and exit\n"
 		"\n"
 		"Exit status: 0 done, 1 bad file or options, 3 a site unreachable or\n"
 		"refusing the test, 4 a site's device refused a step (the test held),\n"
@@ -90,7 +92,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "journal", required_argument, NULL, 'j' },
+		{ "journal", required_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "resume", required_argument, NULL, 'R' },
 		{ "serial", no_argument, NULL, 'S' },
 		{ "test-id", required_argument, NULL, 'I' },
@@ -116,10 +119,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->plots = o->reference = o->journal_sync = true;
 	o->max_retries = -1;
-	while ((c = getopt_long(argc, argv, "o:j:d:t:qvh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:t:qjvhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
-		case 'j': o->journal = optarg; break;
+		case 'J': o->journal = optarg; break;
+		case 'j': o->json = true; break;
 		case 'R': o->resume = optarg; break;
 		case 'S': o->serial = true; break;
 		case 'X': o->reset = true; break;
@@ -334,17 +338,19 @@ static int write_outputs(const struct coord_config *cc,
 	if (report_json(path, rep) < 0) {
 		fprintf(stderr, "rths-coord: %s: cannot write\n", path);
 		bad = 1;
+	} else if (o->json && tool_print_file("rths-coord", path)) {
+		bad = 1;
 	}
-	if (!o->quiet)
+	if (!o->quiet && !o->json)
 		report_text(stdout, rep);
 	if (plot(dir, rep, o->plots, &err) < 0) {
 		fail(&err);
 		bad = 1;
-	} else if (!o->quiet && o->plots) {
+	} else if (!o->quiet && !o->json && o->plots) {
 		printf("plots: %s/response.png, loop-SITE.png, steptime.png, steptime-hist.png\n",
 		       dir);
 	}
-	if (!o->quiet)
+	if (!o->quiet && !o->json)
 		printf("outputs: %s/ (history.csv, history-exact.txt, steps.csv, summary.txt, summary.json, plots.gp)\n",
 		       dir);
 	return bad;

@@ -34,7 +34,7 @@ static void on_sigint(int sig)
 
 struct options {
 	const char *file, *output;
-	bool offline, quiet, preview_only, plots, reference;
+	bool offline, quiet, json, preview_only, plots, reference;
 	int progress;		/* -1: auto */
 	/* the "realtime" section overridden: -1 as the file says */
 	int realtime, rt_priority, rt_required;
@@ -69,6 +69,8 @@ static void usage(FILE *f)
 		"      --rt-cpu N|auto   its CPU; auto: not the kernel loop's (realtime.cpu)\n"
 		"      --rt-required     fail if memory lock or priority are refused\n"
 		"  -q, --quiet           no progress bar, no summary on stdout\n"
+		"  -j, --json            the summary as JSON on stdout, in place\n"
+		"                        of its text (summary.json is written too)\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         print the version\n"
 		"\n"
@@ -130,6 +132,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "realtime", no_argument, NULL, 'T' },
 		{ "no-realtime", no_argument, NULL, 'X' },
 		{ "rt-priority", required_argument, NULL, 'Y' },
@@ -146,7 +149,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->plots = o->reference = true;
 	o->progress = -1;
 	o->realtime = o->rt_priority = o->rt_required = -1;
-	while ((c = getopt_long(argc, argv, "o:d:t:qhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:t:qjhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'O': o->offline = true; break;
@@ -156,6 +159,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'p': o->progress = 1; break;
 		case 'n': o->progress = 0; break;
 		case 'q': o->quiet = true; break;
+		case 'j': o->json = true; break;
 		case 'h': usage(stdout); exit(TOOL_OK);
 		case 'V': exit(tool_version("rths-run"));
 		case 'T': o->realtime = 1; break;
@@ -340,7 +344,7 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 	r = rths_hs_preview_budget(&cfg, x->odesubs, x->n_odesubs, &pp,
 				   x->preview_margin, exchange[0], bp, err);
 	if (r < 0) {
-		if (bp->pr.n_rows && !o->quiet)
+		if (bp->pr.n_rows && !o->quiet && !o->json)
 			print_preview(bp, exchange);
 		return r;
 	}
@@ -362,7 +366,7 @@ static int write_outputs(const struct rths_hs_experiment *x,
 		if (rths_hs_write_csv(path, in->h, in->ref, x->out.every, &err) < 0)
 			bad |= fail(&err);
 	}
-	if (x->out.summary) {
+	if (x->out.summary || o->json) {
 		snprintf(path, sizeof(path), "%s/summary.txt", dir);
 		f = fopen(path, "w");
 		if (f) {
@@ -375,8 +379,10 @@ static int write_outputs(const struct rths_hs_experiment *x,
 		snprintf(path, sizeof(path), "%s/summary.json", dir);
 		if (report_json(path, in, &err) < 0)
 			bad |= fail(&err);
+		else if (o->json)
+			bad |= tool_print_file("rths-run", path);
 	}
-	if (!o->quiet)
+	if (!o->quiet && !o->json)
 		report_text(stdout, in);
 	if (x->out.csv && x->out.plots && o->plots) {
 		int r = plot(dir, "history.csv", in->h, in->ref != NULL,
@@ -384,11 +390,11 @@ static int write_outputs(const struct rths_hs_experiment *x,
 
 		if (r < 0)
 			bad |= fail(&err);
-		else if (!o->quiet)
+		else if (!o->quiet && !o->json)
 			printf("plots: %s/response.png%s\n", dir,
 			       in->h->n_act ? ", tracking.png, hysteresis.png" : "");
 	}
-	if (!o->quiet)
+	if (!o->quiet && !o->json)
 		printf("outputs: %s/ (history.csv, summary.txt, summary.json%s)\n",
 		       dir, x->out.plots && o->plots ? ", plots.gp" : "");
 	return bad;
@@ -444,7 +450,7 @@ int main(int argc, char **argv)
 		fail(&err);
 		return backend_failed ? TOOL_UNREACHABLE : TOOL_FAILED;
 	}
-	if (previewed && !o.quiet)
+	if (previewed && !o.quiet && !o.json)
 		print_preview(&pr, exchange);
 	print_warnings(x);
 	if (o.preview_only) {

@@ -61,7 +61,7 @@ static void usage(FILE *f)
 	      "  -q, --quiet          log errors and warnings only\n"
 	      "  -v, --verbose        log every message\n"
 	      "  -h, --help           this text\n"
-	      "      --version        print the version and exit\n", f);
+	      "  -V, --version        print the version and exit\n", f);
 }
 
 /* ------------------------------------------------------------ sockets */
@@ -645,7 +645,7 @@ int main(int argc, char **argv)
 	char msg[512];
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "a:t:H:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:t:H:qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			address = optarg;

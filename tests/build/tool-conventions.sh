@@ -3,7 +3,9 @@
 # Every tool keeps the conventions of Documentation/tool-conventions.rst:
 # --version (status 0, "NAME VERSION" on stdout), --help (status 0, on
 # stdout), an unknown option (status 2), and, for a tool that reads a
-# file, a missing one ("FILE: [io] ..." on stderr, status 1).
+# file, a missing one ("FILE: [io] ..." on stderr, status 1) and one
+# that is not JSON ("FILE:LINE:COL: [syntax] ..."); -V is --version and
+# -j is JSON (rths-run -j prints the summary.json it wrote).
 # Usage: tool-conventions.sh BINDIR (build/plain/tools); TAP on stdout.
 set -uo pipefail
 bin=${1:?usage: tool-conventions.sh BINDIR}
@@ -33,10 +35,12 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..25"
 for t in rthsctl rths-run rths-site rths-coord; do
 	check "$t --version prints \"$t VERSION\"" 0 out "^$t [0-9]" -- \
 		"$bin/$t" --version
+	check "$t -V prints \"$t VERSION\"" 0 out "^$t [0-9]" -- \
+		"$bin/$t" -V
 	check "$t --help prints to stdout" 0 out "[Uu]sage" -- "$bin/$t" --help
 	check "$t: an unknown option exits 2" 2 err "" -- \
 		"$bin/$t" --no-such-option
@@ -47,8 +51,26 @@ check "rths-run: a missing experiment file: FILE: [io], exit 1" 1 err \
 check "rthsctl -b: a missing batch file: FILE: [io], exit 1" 1 err \
 	"^$missing: \[io\] " -- "$bin/rthsctl" -b "$missing"
 check "rths-site: a missing site file: FILE: [io], exit 1" 1 err \
-	"$missing: \[io\] " -- "$bin/rths-site" "$missing"
+	"^$missing: \[io\] " -- "$bin/rths-site" "$missing"
 check "rths-coord: a missing experiment file: FILE: [io], exit 1" 1 err \
-	"$missing: \[io\] " -- "$bin/rths-coord" "$missing"
+	"^$missing: \[io\] " -- "$bin/rths-coord" "$missing"
+printf '{\n  "a": 1,\n  ,\n}\n' >"$work/bad.json"
+for t in rths-run rths-site rths-coord; do
+	check "$t: JSON that does not parse: FILE:3:3: [syntax], exit 1" 1 \
+		err "^$work/bad.json:3:3: \[syntax\] " -- "$bin/$t" "$work/bad.json"
+done
+# -j: the summary that was written, as JSON, and nothing else on stdout
+top=$(cd "$(dirname "$0")/../.." && pwd)
+check "rths-run -j prints its summary.json on stdout" 0 out '^\{' -- \
+	"$bin/rths-run" -j --offline --no-plots --no-reference -t 0.2 \
+	-o "$work/run" "$top/examples/two-story-frame.json"
+n=$((n + 1))
+if jq -e .integrator "$work/out" >/dev/null 2>&1 &&
+	cmp -s "$work/out" "$work/run/summary.json"; then
+	echo "ok $n rths-run -j: stdout is valid JSON, the summary.json written"
+else
+	echo "not ok $n rths-run -j: stdout is valid JSON, the summary.json written"
+	nfail=$((nfail + 1))
+fi
 echo "# $((n - nfail)) of $n passed"
 [ $nfail -eq 0 ]

@@ -165,7 +165,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..42"
+echo "1..43"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -222,8 +222,11 @@ cat > "$T/story.json" <<EOF
   "integrator": { "method": "cr" },
   "sites": [ { "name": "story2", "port": $SP, "dofs": [0] } ] }
 EOF
-"$COORD" -q --no-plots -o "$T/story" "$T/story.json" 2>> "$T/coord-story.log"
+"$COORD" -q -j --no-plots -o "$T/story" "$T/story.json" > "$T/story.out" \
+	2>> "$T/coord-story.log"
 check "a story-drift substructure runs" [ $? -eq 0 ]
+check "-j prints the summary.json it wrote, and nothing else, on stdout" \
+	cmp -s "$T/story.out" "$T/story/summary.json"
 check "its response equals the all-numerical reference (to 1e-6 %)" \
 	python3 -c 'import json,sys
 s = json.load(open(sys.argv[1]))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every rths tool says the same way (cli.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,29 @@
 int tool_version(const char *tool)
 {
 	printf("%s %s\n", tool, RTHS_VERSION);
+	return TOOL_OK;
+}
+
+int tool_print_file(const char *tool, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	size_t n;
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+		return TOOL_FAILED;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			break;
+	bad = ferror(f) || ferror(stdout);
+	fclose(f);
+	if (bad) {
+		fprintf(stderr, "%s: %s: cannot copy to stdout\n", tool, path);
+		return TOOL_FAILED;
+	}
 	return TOOL_OK;
 }
 

@@ -20,6 +20,12 @@ enum {
 /* "TOOL VERSION" on stdout (the project's version); returns TOOL_OK. */
 int tool_version(const char *tool);
 
+/*
+ * Copy the file @path to stdout (a tool's --json prints the summary.json
+ * it wrote).  Returns TOOL_OK, or TOOL_FAILED after saying why.
+ */
+int tool_print_file(const char *tool, const char *path);
+
 /* The kind of a file error: "io" (cannot open or read), "syntax",
  * "field" (missing, unknown or mistyped) or "value" (out of range or
  * inconsistent). */
