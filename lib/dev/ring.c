@@ -145,7 +145,9 @@ static int consume_observer(struct rths_ring *r, void *dst, bool *gap)
 		       r->entry_size);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		prod = __atomic_load_n(r->producer, __ATOMIC_RELAXED);
-		if (prod - r->head <= r->entries) {
+		/* At prod - head == entries the producer's next entry,
+		 * index prod, lands in our slot and may be under way. */
+		if (prod - r->head < r->entries) {
 			r->head++;
 			return 0;
 		}
