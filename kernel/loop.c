@@ -73,7 +73,7 @@ void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason)
 	trace_rths_state(rd, state, reason);
 	WRITE_ONCE(rd->state, state);
 	WRITE_ONCE(rd->reason, reason);
-	WRITE_ONCE(hdr->state, state);
+	smp_store_release(&hdr->state, state);	/* G: matches H */
 	rths_event_queue(rd, &ev);
 	wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
 }

@@ -2,10 +2,9 @@
 /*
  * The shared region and its single-producer/single-consumer rings.
  *
- * Barrier pairing (as in AF_XDP): a producer writes the entry, then
- * store-releases the producer index; a consumer load-acquires the producer
- * index, reads the entry, then store-releases the consumer index, which the
- * producer load-acquires before reusing the slot.
+ * The ordering is as in AF_XDP; its barriers are labelled with letters
+ * in the uapi header, above struct rths_mmap_header, and at each site
+ * here.
  *
  * Userspace can write anything anywhere in the region at any time.  The
  * kernel keeps its own copy of each index it owns, bounds every index that
@@ -132,8 +131,7 @@ int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
 	u64 estep;
 	u32 ch;
 
-	/* pairs with userspace's release of the producer index */
-	prod = smp_load_acquire(r->producer);
+	prod = smp_load_acquire(r->producer);	/* B: matches A */
 	avail = prod - r->index;
 	if (avail > r->entries)
 		return -RTHS_FAULT_CMD_INDEX;
@@ -156,8 +154,7 @@ int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
 		target[ch] = v;
 	}
 	r->index++;
-	/* the entry is copied: userspace may reuse the slot */
-	smp_store_release(r->consumer, r->index);
+	smp_store_release(r->consumer, r->index);	/* C: matches D */
 	return 1;
 }
 
@@ -170,8 +167,7 @@ int rths_ring_push(struct rths_ring *r, const void *entry, size_t len)
 {
 	u32 cons, used;
 
-	/* userspace has finished reading the slots it released */
-	cons = smp_load_acquire(r->consumer);
+	cons = smp_load_acquire(r->consumer);	/* D: matches C */
 	used = r->index - cons;
 	if (used > r->entries)
 		return -EPROTO;
@@ -180,12 +176,12 @@ int rths_ring_push(struct rths_ring *r, const void *entry, size_t len)
 	memcpy(r->desc + (size_t)(r->index & r->mask) * r->entry_size, entry,
 	       len);
 	r->index++;
-	/* the entry is written before userspace can see the new index */
-	smp_store_release(r->producer, r->index);
+	smp_store_release(r->producer, r->index);	/* A: matches B */
 	return 0;
 }
 
 bool rths_ring_has_data(const struct rths_ring *r)
 {
+	/* P: matches none */
 	return r->entries && READ_ONCE(*r->consumer) != r->index;
 }
