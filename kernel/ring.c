@@ -173,6 +173,7 @@ int rths_kring_push(struct rths_kring *r, const void *entry, size_t len)
 		return -EPROTO;
 	if (used == r->entries)
 		return -ENOSPC;
+	smp_wmb();	/* I: matches F */
 	memcpy(r->desc + (size_t)(r->index & r->mask) * r->entry_size, entry,
 	       len);
 	r->index++;

@@ -149,7 +149,7 @@ static int consume_observer(struct rths_ring *r, void *dst, bool *gap)
 			return -EAGAIN;
 		memcpy(dst, r->desc + (size_t)(r->head & r->mask) * r->entry_size,
 		       r->entry_size);
-		/* F: matches A */
+		/* F: matches I */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		prod = __atomic_load_n(r->producer, __ATOMIC_RELAXED);
 		/* At prod - head == entries the producer's next entry,

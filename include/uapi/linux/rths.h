@@ -403,10 +403,14 @@ struct rths_sim_section {
  *   E (matches C) [lib]: an observer (a reader that may not write the
  *     consumer index) load-acquires the owner's consumer index and reads
  *     only entries the owner has not freed.
- *   F (matches A) [lib]: the observer copies an entry, then an acquire
+ *   F (matches I) [lib]: the observer copies an entry, then an acquire
  *     fence, then re-reads the producer index: the copy is good while
  *     producer - index < entries, since the producer overwrites the slot
  *     only with entry index + entries, after publishing index + entries.
+ *   I (matches F) [kernel]: the producer's last index store is ordered
+ *     before it rewrites a slot: a release orders only what came before
+ *     it, and the acquire of D does not order a store before it, so on a
+ *     weak machine the new entry could otherwise show before its index.
  *   G (matches H) [kernel]: the kernel store-releases the header's state
  *     after the last feedback record of the run (A).
  *   H (matches G) [lib]: userspace load-acquires the state, then drains
