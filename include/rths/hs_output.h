@@ -43,15 +43,15 @@ enum rths_hs_csv_field {
  * unknown field. */
 int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 		       enum rths_hs_csv_field f, size_t index);
-/* @ref (may be NULL) adds the reference displacements. */
-int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
-		      const struct rths_hs_history *ref, unsigned int every,
-		      struct rths_error *err);
 
 #ifdef __cplusplus
 }
 #endif
 
 #pragma GCC visibility pop
+
+/* Source compatibility: the file readers and writers are in
+ * <rths/files.h> (lib/files). */
+#include <rths/files.h>
 
 #endif /* RTHS_HS_OUTPUT_H */
