@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rths hybrid simulation: outputs of a run.
- *   CSV      the step history, one row a step (every n-th), written to the
- *            path the caller gives; its column layout for other tools.
+ *   CSV      the step history, one row a step (every n-th): its column
+ *            layout for other tools (rths_hs_write_csv(), which writes
+ *            it to a path, is in <rths/files.h>).
  * The library writes nothing else: the summary and the plots are
  * rths-run's (tools/rths-run), built from the history and the criteria of
  * <rths/hs_criteria.h>.
