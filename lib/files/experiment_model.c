@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 #include "hs/linalg.h"
 
 const struct rths_hs_jrange rths_hs_jr_positive = {

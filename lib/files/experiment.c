@@ -12,8 +12,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "hs/experiment_impl.h"
-#include "hs/gm_parse.h"
+#include "files/experiment_impl.h"
+#include "files/gm_parse.h"
 #include "hs/linalg.h"
 #include "hs/odesub_impl.h"
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 #include "hs/linalg.h"
 
 #define NCH RTHS_HS_NCH
