@@ -133,7 +133,8 @@ int device_sub_config(json_t *js, const char *file, const char *path,
 	free(text);
 	/* The site's step is the device's: it cannot be previewed here. */
 	if (!r && !x->device.step_ticks)
-		r = rths_error_set(&err, EINVAL, NULL, 0, "device.step_ticks",
+		r = rths_error_set(&err, RTHS_E_MISSING_FIELD, NULL, 0,
+				   "device.step_ticks",
 				   "missing (required: the site's step is step_ticks / rate)");
 	if (r) {
 		const char *p = err.path;
