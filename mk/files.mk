@@ -7,11 +7,12 @@ DEB_PKGS_userspace += libjansson-dev
 
 LIBRTHS_SRCS += $(sort $(wildcard lib/files/*.c))
 
-# jansson and file handling in lib/files only; the layers below never
-# include it (tests/build/files-layer.sh).
-.PHONY: files-layer-check
-files-layer-check:
+# jansson and file handling in lib/files only, the layers below never
+# include it; no layer includes another's private header
+# (tests/build/lib-layers.sh).
+.PHONY: lib-layers-check
+lib-layers-check:
 	@mkdir -p $(O)/results
-	@tests/build/files-layer.sh $(TOP) | tee $(O)/results/files-layer.tap; \
-		! grep -q '^not ok' $(O)/results/files-layer.tap
-CHECK_PARTS += files-layer-check
+	@tests/build/lib-layers.sh $(TOP) | tee $(O)/results/lib-layers.tap; \
+		! grep -q '^not ok' $(O)/results/lib-layers.tap
+CHECK_PARTS += lib-layers-check
