@@ -186,7 +186,7 @@ static __poll_t rths_poll(struct file *file, poll_table *wait)
 	if (rd->dead) {
 		mask = EPOLLHUP | EPOLLERR;
 	} else {
-		if (rths_ring_has_data(&rd->region->fb))
+		if (rths_kring_has_data(&rd->region->fb))
 			mask |= EPOLLIN | EPOLLRDNORM;
 		if (READ_ONCE(rd->state) != RTHS_STATE_RUNNING)
 			mask |= EPOLLPRI;

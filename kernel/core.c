@@ -19,11 +19,11 @@ static LIST_HEAD(rths_cards);
 static LIST_HEAD(rths_devices);
 static DEFINE_IDA(rths_ids);
 
-u32 rths_dev_channels(const struct rths_device *rd)
+u32 rths_card_channels(const struct rths_device *rd)
 {
 	return rd->channels;
 }
-EXPORT_SYMBOL_GPL(rths_dev_channels);
+EXPORT_SYMBOL_GPL(rths_card_channels);
 
 u32 rths_dev_rate(const struct rths_device *rd)
 {

@@ -73,7 +73,7 @@ void rths_loop_set_state(struct rths_device *rd, u32 state, u32 reason)
 	trace_rths_state(rd, state, reason);
 	WRITE_ONCE(rd->state, state);
 	WRITE_ONCE(rd->reason, reason);
-	WRITE_ONCE(hdr->state, state);
+	smp_store_release(&hdr->state, state);	/* G: matches H */
 	rths_event_queue(rd, &ev);
 	wake_up_interruptible_poll(&rd->wq, EPOLLPRI);
 }
@@ -289,8 +289,8 @@ static bool rths_step_tick(struct rths_device *rd)
 
 	lp->step_tick++;
 	if (!lp->have_target) {
-		r = rths_ring_pop_cmd(&rg->cmd, rd->channels, lp->step + 1,
-				      lp->target);
+		r = rths_kring_pop_cmd(&rg->cmd, rd->channels, lp->step + 1,
+				       lp->target);
 		if (r < 0) {
 			rths_halt(rd, RTHS_STATE_FAULTED, RTHS_REASON_RING, -r);
 			return false;
@@ -429,8 +429,8 @@ static void rths_publish_feedback(struct rths_device *rd, u64 time_ns)
 	e->flags = lp->late_flags | (lp->gap ? RTHS_FB_F_GAP : 0);
 	e->late_ticks = lp->wait;
 	rths_fill_samples(rd, e->ch);
-	err = rths_ring_push(&rd->region->fb, e,
-			     RTHS_FB_ENTRY_SIZE(rd->channels));
+	err = rths_kring_push(&rd->region->fb, e,
+			      RTHS_FB_ENTRY_SIZE(rd->channels));
 	if (err == -EPROTO) {
 		/*
 		 * The step is complete but its record is lost: count it, so
@@ -458,7 +458,7 @@ static void rths_publish_trace(struct rths_device *rd, u64 time_ns,
 {
 	struct rths_loop *lp = &rd->loop;
 	struct rths_trace_entry *e = (void *)lp->scratch;
-	struct rths_ring *r = &rd->region->trace;
+	struct rths_kring *r = &rd->region->trace;
 	int err;
 
 	/* a ring userspace broke stays untouched until the next run */
@@ -472,7 +472,7 @@ static void rths_publish_trace(struct rths_device *rd, u64 time_ns,
 	e->step_tick = lp->step_tick;
 	e->state = rd->state;
 	rths_fill_samples(rd, e->ch);
-	err = rths_ring_push(r, e, RTHS_TRACE_ENTRY_SIZE(rd->channels));
+	err = rths_kring_push(r, e, RTHS_TRACE_ENTRY_SIZE(rd->channels));
 	if (err == -EPROTO) {
 		rths_halt(rd, RTHS_STATE_FAULTED, RTHS_REASON_RING,
 			  RTHS_FAULT_TRACE_INDEX);

@@ -324,7 +324,8 @@ static int rths_put_limits(struct sk_buff *skb, const struct rths_device *rd)
 	return 0;
 }
 
-static int rths_put_ring(struct sk_buff *skb, u32 id, const struct rths_ring *r)
+static int rths_put_ring(struct sk_buff *skb, u32 id,
+			 const struct rths_kring *r)
 {
 	struct nlattr *nest = nla_nest_start(skb, RTHS_A_RING);
 

@@ -2,10 +2,9 @@
 /*
  * The shared region and its single-producer/single-consumer rings.
  *
- * Barrier pairing (as in AF_XDP): a producer writes the entry, then
- * store-releases the producer index; a consumer load-acquires the producer
- * index, reads the entry, then store-releases the consumer index, which the
- * producer load-acquires before reusing the slot.
+ * The ordering is as in AF_XDP; its barriers are labelled with letters
+ * in the uapi header, above struct rths_mmap_header, and at each site
+ * here.
  *
  * Userspace can write anything anywhere in the region at any time.  The
  * kernel keeps its own copy of each index it owns, bounds every index that
@@ -21,8 +20,8 @@
 /* Producer and consumer indices on separate cache lines. */
 #define RTHS_RING_CTL_SIZE	(2 * SMP_CACHE_BYTES)
 
-static size_t rths_ring_layout(struct rths_ring *r, size_t off, u32 entries,
-			       u32 entry_size)
+static size_t rths_kring_layout(struct rths_kring *r, size_t off, u32 entries,
+				u32 entry_size)
 {
 	r->entries = entries;
 	r->mask = entries ? entries - 1 : 0;
@@ -40,7 +39,7 @@ static size_t rths_ring_layout(struct rths_ring *r, size_t off, u32 entries,
 	return PAGE_ALIGN(r->off_desc + (size_t)entries * entry_size);
 }
 
-static void rths_ring_bind(struct rths_ring *r, void *base)
+static void rths_kring_bind(struct rths_kring *r, void *base)
 {
 	if (!r->entries)
 		return;
@@ -61,21 +60,21 @@ struct rths_region *rths_region_alloc(u32 channels,
 		return NULL;
 	kref_init(&rg->ref);
 	atomic_set(&rg->maps, 0);
-	off = rths_ring_layout(&rg->cmd, off, cfg->cmd_entries,
-			       RTHS_CMD_ENTRY_SIZE(channels));
-	off = rths_ring_layout(&rg->fb, off, cfg->fb_entries,
-			       RTHS_FB_ENTRY_SIZE(channels));
-	off = rths_ring_layout(&rg->trace, off, cfg->trace_entries,
-			       RTHS_TRACE_ENTRY_SIZE(channels));
+	off = rths_kring_layout(&rg->cmd, off, cfg->cmd_entries,
+				RTHS_CMD_ENTRY_SIZE(channels));
+	off = rths_kring_layout(&rg->fb, off, cfg->fb_entries,
+				RTHS_FB_ENTRY_SIZE(channels));
+	off = rths_kring_layout(&rg->trace, off, cfg->trace_entries,
+				RTHS_TRACE_ENTRY_SIZE(channels));
 	rg->size = off;
 	rg->base = vmalloc_user(rg->size);
 	if (!rg->base) {
 		kfree(rg);
 		return NULL;
 	}
-	rths_ring_bind(&rg->cmd, rg->base);
-	rths_ring_bind(&rg->fb, rg->base);
-	rths_ring_bind(&rg->trace, rg->base);
+	rths_kring_bind(&rg->cmd, rg->base);
+	rths_kring_bind(&rg->fb, rg->base);
+	rths_kring_bind(&rg->trace, rg->base);
 
 	hdr = rg->base;
 	hdr->magic = RTHS_MMAP_MAGIC;
@@ -103,7 +102,7 @@ void rths_region_put(struct rths_region *rg)
 	kref_put(&rg->ref, rths_region_release);
 }
 
-static void rths_ring_reset(struct rths_ring *r)
+static void rths_kring_reset(struct rths_kring *r)
 {
 	r->index = 0;
 	if (!r->entries)
@@ -115,25 +114,24 @@ static void rths_ring_reset(struct rths_ring *r)
 /* A new run starts with empty rings. */
 void rths_region_reset(struct rths_region *rg)
 {
-	rths_ring_reset(&rg->cmd);
-	rths_ring_reset(&rg->fb);
-	rths_ring_reset(&rg->trace);
+	rths_kring_reset(&rg->cmd);
+	rths_kring_reset(&rg->fb);
+	rths_kring_reset(&rg->trace);
 }
 
 /*
  * Takes the command of step @step off the command ring into @target.
  * Returns 1 if one was taken, 0 if the ring is empty, or -enum rths_fault.
  */
-int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
-		      s64 *target)
+int rths_kring_pop_cmd(struct rths_kring *r, u32 channels, u64 step,
+		       s64 *target)
 {
 	const struct rths_cmd_entry *e;
 	u32 prod, avail, flags, nch;
 	u64 estep;
 	u32 ch;
 
-	/* pairs with userspace's release of the producer index */
-	prod = smp_load_acquire(r->producer);
+	prod = smp_load_acquire(r->producer);	/* B: matches A */
 	avail = prod - r->index;
 	if (avail > r->entries)
 		return -RTHS_FAULT_CMD_INDEX;
@@ -156,8 +154,7 @@ int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
 		target[ch] = v;
 	}
 	r->index++;
-	/* the entry is copied: userspace may reuse the slot */
-	smp_store_release(r->consumer, r->index);
+	smp_store_release(r->consumer, r->index);	/* C: matches D */
 	return 1;
 }
 
@@ -166,26 +163,26 @@ int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
  * the ring is full (nothing is overwritten), or -EPROTO if the consumer
  * index userspace wrote is impossible.
  */
-int rths_ring_push(struct rths_ring *r, const void *entry, size_t len)
+int rths_kring_push(struct rths_kring *r, const void *entry, size_t len)
 {
 	u32 cons, used;
 
-	/* userspace has finished reading the slots it released */
-	cons = smp_load_acquire(r->consumer);
+	cons = smp_load_acquire(r->consumer);	/* D: matches C */
 	used = r->index - cons;
 	if (used > r->entries)
 		return -EPROTO;
 	if (used == r->entries)
 		return -ENOSPC;
+	smp_wmb();	/* I: matches F */
 	memcpy(r->desc + (size_t)(r->index & r->mask) * r->entry_size, entry,
 	       len);
 	r->index++;
-	/* the entry is written before userspace can see the new index */
-	smp_store_release(r->producer, r->index);
+	smp_store_release(r->producer, r->index);	/* A: matches B */
 	return 0;
 }
 
-bool rths_ring_has_data(const struct rths_ring *r)
+bool rths_kring_has_data(const struct rths_kring *r)
 {
+	/* P: matches none */
 	return r->entries && READ_ONCE(*r->consumer) != r->index;
 }

@@ -127,8 +127,8 @@ struct rths_config {
 	u32 lat_break_us;	/* 0: no break */
 };
 
-/* The kernel's view of one ring in the shared region. */
-struct rths_ring {
+/* The kernel's view of one ring in the shared region (librths: rths_ring). */
+struct rths_kring {
 	u32 *producer;		/* in shared memory */
 	u32 *consumer;		/* in shared memory */
 	void *desc;		/* entry 0 */
@@ -145,7 +145,7 @@ struct rths_region {
 	void *base;
 	size_t size;
 	atomic_t maps;		/* live VMAs */
-	struct rths_ring cmd, fb, trace;
+	struct rths_kring cmd, fb, trace;
 };
 
 /*
@@ -321,10 +321,10 @@ struct rths_region *rths_region_alloc(u32 channels,
 void rths_region_get(struct rths_region *rg);
 void rths_region_put(struct rths_region *rg);
 void rths_region_reset(struct rths_region *rg);
-int rths_ring_pop_cmd(struct rths_ring *r, u32 channels, u64 step,
-		      s64 *target);
-int rths_ring_push(struct rths_ring *r, const void *entry, size_t len);
-bool rths_ring_has_data(const struct rths_ring *r);
+int rths_kring_pop_cmd(struct rths_kring *r, u32 channels, u64 step,
+		       s64 *target);
+int rths_kring_push(struct rths_kring *r, const void *entry, size_t len);
+bool rths_kring_has_data(const struct rths_kring *r);
 
 /* loop.c */
 void rths_loop_reset(struct rths_device *rd);

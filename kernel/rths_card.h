@@ -72,7 +72,7 @@ int rths_card_register(struct rths_card_type *ct);
 void rths_card_unregister(struct rths_card_type *ct);
 
 /* What a card may know about its device. */
-u32 rths_dev_channels(const struct rths_device *rd);
+u32 rths_card_channels(const struct rths_device *rd);
 u32 rths_dev_rate(const struct rths_device *rd);
 void *rths_card_priv(const struct rths_device *rd);
 void rths_set_card_priv(struct rths_device *rd, void *priv);

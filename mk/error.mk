@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # librths's one error convention (include/rths/error.h) and its test.
 
-LIBRTHS_SRCS += lib/common/error.c
+LIBRTHS_SRCS += lib/common/error.c lib/common/alloc.c
 
 UNIT_TESTS += test_errors
 

@@ -210,20 +210,6 @@ struct rths_hs_experiment {
  * within 0.8 of the step. */
 #define RTHS_HS_PREVIEW_MARGIN_DEFAULT 0.2
 
-/*
- * Reads, checks, and loads the ground motion; relative paths inside are
- * taken from the file's directory.  On success *@out is a new experiment
- * for rths_hs_experiment_free(); on failure it is NULL.  A NULL @out,
- * @path or @text: -EINVAL; a directory: -EISDIR; other failures to read:
- * -errno.
- */
-int rths_hs_experiment_load(const char *path, struct rths_hs_experiment **out,
-			    struct rths_error *err);
-/* The same from text; @name labels errors, @base_dir resolves paths. */
-int rths_hs_experiment_parse(const char *text, const char *name,
-			     const char *base_dir,
-			     struct rths_hs_experiment **out,
-			     struct rths_error *err);
 /* Frees the experiment and what it holds; NULL does nothing. */
 void rths_hs_experiment_free(struct rths_hs_experiment *x);
 
@@ -258,5 +244,9 @@ int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 #endif
 
 #pragma GCC visibility pop
+
+/* Source compatibility: the file readers and writers are in
+ * <rths/files.h> (lib/files). */
+#include <rths/files.h>
 
 #endif /* RTHS_HS_EXPERIMENT_H */

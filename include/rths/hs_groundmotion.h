@@ -32,41 +32,6 @@ struct rths_hs_gm {
 	char source[256];	/* file name or "synthetic seed N" */
 };
 
-/*
- * PEER NGA .AT2: four header lines (the third names an acceleration and
- * its units, "UNITS OF G" in NGA files; CM/S/S and M/S/S are also
- * accepted; a velocity or displacement record (.VT2, .DT2) is refused),
- * the fourth holds NPTS and DT either as "NPTS=  5590, DT=   .0050 SEC"
- * (NGA-West2) or as "5590   .0050   NPTS, DT" (older files) and nothing
- * else (unit words SEC or S once, after DT); NPTS is a decimal integer,
- * DT a decimal number of seconds in [1e-5, 1] (no hex); then NPTS
- * free-format values, any number per line.  NPTS must fit in the file (at
- * least two bytes a value).  Values are converted to m/s^2.  Both
- * readers: a directory gives -EISDIR, a file that cannot be opened
- * -errno, with @err naming the file.
- */
-int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
-			struct rths_error *err);
-
-/* Reader flags. */
-enum rths_hs_gm_flags {
-	/* a two-column record may start at t0 != 0: its first sample is
-	 * taken as t = 0 (without it, -RTHS_E_GM_TIME_STEP) */
-	RTHS_HS_GM_SHIFT_TO_ZERO = 1u << 0,
-};
-
-/*
- * Two columns "time accel" per line; '#' starts a comment; blank lines are
- * skipped.  Times must be equally spaced (to 1e-6 of the step) and start
- * at t = 0, or anywhere with RTHS_HS_GM_SHIFT_TO_ZERO.  Values are
- * multiplied by @to_si (RTHS_HS_G for g).  A PEER NGA record is refused
- * saying what it holds (an acceleration to read as AT2, or a velocity or
- * displacement).
- */
-int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
-			       double to_si, unsigned int flags,
-			       struct rths_error *err);
-
 struct rths_hs_synth_params {
 	uint64_t seed;
 	double duration;	/* s */
@@ -107,5 +72,9 @@ double rths_hs_gm_pga(const struct rths_hs_gm *gm);
 #endif
 
 #pragma GCC visibility pop
+
+/* Source compatibility: the file readers and writers are in
+ * <rths/files.h> (lib/files). */
+#include <rths/files.h>
 
 #endif /* RTHS_HS_GROUNDMOTION_H */

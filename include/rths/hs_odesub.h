@@ -255,6 +255,17 @@ int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
 			    struct rths_error *err);
 
 /*
+ * Whether hybrid steps of dt suit @s: its fixed step (constant_bdf) takes
+ * ceil(dt / step) method steps a hybrid step and is refused when it is
+ * longer than dt, when a hybrid step would take more than
+ * RTHS_HS_ODESUB_MAX_FIXED_STEPS or more than max_steps.  0 or
+ * -RTHS_E_OUT_OF_RANGE, with the field ("step") in err->path.
+ */
+#define RTHS_HS_ODESUB_MAX_FIXED_STEPS 10000
+int rths_hs_odesub_check_dt(const struct rths_hs_odesub *s, double dt,
+			    struct rths_error *err);
+
+/*
  * rths_hs_preview_exchange() with the ODE substructures run in every
  * preview run, their compute time counted with the step's (they share
  * the CPU even where they overlap the actuators' motion).  A d for which

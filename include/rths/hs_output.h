@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rths hybrid simulation: outputs of a run.
- *   CSV      the step history, one row a step (every n-th), written to the
- *            path the caller gives; its column layout for other tools.
+ *   CSV      the step history, one row a step (every n-th): its column
+ *            layout for other tools (rths_hs_write_csv(), which writes
+ *            it to a path, is in <rths/files.h>).
  * The library writes nothing else: the summary and the plots are
  * rths-run's (tools/rths-run), built from the history and the criteria of
  * <rths/hs_criteria.h>.
@@ -43,15 +44,15 @@ enum rths_hs_csv_field {
  * unknown field. */
 int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 		       enum rths_hs_csv_field f, size_t index);
-/* @ref (may be NULL) adds the reference displacements. */
-int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
-		      const struct rths_hs_history *ref, unsigned int every,
-		      struct rths_error *err);
 
 #ifdef __cplusplus
 }
 #endif
 
 #pragma GCC visibility pop
+
+/* Source compatibility: the file readers and writers are in
+ * <rths/files.h> (lib/files). */
+#include <rths/files.h>
 
 #endif /* RTHS_HS_OUTPUT_H */

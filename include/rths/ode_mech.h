@@ -105,6 +105,28 @@ int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
 			const double *q, const double *v, double *pos,
 			double *vel);
 
+/*
+ * A workspace for projecting and measuring one mechanism, allocated once:
+ * the calls above make one per call, while a caller that restarts the
+ * mechanism every step (an ODE substructure of the hybrid engine) keeps
+ * one and allocates nothing there.  It fits mechanisms of m's nq and nc;
+ * 0, -EINVAL or -ENOMEM.
+ */
+struct rths_ode_mech_ws;
+
+int rths_ode_mech_ws_new(const struct rths_ode_mech *m,
+			 struct rths_ode_mech_ws **out);
+void rths_ode_mech_ws_free(struct rths_ode_mech_ws *ws);
+
+/* rths_ode_mech_project() and _drift() in a workspace made for m. */
+int rths_ode_mech_project_ws(const struct rths_ode_mech *m, double t,
+			     const double *W, const double *q0,
+			     const double *v0, double *q, double *v,
+			     struct rths_ode_mech_ws *ws);
+int rths_ode_mech_drift_ws(const struct rths_ode_mech *m, double t,
+			   const double *q, const double *v, double *pos,
+			   double *vel, struct rths_ode_mech_ws *ws);
+
 struct rths_ode_mech_dae;
 
 /* The DAE of m in a formulation; m is copied (not its params). */

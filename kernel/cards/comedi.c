@@ -694,7 +694,7 @@ static int rths_comedi_configure(struct rths_device *rd, struct nlattr **tb,
 				 struct netlink_ext_ack *extack)
 {
 	struct rths_comedi_req *rq;
-	u32 channels = rths_dev_channels(rd);
+	u32 channels = rths_card_channels(rd);
 	bool creating = !cur, opened = false;
 	int err;
 	u32 ch;
@@ -742,7 +742,7 @@ static int rths_comedi_new(struct rths_device *rd, struct nlattr **tb,
 	cd = kzalloc(sizeof(*cd), GFP_KERNEL);
 	if (!cd)
 		return -ENOMEM;
-	cd->channels = rths_dev_channels(rd);
+	cd->channels = rths_card_channels(rd);
 	rths_comedi_default(&cd->cfg);
 	err = rths_comedi_configure(rd, tb, NULL, &cd->cfg, &cd->hw, extack);
 	if (err) {

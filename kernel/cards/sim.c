@@ -147,7 +147,7 @@ static s64 rths_sim_coef(u64 k, s64 x)
  * as if each section had a DC gain of 1 (the selftests' replica does the
  * same).
  */
-static void rths_sim_plant_reset(struct rths_sim_chan *c)
+static void rths_sim_plant_to_rest(struct rths_sim_chan *c)
 {
 	s64 x = c->y * (1LL << RTHS_SIM_PLANT_XQ);
 	unsigned int i;
@@ -335,7 +335,7 @@ static s64 rths_sim_spring(const struct rths_sim *sim, struct rths_sim_chan *c,
 static int rths_sim_new(struct rths_device *rd, struct nlattr **tb,
 			struct netlink_ext_ack *extack)
 {
-	u32 n = rths_dev_channels(rd);
+	u32 n = rths_card_channels(rd);
 	struct rths_sim *sim;
 	unsigned int i;
 	int err;
@@ -397,7 +397,7 @@ static int rths_sim_set(struct rths_device *rd, struct nlattr **tb,
 			rths_sim_fill_line(&sim->ch[i]);
 	if (tb[RTHS_SIM_A_PLANT])
 		for (i = 0; i < sim->channels; i++)
-			rths_sim_plant_reset(&sim->ch[i]);
+			rths_sim_plant_to_rest(&sim->ch[i]);
 	sim->alpha_rate = 0;	/* recompute the lag coefficient */
 	return 0;
 }

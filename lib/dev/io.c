@@ -111,6 +111,7 @@ int rths_read_trace(struct rths_dev *dev, struct rths_trace *tr)
 
 static uint32_t dev_state(const struct rths_dev *dev)
 {
+	/* H: matches G */
 	return __atomic_load_n(&dev->hdr->state, __ATOMIC_ACQUIRE);
 }
 

@@ -2,12 +2,10 @@
 /*
  * The userspace side of the single-producer/single-consumer rings.
  *
- * Barrier pairing (as in the kernel's ring.c and AF_XDP): the producer
- * writes the entry, then store-releases the producer index; the consumer
- * load-acquires the producer index, copies the entry, then store-releases
- * the consumer index, which the producer load-acquires before reusing the
- * slot.  Indices are free-running u32s; their difference is the fill
- * level, so wrap-around at 2^32 needs no special case.
+ * The ordering is the kernel's (as in AF_XDP); its barriers are labelled
+ * with letters in the uapi header, above struct rths_mmap_header, and at
+ * each site here.  Indices are free-running u32s; their difference is
+ * the fill level, so wrap-around at 2^32 needs no special case.
  *
  * The mapping is trusted only as far as its layout: we keep our own copy
  * of the index we own and check the other side's index before using it.
@@ -57,6 +55,7 @@ void rths_ring_sync(struct rths_ring *r, bool producer)
 {
 	if (!r->entries)
 		return;
+	/* S: matches A, C */
 	r->head = __atomic_load_n(producer ? r->producer : r->consumer,
 				  __ATOMIC_ACQUIRE);
 }
@@ -67,6 +66,7 @@ uint32_t rths_ring_space(const struct rths_ring *r)
 
 	if (!r->entries)
 		return 0;
+	/* D: matches C */
 	used = r->head - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
 	return used > r->entries ? 0 : r->entries - used;
 }
@@ -79,6 +79,7 @@ void *rths_ring_prod_slot(struct rths_ring *r, int *ret)
 		*ret = -ENOENT;
 		return NULL;
 	}
+	/* D: matches C */
 	used = r->head - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
 	if (used > r->entries) {
 		*ret = -EIO;
@@ -95,12 +96,14 @@ void *rths_ring_prod_slot(struct rths_ring *r, int *ret)
 void rths_ring_prod_commit(struct rths_ring *r)
 {
 	r->head++;
+	/* A: matches B */
 	__atomic_store_n(r->producer, r->head, __ATOMIC_RELEASE);
 }
 
 /* The owner consumes and frees slots. */
 static int consume_owner(struct rths_ring *r, void *dst)
 {
+	/* B: matches A */
 	uint32_t prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
 	uint32_t avail = prod - r->head;
 
@@ -111,6 +114,7 @@ static int consume_owner(struct rths_ring *r, void *dst)
 	memcpy(dst, r->desc + (size_t)(r->head & r->mask) * r->entry_size,
 	       r->entry_size);
 	r->head++;
+	/* C: matches D */
 	__atomic_store_n(r->consumer, r->head, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -127,7 +131,9 @@ static int consume_observer(struct rths_ring *r, void *dst, bool *gap)
 
 	/* Bounded: a producer that keeps lapping us is not waited out. */
 	for (tries = 0; tries < 16; tries++) {
+		/* B: matches A */
 		uint32_t prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
+		/* E: matches C */
 		uint32_t cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
 
 		if (prod - cons > r->entries)
@@ -143,9 +149,12 @@ static int consume_observer(struct rths_ring *r, void *dst, bool *gap)
 			return -EAGAIN;
 		memcpy(dst, r->desc + (size_t)(r->head & r->mask) * r->entry_size,
 		       r->entry_size);
+		/* F: matches I */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		prod = __atomic_load_n(r->producer, __ATOMIC_RELAXED);
-		if (prod - r->head <= r->entries) {
+		/* At prod - head == entries the producer's next entry,
+		 * index prod, lands in our slot and may be under way. */
+		if (prod - r->head < r->entries) {
 			r->head++;
 			return 0;
 		}

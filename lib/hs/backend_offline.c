@@ -486,7 +486,7 @@ int rths_hs_offline_open(struct rths_hs_backend *b,
 	o->p.k = o->p.c = NULL;
 	o->p.springs = NULL;
 	if (p->delay_ticks) {
-		o->line = rths_hs_zalloc(p->delay_ticks * o->setup.n_act, err);
+		o->line = rths_zalloc(p->delay_ticks * o->setup.n_act, err);
 		if (!o->line) {
 			free(o);
 			return -ENOMEM;

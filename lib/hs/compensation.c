@@ -145,7 +145,7 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 		c->a[1] = p->delay;
 		c->a[2] = p->delay * p->delay / 2;
 		c->window = p->window;
-		c->rows = rths_hs_zalloc(4 * c->window, err);
+		c->rows = rths_zalloc(4 * c->window, err);
 		if (!c->rows) {
 			rths_hs_comp_free(c);
 			return -ENOMEM;
@@ -206,7 +206,7 @@ static int fit(const double *cmd, const double *meas, size_t n, double dt,
 	       double a[3], struct rths_error *err)
 {
 	size_t rows = n - 3;
-	double *A = rths_hs_zalloc(rows * 3 + rows, err), *b;
+	double *A = rths_zalloc(rows * 3 + rows, err), *b;
 	int rank = 0, r;
 
 	if (!A)

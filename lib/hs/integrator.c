@@ -96,7 +96,7 @@ double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
 				double b, double c, struct rths_error *err)
 {
 	size_t nn = st->n * st->n;
-	double *A = rths_hs_zalloc(nn, err);
+	double *A = rths_zalloc(nn, err);
 
 	if (!A)
 		return NULL;
@@ -159,10 +159,10 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	st->model = model;
 	st->n = n;
 	st->has_specimen = est != NULL;
-	st->k0 = rths_hs_zalloc(n * n, err);
-	st->c = rths_hs_zalloc(n * n, err);
+	st->k0 = rths_zalloc(n * n, err);
+	st->c = rths_zalloc(n * n, err);
 	/* One block for the ten state and scratch vectors. */
-	st->u = rths_hs_zalloc(10 * n, err);
+	st->u = rths_zalloc(10 * n, err);
 	if (!st->k0 || !st->c || !st->u) {
 		r = -ENOMEM;
 		goto fail;

@@ -29,8 +29,8 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate central difference");
 	st->priv = cd;
-	cd->u_prev = rths_hs_zalloc(st->n, err);
-	cd->u_next = rths_hs_zalloc(st->n, err);
+	cd->u_prev = rths_zalloc(st->n, err);
+	cd->u_next = rths_zalloc(st->n, err);
 	if (!cd->u_prev || !cd->u_next)
 		return -ENOMEM;
 	/* sparse: M/dt^2 - C/(2dt) stays two products with M and C */
@@ -39,8 +39,8 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 						  1.0 / (2 * dt), 0.0,
 						  &cd->lhs,
 						  "M/dt^2 + C/(2 dt)", err);
-	cd->back = rths_hs_zalloc(nn, err);
-	A = rths_hs_zalloc(nn, err);
+	cd->back = rths_zalloc(nn, err);
+	A = rths_zalloc(nn, err);
 	if (!cd->back || !A) {
 		free(A);
 		return -ENOMEM;

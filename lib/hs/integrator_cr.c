@@ -30,7 +30,7 @@ static int cr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate CR");
 	st->priv = cr;
-	cr->v1 = rths_hs_zalloc(st->n, err);
+	cr->v1 = rths_zalloc(st->n, err);
 	if (!cr->v1)
 		return -ENOMEM;
 	if (st->sp)
@@ -38,7 +38,7 @@ static int cr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 					  &cr->dlu,
 					  "M + dt/2 C + dt^2/4 K (CR)", err);
 	D = rths_hs_stepper_combine(st, 1.0, dt / 2, dt * dt / 4, err);
-	cr->A = rths_hs_zalloc(st->n * st->n, err);
+	cr->A = rths_zalloc(st->n * st->n, err);
 	if (!cr->v1 || !D || !cr->A) {
 		free(D);
 		return -ENOMEM;

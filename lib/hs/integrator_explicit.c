@@ -28,7 +28,7 @@ static int nme_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate explicit Newmark");
 	st->priv = e;
-	e->vt = rths_hs_zalloc(st->n, err);
+	e->vt = rths_zalloc(st->n, err);
 	if (!e->vt)
 		return -ENOMEM;
 	if (st->sp)
@@ -36,7 +36,7 @@ static int nme_setup(struct rths_hs_stepper *st, struct rths_error *err)
 						  st->p.gamma * st->p.dt, 0.0,
 						  &e->lhs, "M + gamma dt C",
 						  err);
-	A = rths_hs_zalloc(nn, err);
+	A = rths_zalloc(nn, err);
 	if (!A)
 		return -ENOMEM;
 	for (size_t i = 0; i < nn; i++)

@@ -45,8 +45,8 @@ static int kr_setup_sparse(struct rths_hs_stepper *st, double am,
 	double dt = st->p.dt;
 	int r;
 
-	kr->t1 = rths_hs_zalloc(st->n, err);
-	kr->t2 = rths_hs_zalloc(st->n, err);
+	kr->t1 = rths_zalloc(st->n, err);
+	kr->t2 = rths_zalloc(st->n, err);
 	if (!kr->t1 || !kr->t2)
 		return -ENOMEM;
 	r = rths_hs_csc_combine(st, 1.0, gamma * dt, beta * dt * dt, &kr->d,
@@ -81,14 +81,14 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	st->priv = kr;
 	kr->af = af;
 	kr->gamma = gamma;
-	kr->v1 = rths_hs_zalloc(n, err);
-	kr->cv = rths_hs_zalloc(n, err);
+	kr->v1 = rths_zalloc(n, err);
+	kr->cv = rths_zalloc(n, err);
 	if (!kr->v1 || !kr->cv)
 		return -ENOMEM;
 	if (st->sp)
 		return kr_setup_sparse(st, am, af, gamma, beta, err);
-	kr->alpha1 = rths_hs_zalloc(nn, err);
-	kr->malpha3 = rths_hs_zalloc(nn, err);
+	kr->alpha1 = rths_zalloc(nn, err);
+	kr->malpha3 = rths_zalloc(nn, err);
 	D = rths_hs_stepper_combine(st, 1.0, gamma * dt, beta * dt * dt, err);
 	alpha3 = rths_hs_stepper_combine(st, am, af * gamma * dt,
 					 af * beta * dt * dt, err);
@@ -104,7 +104,7 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		goto out;
 	la_gemm(n, n, n, 1.0, st->model->m, alpha3, 0.0,
 			kr->malpha3);
-	B = rths_hs_zalloc(nn, err);
+	B = rths_zalloc(nn, err);
 	if (!B) {
 		r = -ENOMEM;
 		goto out;

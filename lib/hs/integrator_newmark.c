@@ -31,8 +31,8 @@ static int nmi_setup(struct rths_hs_stepper *st, struct rths_error *err)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate implicit Newmark");
 	st->priv = e;
-	e->a1 = rths_hs_zalloc(st->n, err);
-	e->v1 = rths_hs_zalloc(st->n, err);
+	e->a1 = rths_zalloc(st->n, err);
+	e->v1 = rths_zalloc(st->n, err);
 	if (!e->a1 || !e->v1)
 		return -ENOMEM;
 	if (st->sp)

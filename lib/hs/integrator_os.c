@@ -35,8 +35,8 @@ static int os_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	st->priv = os;
 	os->beta = (1 - al) * (1 - al) / 4;
 	os->gamma = 0.5 - al;
-	os->vt = rths_hs_zalloc(st->n, err);
-	os->cv = rths_hs_zalloc(st->n, err);
+	os->vt = rths_zalloc(st->n, err);
+	os->cv = rths_zalloc(st->n, err);
 	if (!os->vt || !os->cv)
 		return -ENOMEM;
 	/* Only the stiffness is split: the damping term uses the model's C

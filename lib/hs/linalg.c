@@ -5,16 +5,6 @@
 
 #include "hs/linalg.h"
 
-double *rths_hs_zalloc(size_t count, struct rths_error *err)
-{
-	double *p = calloc(count ? count : 1, sizeof(*p));
-
-	if (!p)
-		rths_error_set(err, ENOMEM, NULL, 0, NULL,
-			       "cannot allocate %zu numbers", count);
-	return p;
-}
-
 int rths_hs_lu_factor(struct la_lin *lu, size_t n, const double *A,
 		      const char *what, struct rths_error *err)
 {

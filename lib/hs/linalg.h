@@ -11,6 +11,7 @@
 
 #include <rths/hs_error.h>
 
+#include "common/alloc.h"
 #include "la/la.h"
 
 /* Element (i, j) of a column-major matrix with @ld rows (LA_AT). */
@@ -46,7 +47,5 @@ int rths_hs_la_eig(size_t n, const double *K, const double *M, double *omega,
 int rths_hs_la_lstsq(size_t rows, size_t cols, const double *A, double *b,
 		     double rcond, int *rank, struct rths_error *err);
 
-/* Newly allocated zeroed arrays; NULL and an error on failure. */
-double *rths_hs_zalloc(size_t count, struct rths_error *err);
 
 #endif /* RTHS_HS_LINALG_H */

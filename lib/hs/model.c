@@ -19,10 +19,10 @@ int rths_hs_model_init(struct rths_hs_model *m, size_t n,
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
 				      "a model needs at least one DOF");
 	m->n = n;
-	m->m = rths_hs_zalloc(n * n, err);
-	m->k = rths_hs_zalloc(n * n, err);
-	m->c = rths_hs_zalloc(n * n, err);
-	m->r = rths_hs_zalloc(n, err);
+	m->m = rths_zalloc(n * n, err);
+	m->k = rths_zalloc(n * n, err);
+	m->c = rths_zalloc(n * n, err);
+	m->r = rths_zalloc(n, err);
 	if (!m->m || !m->k || !m->c || !m->r) {
 		rths_hs_model_free(m);
 		return -ENOMEM;
@@ -160,7 +160,7 @@ int rths_hs_model_check(const struct rths_hs_model *m,
 		return r;
 	/* Positive definite mass: its smallest eigenvalue, through the
 	 * same solver the modes use (K = M, M = I). */
-	w = rths_hs_zalloc(n + n * n, err);
+	w = rths_zalloc(n + n * n, err);
 	if (!w)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -197,7 +197,7 @@ int rths_hs_model_frequencies(const struct rths_hs_model *m,
 			      double *phi, struct rths_error *err)
 {
 	size_t n = m->n;
-	double *k0 = rths_hs_zalloc(n * n, err);
+	double *k0 = rths_zalloc(n * n, err);
 	int r;
 
 	if (!k0)
@@ -240,7 +240,7 @@ int rths_hs_model_set_modal_damping(struct rths_hs_model *m,
 				    struct rths_error *err)
 {
 	size_t n = m->n;
-	double *w = rths_hs_zalloc(n + 2 * n * n, err);
+	double *w = rths_zalloc(n + 2 * n * n, err);
 	double *phi, *mp;
 	int r;
 

@@ -30,7 +30,7 @@ static int alloc(struct rths_hs_odesub **out, size_t dim,
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "out of memory");
 	s->dim = dim;
-	s->y = rths_hs_zalloc(2 * dim, err);
+	s->y = rths_zalloc(2 * dim, err);
 	if (!s->y) {
 		free(s);
 		return -ENOMEM;
@@ -543,7 +543,7 @@ int rths_hs_odesub_work(const struct rths_hs_odesub *s,
 	w->budget = s->budget;
 	if (n == 0)
 		return 0;
-	v = rths_hs_zalloc(n, err);
+	v = rths_zalloc(n, err);
 	if (!v)
 		return -ENOMEM;
 	w->hybrid_steps = n;

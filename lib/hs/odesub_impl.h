@@ -41,17 +41,6 @@ struct rths_hs_odesub {
 	double budget;
 };
 
-/*
- * constant_bdf takes ceil(dt / step) method steps a hybrid step: refused
- * when its step is longer than dt (it would be cut to dt without a word),
- * when a hybrid step would take more than RTHS_HS_ODESUB_MAX_FIXED_STEPS
- * (a tiny step makes the loop hang) or more than max_steps.  The field in
- * err->path ("step").
- */
-#define RTHS_HS_ODESUB_MAX_FIXED_STEPS 10000
-int rths_hs_odesub_check_dt(const struct rths_hs_odesub *s, double dt,
-			    struct rths_error *err);
-
 /* The compute time of the steps recorded so far: total and worst, s. */
 void rths_hs_odesub_compute(const struct rths_hs_odesub *s, double *total,
 			    double *worst);

@@ -14,7 +14,6 @@
 
 #include "hs/linalg.h"
 #include "hs/odesub_impl.h"
-#include "ode/mech_impl.h"
 
 #define MAXB RTHS_HS_MB_MAX_BODIES
 #define MAXJ RTHS_HS_MB_MAX_JOINTS
@@ -32,7 +31,7 @@ struct mb {
 	struct rths_ode_mech mech;
 	struct rths_ode_mech_dae *dae;
 	/* the restart's projection and the drift: no allocation per step */
-	struct ode_mech_work ws;
+	struct rths_ode_mech_ws *ws;
 	/* q, v, lambda, W (nq x nq), Y, Yp */
 	double *q, *v, *lam, *W, *Y, *Yp, *q1, *v1, *atol;
 	double impulse;		/* x-momentum the base gave at the restart */
@@ -445,7 +444,7 @@ int rths_hs_odesub_new_multibody(struct rths_hs_odesub **out, int dof,
 	if (mb->ns)
 		memcpy(mb->sp, p->springs, mb->ns * sizeof(*mb->sp));
 	/* buffers: y (dim), Y, Yp (dim), q, v, q1, v1 (nq), lam (nc), W */
-	s->y = rths_hs_zalloc(5 * dim + 4 * nq + nc + nq * nq, err);
+	s->y = rths_zalloc(5 * dim + 4 * nq + nc + nq * nq, err);
 	if (!s->y) {
 		rths_hs_odesub_free(s);
 		return -ENOMEM;
@@ -512,7 +511,7 @@ int rths_hs_odesub_new_multibody(struct rths_hs_odesub **out, int dof,
 	};
 	r = rths_ode_mech_dae_new(&mb->mech, mb->form, &mb->dae);
 	if (r == 0)
-		r = ode_mech_work_init(&mb->ws, nq, nc);
+		r = rths_ode_mech_ws_new(&mb->mech, &mb->ws);
 	if (r < 0) {
 		rths_hs_odesub_free(s);
 		return rths_error_set(err, r, NULL, 0, NULL,
@@ -528,7 +527,7 @@ void rths_hs_mb_free(struct mb *mb)
 	if (!mb)
 		return;
 	rths_ode_mech_dae_free(mb->dae);
-	ode_mech_work_fini(&mb->ws);
+	rths_ode_mech_ws_free(mb->ws);
 	free(mb);
 }
 
@@ -646,8 +645,8 @@ static int restart(struct rths_hs_odesub *s, struct rths_error *err)
 	mass(s->t0, mb->q, &Mv, mb);
 	const char *what = "projection";
 
-	r = ode_mech_project_w(&mb->mech, s->t0, mb->W, mb->q, mb->v,
-			       mb->q1, mb->v1, &mb->ws);
+	r = rths_ode_mech_project_ws(&mb->mech, s->t0, mb->W, mb->q, mb->v,
+				     mb->q1, mb->v1, mb->ws);
 	if (r == 0) {
 		what = "initial values";
 		r = rths_ode_mech_dae_initial(mb->dae, s->t0, mb->q1, mb->v1,
@@ -735,8 +734,8 @@ void rths_hs_mb_work_step(struct rths_hs_odesub *s)
 	struct mb *mb = s->mb;
 	double pos, vel;
 
-	if (ode_mech_drift_w(&mb->mech, s->t1, mb->q, mb->v, &pos, &vel,
-			     &mb->ws) == 0) {
+	if (rths_ode_mech_drift_ws(&mb->mech, s->t1, mb->q, mb->v, &pos, &vel,
+				   mb->ws) == 0) {
 		mb->drift_pos = fmax(mb->drift_pos, pos);
 		mb->drift_vel = fmax(mb->drift_vel, vel);
 	}

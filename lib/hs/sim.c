@@ -37,7 +37,7 @@ static int history_alloc(struct rths_hs_history *h, size_t rows, size_t n,
 	/* One block; the influence vector (n) goes at its end. */
 
 	memset(h, 0, sizeof(*h));
-	p = rths_hs_zalloc(rows * per + n, err);
+	p = rths_zalloc(rows * per + n, err);
 	h->flags = calloc(rows, sizeof(*h->flags));
 	if (!p || !h->flags) {
 		free(p);
@@ -172,7 +172,7 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	r = rths_hs_model_copy(&L->model, cfg->model, err);
 	if (r < 0)
 		return r;
-	L->f = rths_hs_zalloc(4 * L->n, err);
+	L->f = rths_zalloc(4 * L->n, err);
 	if (!L->f)
 		return -ENOMEM;
 	L->r_exp = L->f + L->n;
@@ -180,7 +180,7 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	L->r_num = L->mr + L->n;
 	rths_hs_model_ground_force(&L->model, -1.0, L->mr);
 	if (sub && (cfg->k_if || cfg->c_if)) {
-		kd = rths_hs_zalloc(2 * L->n * L->n, err);
+		kd = rths_zalloc(2 * L->n * L->n, err);
 		if (!kd)
 			return -ENOMEM;
 		cd = kd + L->n * L->n;

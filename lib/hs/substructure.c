@@ -17,8 +17,8 @@ int rths_hs_substructure_init(struct rths_hs_substructure *s, size_t n_dof,
 				      "a substructure needs DOFs and interface coordinates");
 	s->n_dof = n_dof;
 	s->n_if = n_if;
-	s->cmd_map = rths_hs_zalloc(n_if * n_dof, err);
-	s->force_map = rths_hs_zalloc(n_if * n_dof, err);
+	s->cmd_map = rths_zalloc(n_if * n_dof, err);
+	s->force_map = rths_zalloc(n_if * n_dof, err);
 	if (!s->cmd_map || !s->force_map) {
 		rths_hs_substructure_free(s);
 		return -ENOMEM;
@@ -61,7 +61,7 @@ int rths_hs_substructure_to_dofs(const struct rths_hs_substructure *s,
 				 struct rths_error *err)
 {
 	size_t n = s->n_dof, q = s->n_if;
-	double *tmp = rths_hs_zalloc(n * q, err);
+	double *tmp = rths_zalloc(n * q, err);
 
 	if (!tmp)
 		return -ENOMEM;

@@ -368,3 +368,56 @@ int rths_ode_mech_drift(const struct rths_ode_mech *m, double t,
 	ode_mech_work_fini(&w);
 	return rc;
 }
+
+/* The public workspace is the private one, behind an opaque name. */
+struct rths_ode_mech_ws {
+	struct ode_mech_work w;
+};
+
+int rths_ode_mech_ws_new(const struct rths_ode_mech *m,
+			 struct rths_ode_mech_ws **out)
+{
+	struct rths_ode_mech_ws *ws;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	ws = calloc(1, sizeof(*ws));
+	if (!ws)
+		return -ENOMEM;
+	rc = call_work(m, &ws->w);
+	if (rc) {
+		free(ws);
+		return rc;
+	}
+	*out = ws;
+	return 0;
+}
+
+void rths_ode_mech_ws_free(struct rths_ode_mech_ws *ws)
+{
+	if (!ws)
+		return;
+	ode_mech_work_fini(&ws->w);
+	free(ws);
+}
+
+int rths_ode_mech_project_ws(const struct rths_ode_mech *m, double t,
+			     const double *W, const double *q0,
+			     const double *v0, double *q, double *v,
+			     struct rths_ode_mech_ws *ws)
+{
+	if (!ws)
+		return -EINVAL;
+	return ode_mech_project_w(m, t, W, q0, v0, q, v, &ws->w);
+}
+
+int rths_ode_mech_drift_ws(const struct rths_ode_mech *m, double t,
+			   const double *q, const double *v, double *pos,
+			   double *vel, struct rths_ode_mech_ws *ws)
+{
+	if (!ws)
+		return -EINVAL;
+	return ode_mech_drift_w(m, t, q, v, pos, vel, &ws->w);
+}

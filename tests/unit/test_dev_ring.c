@@ -559,4 +559,34 @@ TEST(observer_follows_the_owner_without_writing)
 	kview_fini(&k);
 }
 
+/*
+ * A full ring: the producer's next entry lands in the oldest slot as soon
+ * as the owner frees it, which it may do while an observer copies that
+ * slot, so the observer must not hand the oldest slot out.
+ */
+TEST(observer_refuses_the_slot_the_producer_may_be_rewriting)
+{
+	struct kview k;
+	struct rths_dev *obs;
+	struct rths_err err;
+	struct rths_feedback fb;
+	const struct rths_ring_info *ri;
+	uint64_t s;
+
+	ASSERT_EQ(0, kview_init(&k, 4, 8, 0));
+	ri = &k.info.fb;
+	ASSERT_EQ(0, kview_attach(&k, false, -1, &obs, &err));
+	for (s = 1; s <= ri->entries; s++)
+		kput_fb(&k, s);
+	EXPECT_EQ(-EAGAIN, rths_read_feedback(obs, &fb));
+
+	/* the owner frees slot 0; step 2 is the oldest one still safe */
+	*kidx(&k, ri->consumer) = 1;
+	ASSERT_EQ(0, rths_read_feedback(obs, &fb));
+	EXPECT_EQ(2ULL, fb.step);
+	EXPECT_TRUE(fb.flags & RTHS_FB_F_GAP);
+	rths_dev_close(obs);
+	kview_fini(&k);
+}
+
 TEST_HARNESS_MAIN

@@ -8,6 +8,7 @@
 /* the harness's own definitions trip these */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -107,6 +108,46 @@ TEST(projection_meets_constraints_and_is_minimal)
 		    pend->L * cos(q[2]) * v[1] + (v[2] - pend->omega0);
 
 	ASSERT_TRUE(fabs(dv) < 1e-12) TH_LOG("tangent component %g", dv);
+}
+
+/*
+ * A workspace made once gives what the per-call functions give, bit for
+ * bit, call after call; it refuses a mechanism of another size.
+ */
+TEST(workspace_gives_the_per_call_results)
+{
+	struct rths_ode_mech m = ode_pendulum_mech(pend), two = m;
+	struct rths_ode_mech_ws *ws = NULL, *ws2 = NULL;
+	double th = pend->theta0;
+	double q0[3] = { pend->L * cos(th) + 0.01, pend->L * sin(th) - 0.02, th };
+	double v0[3] = { 0.1, 0, pend->omega0 };
+	double q[3], v[3], qw[3], vw[3], pos, vel, posw, velw;
+
+	ASSERT_EQ(0, rths_ode_mech_ws_new(&m, &ws));
+	ASSERT_EQ(0, rths_ode_mech_project(&m, 0, NULL, q0, v0, q, v));
+	ASSERT_EQ(0, rths_ode_mech_drift(&m, 0, q0, v0, &pos, &vel));
+	for (int k = 0; k < 3; k++) {
+		ASSERT_EQ(0, rths_ode_mech_project_ws(&m, 0, NULL, q0, v0, qw,
+						      vw, ws));
+		EXPECT_EQ(0, memcmp(q, qw, sizeof(q)));
+		EXPECT_EQ(0, memcmp(v, vw, sizeof(v)));
+		ASSERT_EQ(0, rths_ode_mech_drift_ws(&m, 0, q0, v0, &posw, &velw,
+						    ws));
+		EXPECT_EQ(pos, posw);
+		EXPECT_EQ(vel, velw);
+		EXPECT_TRUE(pos > 1e-3);
+	}
+	/* a workspace for 3 coordinates and 2 constraints, not for 1 */
+	two.nc = 1;
+	EXPECT_EQ(-EINVAL, rths_ode_mech_drift_ws(&two, 0, q0, v0, &posw,
+						  &velw, ws));
+	EXPECT_EQ(-EINVAL, rths_ode_mech_project_ws(&m, 0, NULL, q0, v0, qw,
+						    vw, NULL));
+	two.mass = NULL;
+	EXPECT_EQ(-EINVAL, rths_ode_mech_ws_new(&two, &ws2));
+	EXPECT_EQ(NULL, ws2);
+	rths_ode_mech_ws_free(ws);
+	rths_ode_mech_ws_free(NULL);
 }
 
 /* Heavy weights on x, y: the body stays put and theta follows it. */

@@ -383,12 +383,42 @@ struct rths_sim_section {
  * The mmap region of a device: the header page at offset 0, then the
  * rings at the offsets RTHS_A_DEV_RINGS reports.  Every ring is
  * single-producer/single-consumer with free-running __u32 indices, each
- * on its own cache line; entries = index & (entries - 1).  The producer
- * writes an entry, then store-releases the producer index; the consumer
- * load-acquires the producer index, reads, then store-releases the
- * consumer index.  Userspace produces the command ring and consumes the
- * feedback and trace rings.  The kernel keeps its own copy of every index
- * it owns and never trusts one that userspace wrote.
+ * on its own cache line; entries = index & (entries - 1).  Userspace
+ * produces the command ring and consumes the feedback and trace rings.
+ * The kernel keeps its own copy of every index it owns and never trusts
+ * one that userspace wrote.
+ *
+ * The ordering, written here only: each barrier is labelled where it
+ * stands, "A: matches B", in kernel/ring.c, kernel/loop.c, lib/dev/ring.c
+ * and lib/dev/io.c (tests/build/barriers.py checks the labels):
+ *
+ *   A (matches B) [kernel, lib]: the producer writes the entry, then
+ *     store-releases the producer index.
+ *   B (matches A) [kernel, lib]: the consumer load-acquires the producer
+ *     index, then reads the entry.
+ *   C (matches D) [kernel, lib]: the consumer has read the entry, then
+ *     store-releases the consumer index.
+ *   D (matches C) [kernel, lib]: the producer load-acquires the consumer
+ *     index, then reuses the slot.
+ *   E (matches C) [lib]: an observer (a reader that may not write the
+ *     consumer index) load-acquires the owner's consumer index and reads
+ *     only entries the owner has not freed.
+ *   F (matches I) [lib]: the observer copies an entry, then an acquire
+ *     fence, then re-reads the producer index: the copy is good while
+ *     producer - index < entries, since the producer overwrites the slot
+ *     only with entry index + entries, after publishing index + entries.
+ *   I (matches F) [kernel]: the producer's last index store is ordered
+ *     before it rewrites a slot: a release orders only what came before
+ *     it, and the acquire of D does not order a store before it, so on a
+ *     weak machine the new entry could otherwise show before its index.
+ *   G (matches H) [kernel]: the kernel store-releases the header's state
+ *     after the last feedback record of the run (A).
+ *   H (matches G) [lib]: userspace load-acquires the state, then drains
+ *     the feedback ring, which holds every record of the run.
+ *   S (matches A, C) [lib]: a process that binds a ring load-acquires the
+ *     index it will own, as the previous owner released it.
+ *   P (matches none) [kernel]: poll() reads the consumer index once; it
+ *     is a hint, nothing is read after it.
  */
 #define RTHS_MMAP_MAGIC		0x52544853	/* "RTHS" */
 #define RTHS_MMAP_VERSION	1

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 
 static int uint_field(const struct rths_hs_jctx *c, json_t *rt,
 		      const char *key, unsigned long long lo,

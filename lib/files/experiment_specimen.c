@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
-#include "hs/linalg.h"
+#include "files/experiment_impl.h"
+#include "la/la.h"
 
 #define NCH RTHS_HS_NCH
 
@@ -49,12 +49,12 @@ static int tested_stories(const struct rths_hs_jctx *c, json_t *root,
 				return rths_hs_jfail(c, RTHS_E_DUPLICATE, p,
 						     "story %lld is listed twice",
 						     (long long)s);
-		RTHS_HS_AT(x->sub.cmd_map, q, i, s) = 1;
+		LA_AT(x->sub.cmd_map, q, i, s) = 1;
 		if (s > 0)
-			RTHS_HS_AT(x->sub.cmd_map, q, i, s - 1) = -1;
+			LA_AT(x->sub.cmd_map, q, i, s - 1) = -1;
 		st = json_array_get(stories, (size_t)s);
 		k = json_number_value(json_object_get(st, "stiffness"));
-		RTHS_HS_AT(x->specimen.k, q, i, i) = k;
+		LA_AT(x->specimen.k, q, i, i) = k;
 		nl = json_object_get(st, "nonlinear");
 		if (!nl)
 			continue;
@@ -67,7 +67,7 @@ static int tested_stories(const struct rths_hs_jctx *c, json_t *root,
 		if (r < 0)
 			return r;
 		/* The spring carries the whole story: no linear part. */
-		RTHS_HS_AT(x->specimen.k, q, i, i) = 0;
+		LA_AT(x->specimen.k, q, i, i) = 0;
 		x->specimen.has_springs = true;
 	}
 	rths_hs_substructure_force_map_transpose(&x->sub);

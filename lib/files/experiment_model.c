@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
-#include "hs/linalg.h"
+#include "files/experiment_impl.h"
+#include "common/alloc.h"
 
 const struct rths_hs_jrange rths_hs_jr_positive = {
 	.lo = 0, .hi = INFINITY, .lo_open = true };
@@ -309,7 +309,7 @@ static int rayleigh(const struct rths_hs_jctx *c, json_t *d,
 	     (r = mode_number(c, json_array_get(ms, 1),
 			      "model.damping.modes[1]", n, &m[1]))))
 		return r;
-	w = rths_hs_zalloc(n, c->err);
+	w = rths_zalloc(n, c->err);
 	if (!w)
 		return -ENOMEM;
 	r = rths_hs_model_frequencies(&x->model, kx, w, NULL, c->err);
@@ -353,7 +353,7 @@ int rths_hs_exp_damping(const struct rths_hs_jctx *c, json_t *root,
 	if (type == 1)
 		return rayleigh(c, d, x, k_extra);
 	if (type == 2) {
-		double *z = rths_hs_zalloc(n, c->err);
+		double *z = rths_zalloc(n, c->err);
 		size_t count = 1;
 
 		if (!z)

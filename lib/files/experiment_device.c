@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 
 static int name_field(const struct rths_hs_jctx *c, json_t *dev,
 		      const char *key, char *out, const char *dflt)

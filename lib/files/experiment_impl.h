@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The experiment parser's sections, private. */
-#ifndef RTHS_HS_EXPERIMENT_IMPL_H
-#define RTHS_HS_EXPERIMENT_IMPL_H
+#ifndef RTHS_FILES_EXPERIMENT_IMPL_H
+#define RTHS_FILES_EXPERIMENT_IMPL_H
 
 #include <rths/hs_experiment.h>
 
-#include "hs/json_read.h"
+#include "files/json_read.h"
 
 /* Common bounds. */
 extern const struct rths_hs_jrange rths_hs_jr_positive;	/* (0, inf) */
@@ -48,4 +48,4 @@ void rths_hs_experiment_warn(struct rths_hs_experiment *x,
 			     const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-#endif /* RTHS_HS_EXPERIMENT_IMPL_H */
+#endif /* RTHS_FILES_EXPERIMENT_IMPL_H */

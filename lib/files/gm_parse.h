@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by the ground motion readers, private. */
-#ifndef RTHS_HS_GM_PARSE_H
-#define RTHS_HS_GM_PARSE_H
+#ifndef RTHS_FILES_GM_PARSE_H
+#define RTHS_FILES_GM_PARSE_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,4 +25,4 @@ bool rths_hs_gm_is_peer(const char *line);
 int rths_hs_gm_peer_not_two_column(FILE *f, const char *path,
 				   struct rths_error *err);
 
-#endif /* RTHS_HS_GM_PARSE_H */
+#endif /* RTHS_FILES_GM_PARSE_H */

@@ -7,7 +7,7 @@
 
 #include <rths/hs_odesub.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 
 /* The method, its tolerances or fixed step, the input and the caps. */
 static int integration(const struct rths_hs_jctx *c, json_t *o,

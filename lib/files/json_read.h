@@ -4,8 +4,8 @@
  * experiment parser.  Every failure names the JSON path of the field
  * ("model.stories[2].stiffness") and what was expected.
  */
-#ifndef RTHS_HS_JSON_READ_H
-#define RTHS_HS_JSON_READ_H
+#ifndef RTHS_FILES_JSON_READ_H
+#define RTHS_FILES_JSON_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,4 +80,4 @@ int rths_hs_jvector(const struct rths_hs_jctx *c, json_t *v,
 int rths_hs_jmatrix(const struct rths_hs_jctx *c, json_t *v,
 		    const char *path, size_t rows, size_t cols, double *out);
 
-#endif /* RTHS_HS_JSON_READ_H */
+#endif /* RTHS_FILES_JSON_READ_H */

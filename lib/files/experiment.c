@@ -12,10 +12,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "hs/experiment_impl.h"
-#include "hs/gm_parse.h"
-#include "hs/linalg.h"
-#include "hs/odesub_impl.h"
+#include <rths/hs_odesub.h>
+
+#include "files/experiment_impl.h"
+#include "files/gm_parse.h"
+#include "common/alloc.h"
+#include "la/la.h"
 
 void rths_hs_experiment_warn(struct rths_hs_experiment *x,
 			     enum rths_hs_warning_code code, const char *path,
@@ -463,7 +465,7 @@ static double *estimate_dofs(const struct rths_hs_experiment *x,
 
 	if (!x->has_specimen)
 		return NULL;
-	k = rths_hs_zalloc(n * n, err);
+	k = rths_zalloc(n * n, err);
 	if (k && rths_hs_substructure_to_dofs(&x->sub, kif, k, err) < 0) {
 		free(k);
 		k = NULL;
@@ -535,7 +537,7 @@ static int set_step(struct rths_hs_experiment *x, uint32_t step_ticks,
 	limit = rths_hs_method_stability_limit(p);
 	if (isfinite(limit)) {
 		/* Highest frequency of the whole structure, specimen in. */
-		w = rths_hs_zalloc(n, err);
+		w = rths_zalloc(n, err);
 		kd = estimate_dofs(x, x->k_est, err);
 		if (!w || (x->has_specimen && !kd)) {
 			free(w);
@@ -918,7 +920,7 @@ int rths_hs_experiment_reference_model(const struct rths_hs_experiment *x,
 		if (!sp->kind)
 			continue;
 		for (size_t j = 0; j < n; j++) {
-			double t = RTHS_HS_AT(x->sub.cmd_map, q, i, j);
+			double t = LA_AT(x->sub.cmd_map, q, i, j);
 
 			if (t == 0)
 				continue;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hs/json_read.h"
+#include "files/json_read.h"
 
 void rths_hs_jpath_key(char *out, const char *parent, const char *key)
 {

@@ -9,7 +9,7 @@
 
 #include <rths/sim_plant.h>
 
-#include "hs/experiment_impl.h"
+#include "files/experiment_impl.h"
 
 #define PATH "device.actuator.plant"
 

@@ -13,7 +13,7 @@
 #include <rths/hs_groundmotion.h>
 #include <rths/hs_model.h>
 
-#include "hs/gm_parse.h"
+#include "files/gm_parse.h"
 
 /* After "M/" of a unit: S/S, S^2, S2, S**2, SEC/SEC, SEC^2, ... (an
  * acceleration); false for anything else (M/S is a velocity). */
