@@ -11,6 +11,10 @@ elapsed() {		# START_NS -> "1.234 s"
 }
 
 # The coordinator's summary.json field of site I (1-based) or of the run.
+connections() {		# SITE -> the connections its fault proxy saw
+	netns_fault "$1" stats 2>/dev/null |
+		sed -n 's/.*connections \([0-9]*\).*/\1/p'
+}
 summary() {		# DIR JQ_FILTER
 	jq -r "$2" "$1/summary.json" 2>/dev/null
 }
@@ -93,8 +97,7 @@ coord_run "$work/auth/out" > "$NETNS_DIR/coord.log" 2>&1
 st=$? took=$(elapsed "$t0")
 conns=0
 for i in 1 2 3; do
-	c=$(netns_fault "$i" stats 2>/dev/null |
-		sed -n 's/.*connections \([0-9]*\).*/\1/p')
+	c=$(connections "$i")
 	[ "${c:-0}" -gt "$conns" ] && conns=${c:-0}
 done
 sites_stop
@@ -117,8 +120,7 @@ EXP=$work/bridge3-unknown.json
 bed_up refused
 coord_run "$work/refused/out" > "$NETNS_DIR/coord.log" 2>&1
 st=$?
-conns=$(netns_fault 3 stats 2>/dev/null |
-	sed -n 's/.*connections \([0-9]*\).*/\1/p')
+conns=$(connections 3)
 sites_stop
 r=fail
 [ $st -eq 3 ] && [ "${conns:-0}" -eq 1 ] &&
