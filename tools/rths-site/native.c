@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session.h"
 #include "site.h"
 
 enum { N_HEADER, N_PAYLOAD };
@@ -117,7 +118,7 @@ void native_session_refuse_auth(struct session *s)
 {
 	refuse(s, RNP_ERR_AUTH,
 	       "not authorized: \"%s\" is not in the allow list of %s",
-	       tls_peer(s->tls), s->sub->name);
+	       tls_peer(s->c.tls), s->sub->name);
 }
 
 int native_session_start(struct session *s)
@@ -146,16 +147,16 @@ void native_session_deadline(struct session *s, int64_t now)
 	int64_t frame_end = INT64_MAX, out_end = INT64_MAX;
 
 	if (!s->hello) {
-		if (now >= s->deadline_ms)
+		if (now >= s->c.deadline_ms)
 			session_fail(s, "timeout: no complete HELLO within %d ms (%zu bytes of a %zu-byte %s)",
-				     site->timeout_ms, s->have, s->need,
+				     site->timeout_ms, s->c.have, s->c.need,
 				     s->state == N_HEADER ? "header" :
 				     "payload");
 		return;
 	}
-	if (s->have)
+	if (s->c.have)
 		frame_end = s->frame_ms + site->timeout_ms;
-	if (s->out_len > s->out_off) {
+	if (conn_out_pending(&s->c)) {
 		if (!s->out_ms)
 			s->out_ms = now;
 		out_end = s->out_ms + site->timeout_ms;
@@ -164,7 +165,7 @@ void native_session_deadline(struct session *s, int64_t now)
 	}
 	if (now >= frame_end) {
 		session_fail(s, "timeout: %zu of %zu bytes of a %s after %d ms",
-			     s->have, s->need, s->state == N_HEADER ?
+			     s->c.have, s->c.need, s->state == N_HEADER ?
 			     "frame header" : "frame payload",
 			     site->timeout_ms);
 		return;
@@ -174,11 +175,11 @@ void native_session_deadline(struct session *s, int64_t now)
 			     site->timeout_ms);
 		return;
 	}
-	s->deadline_ms = s->last_rx_ms + limit;
-	if (frame_end < s->deadline_ms)
-		s->deadline_ms = frame_end;
-	if (out_end < s->deadline_ms)
-		s->deadline_ms = out_end;
+	s->c.deadline_ms = s->last_rx_ms + limit;
+	if (frame_end < s->c.deadline_ms)
+		s->c.deadline_ms = frame_end;
+	if (out_end < s->c.deadline_ms)
+		s->c.deadline_ms = out_end;
 	if (now >= s->last_rx_ms + limit)
 		session_fail(s, "heartbeat: nothing received for %" PRId64
 			     " ms (3 periods of %d ms); test %" PRIu64
@@ -411,14 +412,14 @@ int native_session_input(struct session *s)
 	int r;
 
 	if (s->state == N_HEADER) {
-		r = rnp_parse_hdr(s->in, &s->hdr, why, sizeof(why));
+		r = rnp_parse_hdr(s->c.in, &s->hdr, why, sizeof(why));
 		if (r)
 			return refuse(s, -r, "%s", why);
 		session_log(s, LOG_DEBUG, "%s, %u bytes",
 			    rnp_type_name(s->hdr.type), s->hdr.length);
 		return session_expect(s, N_PAYLOAD, s->hdr.length);
 	}
-	r = on_frame(s, s->in, s->hdr.length);
+	r = on_frame(s, s->c.in, s->hdr.length);
 	if (r || s->closing || s->done)
 		return r;
 	return session_expect(s, N_HEADER, RNP_HDR_SIZE);

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A session's transport: a non-blocking TCP socket with TCP_NODELAY (one
- * small frame each way a step: Nagle would hold it), an output queue and
- * a frame reader that checks the header before it reads the payload.
+ * A connection's transport (conn.h): a non-blocking TCP socket with
+ * TCP_NODELAY (one small frame each way a step: Nagle would hold it),
+ * TLS when there are credentials, an output queue and an input buffer
+ * with a frame reader that checks the header before it reads the payload.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include "coord.h"
-#include "../net/tls.h"
+#include "conn.h"
+#include "tls.h"
 
 void conn_init(struct conn *c, struct tls_creds *creds,
 	       const char *server_name)
@@ -27,24 +26,37 @@ void conn_init(struct conn *c, struct tls_creds *creds,
 	c->server_name = server_name;
 }
 
-int conn_connect(struct conn *c, const struct site_config *s)
+int conn_connect(struct conn *c, const struct sockaddr *sa, socklen_t len)
 {
 	int one = 1;
 
 	conn_close(c);
-	c->fd = socket(s->addr.ss_family,
+	c->fd = socket(sa->sa_family,
 		       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0)
 		return -errno;
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(c->fd, (const struct sockaddr *)&s->addr, s->addr_len) < 0 &&
-	    errno != EINPROGRESS) {
+	if (connect(c->fd, sa, len) < 0 && errno != EINPROGRESS) {
 		int e = errno;
 
 		conn_close(c);
 		return -e;
 	}
 	c->connecting = true;
+	return 0;
+}
+
+/* With credentials, TLS over the connected socket: 0, or -errno. */
+static int start_tls(struct conn *c, char *why, size_t len)
+{
+	int e;
+
+	if (!c->creds)
+		return 0;
+	e = tls_conn_new(&c->tls, c->creds, c->fd, c->server_name, why, len);
+	if (e < 0)
+		return e;
+	c->handshaking = true;
 	return 0;
 }
 
@@ -60,13 +72,17 @@ int conn_finish_connect(struct conn *c, char *why, size_t len)
 		return -e;
 	}
 	c->connecting = false;
-	if (!c->creds)
-		return 0;
-	e = tls_conn_new(&c->tls, c->creds, c->fd, c->server_name, why, len);
-	if (e < 0)
-		return e;
-	c->handshaking = true;
-	return 0;
+	return start_tls(c, why, len);
+}
+
+int conn_accept(struct conn *c, int fd, char *why, size_t len)
+{
+	int one = 1;
+
+	/* A step is small messages back and forth: never wait for Nagle. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	c->fd = fd;
+	return start_tls(c, why, len);
 }
 
 int conn_handshake(struct conn *c, char *why, size_t len)
@@ -78,6 +94,21 @@ int conn_handshake(struct conn *c, char *why, size_t len)
 	else if (r != -EAGAIN)
 		snprintf(why, len, "%s", tls_error(c->tls));
 	return r;
+}
+
+int conn_queue(struct conn *c, const void *buf, size_t len)
+{
+	if (c->out.len + len > c->out.cap) {
+		unsigned char *p = realloc(c->out.p, c->out.len + len);
+
+		if (!p)
+			return -ENOMEM;
+		c->out.p = p;
+		c->out.cap = c->out.len + len;
+	}
+	memcpy(c->out.p + c->out.len, buf, len);
+	c->out.len += len;
+	return 0;
 }
 
 int conn_flush(struct conn *c)
@@ -96,15 +127,33 @@ int conn_flush(struct conn *c)
 	return 0;
 }
 
-/* Reads into @dst up to @want bytes: the count, 0 on EAGAIN, -errno. */
-static ssize_t read_some(struct conn *c, unsigned char *dst, size_t want)
+int conn_expect(struct conn *c, size_t bytes)
 {
+	if (bytes > c->in_cap) {
+		unsigned char *p = realloc(c->in, bytes);
+
+		if (!p)
+			return -ENOMEM;
+		c->in = p;
+		c->in_cap = bytes;
+	}
+	c->need = bytes;
+	return 0;
+}
+
+ssize_t conn_read(struct conn *c)
+{
+	unsigned char *dst = c->in + c->have;
+	size_t want = c->need - c->have;
+
 	for (;;) {
 		ssize_t n = c->tls ? tls_recv(c->tls, dst, want) :
 			    recv(c->fd, dst, want, 0);
 
-		if (n > 0)
+		if (n > 0) {
+			c->have += (size_t)n;
 			return n;
+		}
 		if (n == 0)
 			return -EPIPE;
 		if (errno == EINTR)
@@ -113,39 +162,45 @@ static ssize_t read_some(struct conn *c, unsigned char *dst, size_t want)
 	}
 }
 
+bool conn_buffered(const struct conn *c)
+{
+	return c->tls && !c->handshaking && tls_pending(c->tls);
+}
+
 int conn_read_frame(struct conn *c, char *why, size_t len)
 {
 	ssize_t n;
 	int r;
 
-	while (c->hdr_have < RNP_HDR_SIZE) {
-		n = read_some(c, c->hdr + c->hdr_have,
-			      RNP_HDR_SIZE - c->hdr_have);
+	if (!c->payload && !c->need && conn_expect(c, RNP_HDR_SIZE))
+		return -ENOMEM;
+	while (!c->payload) {
+		n = conn_read(c);
 		if (n <= 0)
 			return (int)n;
-		c->hdr_have += (size_t)n;
-		if (c->hdr_have < RNP_HDR_SIZE)
+		if (c->have < c->need)
 			continue;
-		r = rnp_parse_hdr(c->hdr, &c->h, why, len);
+		r = rnp_parse_hdr(c->in, &c->h, why, len);
 		if (r < 0)
 			return r;
-		if (c->h.length > c->pl_cap) {
-			unsigned char *p = realloc(c->pl, c->h.length);
-
-			if (!p)
-				return -ENOMEM;
-			c->pl = p;
-			c->pl_cap = c->h.length;
-		}
-		c->pl_have = 0;
+		if (conn_expect(c, c->h.length))
+			return -ENOMEM;
+		c->have = 0;
+		c->payload = true;
 	}
-	while (c->pl_have < c->h.length) {
-		n = read_some(c, c->pl + c->pl_have, c->h.length - c->pl_have);
+	while (c->have < c->need) {
+		n = conn_read(c);
 		if (n <= 0)
 			return (int)n;
-		c->pl_have += (size_t)n;
 	}
 	return 1;
+}
+
+void conn_next(struct conn *c)
+{
+	c->need = 0;
+	c->have = 0;
+	c->payload = false;
 }
 
 const char *conn_error(const struct conn *c)
@@ -153,10 +208,9 @@ const char *conn_error(const struct conn *c)
 	return c->tls ? tls_error(c->tls) : "";
 }
 
-void conn_next(struct conn *c)
+const char *conn_strerror(const struct conn *c, int err)
 {
-	c->hdr_have = 0;
-	c->pl_have = 0;
+	return c->tls && err == EPROTO ? tls_error(c->tls) : strerror(err);
 }
 
 short conn_events(const struct conn *c)
@@ -188,7 +242,7 @@ void conn_free(struct conn *c)
 {
 	conn_close(c);
 	rnp_buf_free(&c->out);
-	free(c->pl);
-	c->pl = NULL;
-	c->pl_cap = 0;
+	free(c->in);
+	c->in = NULL;
+	c->in_cap = 0;
 }
