@@ -122,33 +122,45 @@ int conn_flush(struct conn *c)
 				continue;
 			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
 		}
-		rnp_buf_consume(&c->out, (size_t)n);
+		/* A step's frame goes whole: nothing to move. */
+		if ((size_t)n == c->out.len)
+			c->out.len = 0;
+		else
+			rnp_buf_consume(&c->out, (size_t)n);
 	}
+	return 0;
+}
+
+/* An input buffer of 'bytes' at least: 0, or -ENOMEM. */
+static int in_room(struct conn *c, size_t bytes)
+{
+	unsigned char *p;
+
+	if (bytes <= c->in_cap)
+		return 0;
+	p = realloc(c->in, bytes);
+	if (!p)
+		return -ENOMEM;
+	c->in = p;
+	c->in_cap = bytes;
 	return 0;
 }
 
 int conn_expect(struct conn *c, size_t bytes)
 {
-	if (bytes > c->in_cap) {
-		unsigned char *p = realloc(c->in, bytes);
-
-		if (!p)
-			return -ENOMEM;
-		c->in = p;
-		c->in_cap = bytes;
-	}
+	if (in_room(c, bytes))
+		return -ENOMEM;
 	c->need = bytes;
 	return 0;
 }
 
-ssize_t conn_read(struct conn *c)
+/* Up to 'want' bytes after what is in: the count, 0 when it would block,
+ * -EPIPE at the end of the stream, other -errno. */
+static ssize_t read_more(struct conn *c, size_t want)
 {
-	unsigned char *dst = c->in + c->have;
-	size_t want = c->need - c->have;
-
 	for (;;) {
-		ssize_t n = c->tls ? tls_recv(c->tls, dst, want) :
-			    recv(c->fd, dst, want, 0);
+		ssize_t n = c->tls ? tls_recv(c->tls, c->in + c->have, want) :
+			    recv(c->fd, c->in + c->have, want, 0);
 
 		if (n > 0) {
 			c->have += (size_t)n;
@@ -162,38 +174,75 @@ ssize_t conn_read(struct conn *c)
 	}
 }
 
+ssize_t conn_read(struct conn *c)
+{
+	return read_more(c, c->need - c->have);
+}
+
 bool conn_buffered(const struct conn *c)
 {
 	return c->tls && !c->handshaking && tls_pending(c->tls);
 }
 
-int conn_read_frame(struct conn *c, char *why, size_t len)
+/* The frame at the buffer's start: 1 whole, 0 not yet, -RNP_ERR_*; its
+ * header is checked before room is made for its payload. */
+static int frame_in(struct conn *c, char *why, size_t len)
 {
-	ssize_t n;
 	int r;
 
-	if (!c->payload && !c->need && conn_expect(c, RNP_HDR_SIZE))
-		return -ENOMEM;
-	while (!c->payload) {
-		n = conn_read(c);
-		if (n <= 0)
-			return (int)n;
-		if (c->have < c->need)
-			continue;
+	if (!c->payload) {
+		if (c->have < RNP_HDR_SIZE)
+			return 0;
 		r = rnp_parse_hdr(c->in, &c->h, why, len);
 		if (r < 0)
 			return r;
-		if (conn_expect(c, c->h.length))
-			return -ENOMEM;
-		c->have = 0;
 		c->payload = true;
+		c->need = RNP_HDR_SIZE + c->h.length;
 	}
-	while (c->have < c->need) {
-		n = conn_read(c);
+	return c->have >= c->need;
+}
+
+/*
+ * One read takes what has come (a header and its payload, or several
+ * frames), and the frames are handed out of the buffer.  A plain socket
+ * read short of the room is drained: the next call says 0 without a read
+ * (poll() sees what comes later).  TLS may hold decrypted bytes poll()
+ * does not see, so its reads go on until they would block.
+ */
+int conn_read_frame(struct conn *c, char *why, size_t len)
+{
+	size_t room;
+	ssize_t n;
+	int r;
+
+	if (c->frame_out) {	/* the frame handed out last time goes */
+		c->have -= c->need;
+		memmove(c->in, c->in + c->need, c->have);
+		c->need = 0;
+		c->payload = false;
+		c->frame_out = false;
+	}
+	for (;;) {
+		r = frame_in(c, why, len);
+		if (r > 0) {
+			c->pl = c->in + RNP_HDR_SIZE;
+			c->frame_out = true;
+		}
+		if (r)
+			return r;
+		if (c->drained) {
+			c->drained = false;
+			return 0;
+		}
+		if (in_room(c, c->need > c->have + CONN_READ_CHUNK ?
+				c->need : c->have + CONN_READ_CHUNK))
+			return -ENOMEM;
+		room = c->in_cap - c->have;
+		n = read_more(c, room);
 		if (n <= 0)
 			return (int)n;
+		c->drained = !c->tls && (size_t)n < room;
 	}
-	return 1;
 }
 
 void conn_next(struct conn *c)
@@ -201,6 +250,8 @@ void conn_next(struct conn *c)
 	c->need = 0;
 	c->have = 0;
 	c->payload = false;
+	c->frame_out = false;
+	c->drained = false;
 }
 
 const char *conn_error(const struct conn *c)

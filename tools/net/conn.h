@@ -26,6 +26,9 @@
 
 #include "wire.h"
 
+/* conn_read_frame() reads this much past a frame's start, at least. */
+#define CONN_READ_CHUNK 4096
+
 struct tls_creds;
 struct tls_conn;
 
@@ -41,8 +44,12 @@ struct conn {
 	/* Input: the next message is 'need' bytes; 'have' are in. */
 	unsigned char *in;
 	size_t in_cap, need, have;
-	struct rnp_hdr h;	/* conn_read_frame(): the frame's header */
-	bool payload;		/* conn_read_frame(): h is valid */
+	/* conn_read_frame(): the frame handed out (header h, payload pl,
+	 * both in 'in'), and whether the last plain read emptied the
+	 * socket. */
+	struct rnp_hdr h;
+	const unsigned char *pl;
+	bool payload, frame_out, drained;
 	int64_t deadline_ms;	/* the tool's timer, 0: none */
 };
 
@@ -76,10 +83,11 @@ int conn_expect(struct conn *c, size_t bytes);
 ssize_t conn_read(struct conn *c);
 /* Bytes TLS has decrypted that poll() does not see. */
 bool conn_buffered(const struct conn *c);
-/* 1: a whole frame is in c->h / c->in (call conn_next() after it), 0:
- * not yet, -EPIPE: the peer closed, -RNP_ERR_* a bad frame (why says it),
- * other -errno. */
+/* 1: a whole frame is in c->h / c->pl (until the next call), 0: not
+ * yet, -EPIPE: the peer closed, -RNP_ERR_* a bad frame (why says it),
+ * other -errno.  Call it until it says 0 after each POLLIN. */
 int conn_read_frame(struct conn *c, char *why, size_t len);
+/* Drops the input (a new message or connection starts). */
 void conn_next(struct conn *c);
 
 /* The TLS layer's last error ("" for plain TCP). */

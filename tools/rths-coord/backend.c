@@ -286,7 +286,7 @@ static void on_welcome(struct coord *c, struct link *L)
 		link_fail(c, L, "WELCOME out of turn");
 		return;
 	}
-	if (rnp_parse_welcome(L->c.in, L->c.h.length, &w, why,
+	if (rnp_parse_welcome(L->c.pl, L->c.h.length, &w, why,
 			      sizeof(why)) < 0) {
 		link_fail(c, L, "bad WELCOME: %s", why);
 		return;
@@ -356,7 +356,7 @@ static void on_result(struct coord *c, struct link *L)
 	char why[160];
 	uint64_t n;
 
-	if (rnp_parse_result(L->c.in, L->c.h.length, &m, RTHS_HS_MAX_CHANNELS,
+	if (rnp_parse_result(L->c.pl, L->c.h.length, &m, RTHS_HS_MAX_CHANNELS,
 			     why, sizeof(why)) < 0) {
 		link_fail(c, L, "bad RESULT: %s", why);
 		return;
@@ -448,7 +448,7 @@ static void on_frame(struct coord *c, struct link *L)
 		on_result(c, L);
 		return;
 	case RNP_PING:
-		if (rnp_parse_ping(L->c.in, L->c.h.length, &p, why,
+		if (rnp_parse_ping(L->c.pl, L->c.h.length, &p, why,
 				   sizeof(why)) < 0 ||
 		    rnp_put_ping(&L->c.out, RNP_PONG, &p) < 0)
 			link_fail(c, L, "bad PING: %s", why);
@@ -458,7 +458,7 @@ static void on_frame(struct coord *c, struct link *L)
 	case RNP_PONG:
 		return;
 	case RNP_ERROR:
-		if (rnp_parse_error(L->c.in, L->c.h.length, &e, why,
+		if (rnp_parse_error(L->c.pl, L->c.h.length, &e, why,
 				    sizeof(why)) < 0) {
 			link_fail(c, L, "bad ERROR: %s", why);
 		} else if (c->ending) {
@@ -525,7 +525,6 @@ static void on_readable(struct coord *c, struct link *L)
 			return;
 		}
 		on_frame(c, L);
-		conn_next(&L->c);
 	}
 }
 
