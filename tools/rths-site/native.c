@@ -4,6 +4,7 @@
  * codec in tools/net/wire.h).  A session reads a 16-byte header, checks
  * it, then reads the payload it declared; one frame at a time, so a
  * declared size is checked before anything is allocated for it.
+ * Replies are encoded straight into the session's output queue (s->c.out).
  *
  * What a test needs to survive a lost connection lives in the
  * substructure (struct native_sub), not in the session: the test id,
@@ -79,14 +80,6 @@ void native_sub_report(const struct substructure *sub)
 
 /* ----------------------------------------------------------- session */
 
-static int queue_wire(struct session *s)
-{
-	int r = session_send(s, s->wire.p, s->wire.len);
-
-	s->wire.len = 0;
-	return r;
-}
-
 /*
  * Refuse: one log line naming the peer and why, an ERROR frame to the
  * peer, and the session closes once it is written.  Nothing changed.
@@ -104,8 +97,7 @@ static int refuse(struct session *s, int code, const char *fmt, ...)
 	va_end(ap);
 	session_log(s, LOG_ERR, "session ended: ERROR %s: %s",
 		    rnp_error_name(code), text);
-	s->wire.len = 0;
-	if (rnp_put_error(&s->wire, code, "%s", text) || queue_wire(s)) {
+	if (rnp_put_error(&s->c.out, code, "%s", text)) {
 		s->done = 1;
 		return -1;
 	}
@@ -130,7 +122,6 @@ void native_session_end(struct session *s)
 {
 	if (s->sub->nat.owner == s)
 		s->sub->nat.owner = NULL;
-	rnp_buf_free(&s->wire);
 }
 
 /*
@@ -272,9 +263,9 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 	session_log(s, LOG_INFO, "HELLO: test %" PRIu64 " %s at step %"
 		    PRIu64 " (coordinator at %" PRIu64 ")", h.test_id, how,
 		    ns->last_seq, h.last_seq);
-	if (rnp_put_welcome(&s->wire, &w))
+	if (rnp_put_welcome(&s->c.out, &w))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int send_result(struct session *s, uint32_t extra_flags)
@@ -282,9 +273,9 @@ static int send_result(struct session *s, uint32_t extra_flags)
 	struct rnp_result res = s->sub->nat.cached;
 
 	res.flags |= extra_flags;
-	if (rnp_put_result(&s->wire, &res))
+	if (rnp_put_result(&s->c.out, &res))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int on_step(struct session *s, const unsigned char *p, size_t len,
@@ -356,9 +347,9 @@ static int on_ping(struct session *s, const unsigned char *p, size_t len)
 		return refuse(s, -r, "%s", why);
 	if (s->hdr.type == RNP_PONG)
 		return 0;
-	if (rnp_put_ping(&s->wire, RNP_PONG, &ping))
+	if (rnp_put_ping(&s->c.out, RNP_PONG, &ping))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int on_bye(struct session *s, const unsigned char *p, size_t len)

@@ -181,7 +181,6 @@ struct session {
 	/* Native protocol: HELLO accepted, and the frame being read. */
 	int hello;
 	struct rnp_hdr hdr;
-	struct rnp_buf wire;
 	struct device_sub *dev;	/* a device substructure's, while open */
 	double *meas;		/* its measured displacement */
 	/* OpenFresco: action codes already logged as ignored (each once a
