@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tools/net: the rths native protocol (Documentation/rths-protocol.rst)
-# and TLS over GnuTLS (tls.h), shared by rths-site and rths-coord, and
-# the log rate limiter (ratelimit.h); the codec's and the limiter's
+# and TLS over GnuTLS (tls.h), shared by rths-site and rths-coord with
+# the connection over both (conn.h), and the log rate limiter
+# (ratelimit.h); the codec's and the limiter's
 # tests, run plain and under ASan/UBSan.  A tool that links
 # NET_OBJS_plain links NET_LIBS too.
 

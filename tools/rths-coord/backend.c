@@ -525,7 +525,6 @@ static void on_readable(struct coord *c, struct link *L)
 			return;
 		}
 		on_frame(c, L);
-		conn_next(&L->c);
 	}
 }
 
@@ -568,7 +567,8 @@ static int64_t tick(struct coord *c, struct link *L, int64_t now)
 	case L_DOWN:
 		if (now < L->retry_at)
 			return L->retry_at;
-		r = conn_connect(&L->c, L->cfg);
+		r = conn_connect(&L->c, (const struct sockaddr *)&L->cfg->addr,
+				 L->cfg->addr_len);
 		if (r < 0) {
 			link_fail(c, L, "connect to %s port %d: %s",
 				  L->cfg->address, L->cfg->port, strerror(-r));

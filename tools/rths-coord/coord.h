@@ -21,6 +21,7 @@
 #include <rths/hs_experiment.h>
 #include <rths/hs_output.h>
 
+#include "../net/conn.h"
 #include "../net/wire.h"
 
 #define COORD_MAX_SITES RTHS_HS_MAX_CHANNELS
@@ -88,50 +89,6 @@ void coord_debug(const char *site, const char *fmt, ...)
 int64_t coord_now_ns(void);
 /* The counts of lines the log held back (at the end of a run). */
 void coord_log_flush(void);
-
-/*
- * conn.c: one session's transport, non-blocking, framed.  TLS slots in
- * here; the protocol logic (backend.c) sees whole frames.
- */
-struct tls_creds;
-struct tls_conn;
-
-struct conn {
-	int fd;			/* -1: closed */
-	bool connecting;	/* TCP connect in progress */
-	bool handshaking;	/* TLS handshake in progress */
-	struct tls_creds *creds;	/* NULL: plain TCP */
-	const char *server_name;	/* checked against the certificate */
-	struct tls_conn *tls;
-	struct rnp_buf out;
-	unsigned char hdr[RNP_HDR_SIZE];
-	size_t hdr_have;
-	struct rnp_hdr h;	/* valid once hdr_have == RNP_HDR_SIZE */
-	unsigned char *pl;
-	size_t pl_cap, pl_have;
-};
-
-void conn_init(struct conn *c, struct tls_creds *creds,
-	       const char *server_name);
-/* Starts a non-blocking connect: 0, or -errno. */
-int conn_connect(struct conn *c, const struct site_config *s);
-/* After POLLOUT while connecting: 0 connected (then, with TLS, the
- * handshake starts), -errno failed (why says it). */
-int conn_finish_connect(struct conn *c, char *why, size_t len);
-/* The TLS handshake: 0 done, -EAGAIN not yet, -errno failed (why). */
-int conn_handshake(struct conn *c, char *why, size_t len);
-/* Writes what is queued in c->out: 0 (maybe some left), -errno. */
-int conn_flush(struct conn *c);
-/* 1: a whole frame is in c->h / c->pl (call conn_next() after it), 0:
- * not yet, -EPIPE: the site closed, -RNP_ERR_* a bad frame (why says it),
- * other -errno. */
-int conn_read_frame(struct conn *c, char *why, size_t len);
-/* The TLS layer's last error ("" for plain TCP). */
-const char *conn_error(const struct conn *c);
-void conn_next(struct conn *c);
-short conn_events(const struct conn *c);
-void conn_close(struct conn *c);
-void conn_free(struct conn *c);
 
 /* Per-site counters for the summary. */
 struct site_stats {

@@ -4,6 +4,7 @@
  * codec in tools/net/wire.h).  A session reads a 16-byte header, checks
  * it, then reads the payload it declared; one frame at a time, so a
  * declared size is checked before anything is allocated for it.
+ * Replies are encoded straight into the session's output queue (s->c.out).
  *
  * What a test needs to survive a lost connection lives in the
  * substructure (struct native_sub), not in the session: the test id,
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session.h"
 #include "site.h"
 
 enum { N_HEADER, N_PAYLOAD };
@@ -78,14 +80,6 @@ void native_sub_report(const struct substructure *sub)
 
 /* ----------------------------------------------------------- session */
 
-static int queue_wire(struct session *s)
-{
-	int r = session_send(s, s->wire.p, s->wire.len);
-
-	s->wire.len = 0;
-	return r;
-}
-
 /*
  * Refuse: one log line naming the peer and why, an ERROR frame to the
  * peer, and the session closes once it is written.  Nothing changed.
@@ -103,8 +97,7 @@ static int refuse(struct session *s, int code, const char *fmt, ...)
 	va_end(ap);
 	session_log(s, LOG_ERR, "session ended: ERROR %s: %s",
 		    rnp_error_name(code), text);
-	s->wire.len = 0;
-	if (rnp_put_error(&s->wire, code, "%s", text) || queue_wire(s)) {
+	if (rnp_put_error(&s->c.out, code, "%s", text)) {
 		s->done = 1;
 		return -1;
 	}
@@ -117,7 +110,7 @@ void native_session_refuse_auth(struct session *s)
 {
 	refuse(s, RNP_ERR_AUTH,
 	       "not authorized: \"%s\" is not in the allow list of %s",
-	       tls_peer(s->tls), s->sub->name);
+	       tls_peer(s->c.tls), s->sub->name);
 }
 
 int native_session_start(struct session *s)
@@ -129,7 +122,6 @@ void native_session_end(struct session *s)
 {
 	if (s->sub->nat.owner == s)
 		s->sub->nat.owner = NULL;
-	rnp_buf_free(&s->wire);
 }
 
 /*
@@ -146,16 +138,16 @@ void native_session_deadline(struct session *s, int64_t now)
 	int64_t frame_end = INT64_MAX, out_end = INT64_MAX;
 
 	if (!s->hello) {
-		if (now >= s->deadline_ms)
+		if (now >= s->c.deadline_ms)
 			session_fail(s, "timeout: no complete HELLO within %d ms (%zu bytes of a %zu-byte %s)",
-				     site->timeout_ms, s->have, s->need,
+				     site->timeout_ms, s->c.have, s->c.need,
 				     s->state == N_HEADER ? "header" :
 				     "payload");
 		return;
 	}
-	if (s->have)
+	if (s->c.have)
 		frame_end = s->frame_ms + site->timeout_ms;
-	if (s->out_len > s->out_off) {
+	if (conn_out_pending(&s->c)) {
 		if (!s->out_ms)
 			s->out_ms = now;
 		out_end = s->out_ms + site->timeout_ms;
@@ -164,7 +156,7 @@ void native_session_deadline(struct session *s, int64_t now)
 	}
 	if (now >= frame_end) {
 		session_fail(s, "timeout: %zu of %zu bytes of a %s after %d ms",
-			     s->have, s->need, s->state == N_HEADER ?
+			     s->c.have, s->c.need, s->state == N_HEADER ?
 			     "frame header" : "frame payload",
 			     site->timeout_ms);
 		return;
@@ -174,11 +166,11 @@ void native_session_deadline(struct session *s, int64_t now)
 			     site->timeout_ms);
 		return;
 	}
-	s->deadline_ms = s->last_rx_ms + limit;
-	if (frame_end < s->deadline_ms)
-		s->deadline_ms = frame_end;
-	if (out_end < s->deadline_ms)
-		s->deadline_ms = out_end;
+	s->c.deadline_ms = s->last_rx_ms + limit;
+	if (frame_end < s->c.deadline_ms)
+		s->c.deadline_ms = frame_end;
+	if (out_end < s->c.deadline_ms)
+		s->c.deadline_ms = out_end;
 	if (now >= s->last_rx_ms + limit)
 		session_fail(s, "heartbeat: nothing received for %" PRId64
 			     " ms (3 periods of %d ms); test %" PRIu64
@@ -271,9 +263,9 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 	session_log(s, LOG_INFO, "HELLO: test %" PRIu64 " %s at step %"
 		    PRIu64 " (coordinator at %" PRIu64 ")", h.test_id, how,
 		    ns->last_seq, h.last_seq);
-	if (rnp_put_welcome(&s->wire, &w))
+	if (rnp_put_welcome(&s->c.out, &w))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int send_result(struct session *s, uint32_t extra_flags)
@@ -281,9 +273,9 @@ static int send_result(struct session *s, uint32_t extra_flags)
 	struct rnp_result res = s->sub->nat.cached;
 
 	res.flags |= extra_flags;
-	if (rnp_put_result(&s->wire, &res))
+	if (rnp_put_result(&s->c.out, &res))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int on_step(struct session *s, const unsigned char *p, size_t len,
@@ -355,9 +347,9 @@ static int on_ping(struct session *s, const unsigned char *p, size_t len)
 		return refuse(s, -r, "%s", why);
 	if (s->hdr.type == RNP_PONG)
 		return 0;
-	if (rnp_put_ping(&s->wire, RNP_PONG, &ping))
+	if (rnp_put_ping(&s->c.out, RNP_PONG, &ping))
 		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return queue_wire(s);
+	return 0;
 }
 
 static int on_bye(struct session *s, const unsigned char *p, size_t len)
@@ -411,14 +403,14 @@ int native_session_input(struct session *s)
 	int r;
 
 	if (s->state == N_HEADER) {
-		r = rnp_parse_hdr(s->in, &s->hdr, why, sizeof(why));
+		r = rnp_parse_hdr(s->c.in, &s->hdr, why, sizeof(why));
 		if (r)
 			return refuse(s, -r, "%s", why);
 		session_log(s, LOG_DEBUG, "%s, %u bytes",
 			    rnp_type_name(s->hdr.type), s->hdr.length);
 		return session_expect(s, N_PAYLOAD, s->hdr.length);
 	}
-	r = on_frame(s, s->in, s->hdr.length);
+	r = on_frame(s, s->c.in, s->hdr.length);
 	if (r || s->closing || s->done)
 		return r;
 	return session_expect(s, N_HEADER, RNP_HDR_SIZE);

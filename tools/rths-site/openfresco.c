@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session.h"
 #include "site.h"
 
 enum {
@@ -280,7 +281,7 @@ static int a_handshake(struct session *s)
 	const int32_t one = 1;
 	int32_t peer;
 
-	memcpy(&peer, s->in, sizeof(peer));
+	memcpy(&peer, s->c.in, sizeof(peer));
 	/* 1 from a peer of either byte order; the big-endian side swaps. */
 	if (peer != 1 && peer != (int32_t)0x01000000) {
 		session_fail(s, "garbage in endianness handshake: int32 0x%08x is not 1",
@@ -363,7 +364,7 @@ static int a_sizes(struct session *s)
 {
 	int32_t v[10];
 
-	memcpy(v, s->in, sizeof(v));
+	memcpy(v, s->c.in, sizeof(v));
 	if (check_sizes(s, v, v + 5, "sizeTrial", "sizeOut"))
 		return -1;
 	/* ShadowExpSite raises dataSize to hold both before it sends it. */
@@ -422,7 +423,7 @@ static int b_header(struct session *s)
 {
 	int32_t v[11];
 
-	memcpy(v, s->in, sizeof(v));
+	memcpy(v, s->c.in, sizeof(v));
 	if (check_sizes(s, v, v + 5, "ctrl", "daq"))
 		return -1;
 	/* ECGenericTCP's buffer is 256 doubles whatever the header says. */
@@ -446,7 +447,7 @@ static int b_peek(struct session *s)
 	/* An init-file line starts with byte 2; a little-endian double
 	 * message with a small action code starts with byte 0. */
 	s->keep = 1;
-	if (s->in[0] == 2)
+	if (s->c.in[0] == 2)
 		return session_expect(s, B_TEXT, OF_TEXT_SIZE);
 	return session_expect(s, B_MSG, OF_DATA_SIZE * sizeof(double));
 }
@@ -457,9 +458,9 @@ static int b_text(struct session *s)
 	size_t i;
 
 	for (i = 0; i + 1 < sizeof(line) && i + 1 < OF_TEXT_SIZE &&
-	     s->in[i + 1]; i++)
-		line[i] = s->in[i + 1] >= 32 && s->in[i + 1] < 127 ?
-			(char)s->in[i + 1] : '?';
+	     s->c.in[i + 1]; i++)
+		line[i] = s->c.in[i + 1] >= 32 && s->c.in[i + 1] < 127 ?
+			(char)s->c.in[i + 1] : '?';
 	line[i] = 0;
 	session_log(s, LOG_DEBUG, "init-file line: %s", line);
 	return session_expect(s, B_PEEK, 1);
@@ -515,7 +516,7 @@ static int c_header(struct session *s)
 	int32_t v[11];
 	int n = s->sub->n;
 
-	memcpy(v, s->in, sizeof(v));
+	memcpy(v, s->c.in, sizeof(v));
 	if (check_sizes(s, v, v + 5, "ctrl", "daq"))
 		return -1;
 	if (v[10] < 1 + sum5(s->size_in) || v[10] < n * n ||
@@ -598,7 +599,7 @@ static int c_run(struct session *s, const double *d)
 
 int of_session_input(struct session *s)
 {
-	const double *d = (const double *)s->in;
+	const double *d = (const double *)s->c.in;
 
 	if (s->state == A_RUN || s->state == B_MSG || s->state == C_RUN)
 		session_log(s, LOG_DEBUG, "action %.17g", d[0]);

@@ -3,7 +3,7 @@
  * rths-site: serves numerical and device substructures over OpenFresco's
  * protocols and the rths native protocol.  Shared declarations of the
  * tool's parts (config.c, log.c, openfresco.c, native.c, exec.c, model.c,
- * device.c, device_session.c).
+ * device.c, device_session.c); the sessions' own API is session.h.
  */
 #ifndef RTHS_SITE_H
 #define RTHS_SITE_H
@@ -13,6 +13,7 @@
 
 #include <rths/hs_model.h>
 
+#include "../net/conn.h"
 #include "../net/tls.h"
 #include "../net/wire.h"
 
@@ -156,21 +157,12 @@ void site_log(int level, const char *fmt, ...)
 
 /* A session: one TCP connection, one protocol state machine. */
 struct session {
-	int fd;
+	struct conn c;		/* socket, TLS, buffers, deadline */
 	unsigned id;
 	struct substructure *sub;
 	const struct site *site;
 	char peer[200];		/* address, then the TLS identity */
-	struct tls_conn *tls;	/* NULL: plain TCP */
-	int handshake;		/* the TLS handshake goes on */
 	int state;
-	/* Input: the next message is 'need' bytes; 'have' are in. */
-	unsigned char *in;
-	size_t in_cap, need, have;
-	/* Output not yet written. */
-	unsigned char *out;
-	size_t out_cap, out_len, out_off;
-	int64_t deadline_ms;
 	int started;		/* a first message came in */
 	int keep;		/* the bytes in stay: the message goes on */
 	int closing;		/* close once the output is written */
@@ -189,7 +181,6 @@ struct session {
 	/* Native protocol: HELLO accepted, and the frame being read. */
 	int hello;
 	struct rnp_hdr hdr;
-	struct rnp_buf wire;
 	struct device_sub *dev;	/* a device substructure's, while open */
 	double *meas;		/* its measured displacement */
 	/* OpenFresco: action codes already logged as ignored (each once a
@@ -197,9 +188,6 @@ struct session {
 	uint64_t ignored_seen[2];
 	unsigned ignored;
 };
-
-/* Read 'bytes' next (the message of 'state'). */
-int session_expect(struct session *s, int state, size_t bytes);
 
 /* device.c: device substructures (sim card, comedi, offline model). */
 struct device_sub;
@@ -233,8 +221,6 @@ int device_session_execute(struct session *s);
 int of_session_start(struct session *s);
 /* The 'need' bytes in s->in are complete: act on them. */
 int of_session_input(struct session *s);
-/* Queue a reply of 'count' doubles. */
-int session_send(struct session *s, const void *buf, size_t len);
 const char *session_state_name(const struct session *s);
 
 /* Log a protocol error for the session and end it. */
