@@ -429,8 +429,9 @@ static int c_session(struct __test_metadata *_metadata, int port)
 		}
 		if (c_ask(fd, m, 10, r))
 			return -1;
-		/* GenericClient adds M a itself: the reply is K u + C v. */
-		ref_force(&KC[0][0], &CC[0][0], NULL, 3, u, v, NULL, f);
+		/* GenericClient adds C v and M a itself: the reply is K u
+		 * and the springs. */
+		ref_force(&KC[0][0], NULL, NULL, 3, u, NULL, NULL, f);
 		springs_add(el, nel, u, f);
 		EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
 		for (int k = 3; k < NS; k++)	/* no stale matrix entries */
@@ -472,6 +473,196 @@ TEST(protocol_c_generic_client)
 	usleep(200000);
 	ASSERT_EQ(0, c_session(_metadata, s.port[2]));
 	EXPECT_EQ(0, site_stop(&s));
+}
+
+/*
+ * A transient analysis as OpenSees runs one through GenericClient:
+ * Newmark's average acceleration with Newton iterations; the element's
+ * resisting force is its reply to getForce plus getDamp() v plus
+ * getMass() a (GenericClient::getResistingForceIncInertia), its tangent
+ * getTangentStiff() + c1 getDamp() + c2 getMass().  @site: over the
+ * connection fd; else the same model in one place (K, C, M and the
+ * springs here).  u_hist: the displacements of every step.
+ */
+#define TR_STEPS 400
+#define TR_DT 0.01
+
+static void tr_load(int step, double *p)
+{
+	double t = step * TR_DT;
+
+	p[0] = 3.0 * sin(2 * M_PI * 1.5 * t);
+	p[1] = -2.0 * sin(2 * M_PI * 0.7 * t) * (t < 2);
+	p[2] = 1.5 * cos(2 * M_PI * 2.3 * t) - 1.5;
+}
+
+/* Solve A x = b (n <= 3, A row-major, destroyed) by Gauss with
+ * partial pivoting. */
+static void tr_solve(double *A, double *b, int n)
+{
+	for (int k = 0; k < n; k++) {
+		int p = k;
+
+		for (int i = k + 1; i < n; i++)
+			if (fabs(A[i * n + k]) > fabs(A[p * n + k]))
+				p = i;
+		for (int j = 0; j < n && p != k; j++) {
+			double t = A[k * n + j];
+
+			A[k * n + j] = A[p * n + j];
+			A[p * n + j] = t;
+		}
+		if (p != k) {
+			double t = b[k];
+
+			b[k] = b[p];
+			b[p] = t;
+		}
+		for (int i = k + 1; i < n; i++) {
+			double l = A[i * n + k] / A[k * n + k];
+
+			for (int j = k; j < n; j++)
+				A[i * n + j] -= l * A[k * n + j];
+			b[i] -= l * b[k];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		for (int j = i + 1; j < n; j++)
+			b[i] -= A[i * n + j] * b[j];
+		b[i] /= A[i * n + i];
+	}
+}
+
+/* The reply's column-major n x n matrix, row-major. */
+static void tr_matrix(const double *r, int n, double *rm)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			rm[i * n + j] = r[j * n + i];
+}
+
+static int transient(int fd, double u_hist[][3], int *iters)
+{
+	const double beta = 0.25, gamma = 0.5, dt = TR_DT;
+	const double c1 = gamma / (beta * dt), c2 = 1 / (beta * dt * dt);
+	double u[3] = { 0 }, v[3] = { 0 }, a[3] = { 0 }, un[3], vn[3], an[3];
+	double m[NS] = { 0 }, r[NS], C[9], M[9], K[9], A[9], p[3], fq[3];
+	struct rths_hs_element el[2];
+	int nel = springs_c(el);
+
+	*iters = 0;
+	if (fd >= 0) {		/* getDamp and getMass, once, as cached */
+		if (c_ask(fd, m, 14, r))
+			return -1;
+		tr_matrix(r, 3, C);
+		if (c_ask(fd, m, 15, r))
+			return -1;
+		tr_matrix(r, 3, M);
+	} else {
+		memcpy(C, CC, sizeof(C));
+		memcpy(M, MC, sizeof(M));
+	}
+	for (int step = 1; step <= TR_STEPS; step++) {
+		memcpy(un, u, sizeof(u));
+		memcpy(vn, v, sizeof(v));
+		memcpy(an, a, sizeof(a));
+		tr_load(step, p);
+		for (int it = 0; it < 50; it++) {
+			double R[3], norm = 0;
+
+			for (int i = 0; i < 3; i++) {
+				a[i] = c2 * (u[i] - un[i]) - vn[i] / (beta * dt) -
+				       (0.5 / beta - 1) * an[i];
+				v[i] = vn[i] + dt * ((1 - gamma) * an[i] +
+						     gamma * a[i]);
+			}
+			if (fd >= 0) {	/* setTrialResponse, getForce */
+				m[0] = 3;
+				memcpy(m + 1, u, sizeof(u));
+				memcpy(m + 4, v, sizeof(v));
+				memcpy(m + 7, a, sizeof(a));
+				m[10] = step * dt;
+				if (put(fd, m, sizeof(m)) || c_ask(fd, m, 10, r))
+					return -1;
+				memcpy(fq, r, sizeof(fq));
+				if (c_ask(fd, m, 13, r))
+					return -1;
+				tr_matrix(r, 3, K);
+			} else {
+				ref_force(&KC[0][0], NULL, NULL, 3, u, NULL,
+					  NULL, fq);
+				springs_add(el, nel, u, fq);
+				springs_tangent(el, nel, &KC[0][0], 3, u, 0, K);
+			}
+			for (int i = 0; i < 3; i++) {
+				R[i] = p[i] - fq[i];
+				for (int j = 0; j < 3; j++)
+					R[i] -= C[i * 3 + j] * v[j] +
+						M[i * 3 + j] * a[j];
+			}
+			for (int k = 0; k < 9; k++)
+				A[k] = K[k] + c1 * C[k] + c2 * M[k];
+			tr_solve(A, R, 3);
+			for (int i = 0; i < 3; i++) {
+				u[i] += R[i];
+				norm = fmax(norm, fabs(R[i]));
+			}
+			++*iters;
+			if (norm < 1e-12)
+				break;
+		}
+		for (int i = 0; i < 3; i++) {	/* the converged state */
+			a[i] = c2 * (u[i] - un[i]) - vn[i] / (beta * dt) -
+			       (0.5 / beta - 1) * an[i];
+			v[i] = vn[i] + dt * ((1 - gamma) * an[i] + gamma * a[i]);
+		}
+		if (fd >= 0) {	/* the last trial, then commit */
+			m[0] = 3;
+			memcpy(m + 1, u, sizeof(u));
+			memcpy(m + 4, v, sizeof(v));
+			memcpy(m + 7, a, sizeof(a));
+			m[10] = step * dt;
+			m[0] = 3;
+			if (put(fd, m, sizeof(m)))
+				return -1;
+			m[0] = 5;
+			if (put(fd, m, sizeof(m)))
+				return -1;
+		} else {
+			springs_commit(el, nel, u);
+		}
+		memcpy(u_hist[step - 1], u, sizeof(u));
+	}
+	return 0;
+}
+
+TEST(generic_client_transient_is_the_model_in_one_place)
+{
+	static double here[TR_STEPS][3], there[TR_STEPS][3];
+	double m[NS] = { 0 }, peak = 0, err = 0;
+	struct site_proc s;
+	int ds, fd, it_here, it_there;
+
+	ASSERT_EQ(0, transient(-1, here, &it_here));
+	ASSERT_EQ(0, site_start(&s, NULL));
+	fd = c_connect(s.port[2], &ds);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, transient(fd, there, &it_there));
+	m[0] = 99;
+	EXPECT_EQ(0, put(fd, m, sizeof(m)));
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s));
+	for (int k = 0; k < TR_STEPS; k++)
+		for (int i = 0; i < 3; i++) {
+			peak = fmax(peak, fabs(here[k][i]));
+			err = fmax(err, fabs(here[k][i] - there[k][i]));
+		}
+	TH_LOG("peak %.6g, largest difference %.3g, Newton iterations %d here, %d through the site",
+	       peak, err, it_here, it_there);
+	/* the springs yield: a nonlinear response, not a trivial one */
+	EXPECT_TRUE(peak > 0.05);
+	EXPECT_EQ(it_here, it_there);
+	EXPECT_EQ(0, memcmp(here, there, sizeof(here)));
 }
 
 /* Several sessions at once: A, B and C clients interleaved. */

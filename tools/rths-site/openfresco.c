@@ -137,11 +137,12 @@ static int alloc_state(struct session *s)
 	s->v = calloc(n, sizeof(double));
 	s->a = calloc(n, sizeof(double));
 	s->f = calloc(n, sizeof(double));
+	s->fq = calloc(n, sizeof(double));
 	s->reply = calloc(s->data_size, sizeof(double));
 	s->kt = calloc((size_t)n * n, sizeof(double));
 	s->el = calloc(s->sub->nel + 1, sizeof(*s->el));
-	if (!s->u || !s->v || !s->a || !s->f || !s->reply || !s->kt ||
-	    !s->el) {
+	if (!s->u || !s->v || !s->a || !s->f || !s->fq || !s->reply ||
+	    !s->kt || !s->el) {
 		session_fail(s, "out of memory");
 		return -1;
 	}
@@ -243,14 +244,49 @@ static int commit_in(struct session *s)
 	return 0;
 }
 
-/* The response packed from index 0 per size_out; zeros after it. */
-static int send_daq(struct session *s, int with_inertia)
+/*
+ * The force GenericClient asks for.  OpenSees's element adds getDamp() v
+ * and getMass() a to it (GenericClient::getResistingForceIncInertia), and
+ * builds its tangent from getTangentStiff(), getDamp() and getMass(): the
+ * force must leave out what the damping matrix it is given describes, as
+ * OpenFresco's own element servers do, or C v counts twice.  So: K u
+ * and the springs for a numerical substructure; a device's measure less
+ * C v, with C the matrix OF_GET_DAMP answers (its damping estimate).
+ */
+static int element_force(struct session *s)
+{
+	const double *c = s->sub->c;
+	int n = s->sub->n;
+	char why[200];
+
+	if (!s->dev) {
+		model_force(s->sub, s->el, s->u, NULL, NULL, s->fq);
+		if (sub_check_output(s->sub, s->fq, why, sizeof(why))) {
+			session_fail(s, "trial refused: %s", why);
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		double cv = 0;
+
+		for (int j = 0; c && j < n; j++)
+			cv += c[i * n + j] * s->v[j];
+		s->fq[i] = s->f[i] - cv;
+	}
+	return 0;
+}
+
+/* The response packed from index 0 per size_out; zeros after it; the
+ * force is the element protocol's (element_force()) for a
+ * GenericClient. */
+static int send_daq(struct session *s, int with_inertia, int element)
 {
 	int n = s->sub->n, k = 0;
 	double *r = s->reply;
 
 	/* A device's force and displacement are the last step's measures. */
-	if (trial_force(s, with_inertia))
+	if (element ? element_force(s) : trial_force(s, with_inertia))
 		return -1;
 	memset(r, 0, s->data_size * sizeof(double));
 	if (s->size_out[R_DISP]) {
@@ -266,7 +302,7 @@ static int send_daq(struct session *s, int with_inertia)
 		k += n;
 	}
 	if (s->size_out[R_FORCE]) {
-		memcpy(r + k, s->f, n * sizeof(double));
+		memcpy(r + k, element ? s->fq : s->f, n * sizeof(double));
 		k += n;
 	}
 	if (s->size_out[R_TIME])
@@ -399,7 +435,7 @@ static int a_run(struct session *s, const double *d)
 		session_log(s, LOG_DEBUG, "commit at t = %.17g", s->t);
 		return commit_in(s);
 	case OF_GET_DAQ:
-		return send_daq(s, 1);
+		return send_daq(s, 1, 0);
 	case OF_DIE:
 		return a_die(s, s->data_size);
 	case OF_EXECUTE:
@@ -491,7 +527,7 @@ static int b_msg(struct session *s, const double *d)
 		s->ignored_seen[0] |= 1ull << OF_COMMIT;
 		break;
 	case OF_GET_DAQ:
-		if (send_daq(s, 1))
+		if (send_daq(s, 1, 0))
 			return -1;
 		s->steps++;
 		break;
@@ -553,8 +589,8 @@ static int c_run(struct session *s, const double *d)
 {
 	int code = action_code(d);
 
-	/* GenericClient adds M a itself from getMass: the force it asks for
-	 * is the specimen's K u + C v. */
+	/* GenericClient adds C v and M a itself, from getDamp and getMass:
+	 * the force it asks for is element_force()'s. */
 	switch (code) {
 	case OF_SET_TRIAL:
 		s->trial = 1;
@@ -562,7 +598,7 @@ static int c_run(struct session *s, const double *d)
 	case OF_COMMIT:
 		return commit_in(s);
 	case OF_GET_DAQ:
-		return send_daq(s, 0);
+		return send_daq(s, 0, 1);
 	case OF_GET_DISP:
 		return send_vector(s, s->dev ? s->meas : s->u, s->sub->n);
 	case OF_GET_VEL:
@@ -570,9 +606,9 @@ static int c_run(struct session *s, const double *d)
 	case OF_GET_ACCEL:
 		return send_vector(s, s->a, s->sub->n);
 	case OF_GET_FORCE:
-		if (trial_force(s, 0))
+		if (element_force(s))
 			return -1;
-		return send_vector(s, s->f, s->sub->n);
+		return send_vector(s, s->fq, s->sub->n);
 	case OF_GET_TIME:
 		return send_vector(s, &s->t, 1);
 	case OF_GET_INIT_STIFF:

@@ -51,6 +51,7 @@ static void session_free(struct session *s)
 	free(s->v);
 	free(s->a);
 	free(s->f);
+	free(s->fq);
 	free(s->reply);
 	free(s->kt);
 	free(s->el);

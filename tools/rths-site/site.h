@@ -170,6 +170,7 @@ struct session {
 	int data_size;		/* doubles per message after setup */
 	int size_in[5], size_out[5];
 	double *u, *v, *a, *f, t;
+	double *fq;		/* the element protocol's force: f less C v */
 	struct rths_hs_element *el;
 	double *kt;		/* n x n tangent, row-major */
 	int trial;		/* a trial since the last commit */
