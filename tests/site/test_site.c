@@ -665,6 +665,106 @@ TEST(generic_client_transient_is_the_model_in_one_place)
 	EXPECT_EQ(0, memcmp(here, there, sizeof(here)));
 }
 
+/*
+ * examples/opensees/site.json (its ports made 0) serves what the
+ * example scripts send: GenericClient on the two element substructures
+ * (the left column's bilinear spring, without C v; its damping), the
+ * ShadowExpSite open on the site one, ECGenericTCP's header, a trial
+ * and the daq on the controller one.
+ */
+TEST(opensees_example_site)
+{
+	int32_t hdr2[11] = { 2, 2, 2, 0, 1, 0, 0, 0, 2, 0, NS };
+	int32_t hdrb[11] = { 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, NS };
+	double m[NS] = { 0 }, r[NS], f[2], u[2] = { 0, 0.3 };
+	double v[2] = { 0, 2.0 }, cd[4] = { 0.01, -0.01, -0.01, 0.01 };
+	struct rths_hs_element_params p;
+	struct rths_hs_element el;
+	char json[4096], *port;
+	struct site_proc s;
+	size_t len;
+	int32_t one = 1, peer;
+	FILE *file = fopen("examples/opensees/site.json", "r");
+	int fd;
+
+	ASSERT_NE(NULL, file);
+	len = fread(json, 1, sizeof(json) - 1, file);
+	fclose(file);
+	json[len] = 0;
+	while ((port = strstr(json, "\"port\": 809")))
+		memcpy(port + 8, "   0", 4);
+	ASSERT_EQ(0, site_proc_start(&s, json, 4, NULL));
+
+	/* left column: u1 - u0 = 0.3 past the yield (1.5 / 2.8) */
+	rths_hs_element_defaults(&p, RTHS_HS_ELEMENT_BILINEAR, 2.8, 1.5);
+	p.alpha = 0.01;
+	rths_hs_element_init(&el, &p, 1, 0);
+	f[1] = rths_hs_element_trial(&el, u[1] - u[0]);
+	f[0] = -f[1];
+	fd = dial(s.port[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, hdr2, sizeof(hdr2)));
+	m[0] = 3;
+	memcpy(m + 1, u, sizeof(u));
+	memcpy(m + 3, v, sizeof(v));
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	ASSERT_EQ(0, c_ask(fd, m, 10, r));
+	EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
+	ASSERT_EQ(0, c_ask(fd, m, 14, r));
+	EXPECT_EQ(0, memcmp(r, cd, sizeof(cd)));
+	m[0] = 99;
+	EXPECT_EQ(0, put(fd, m, sizeof(m)));
+	close(fd);
+
+	/* right column, element: 5.6 (u1 - u0) */
+	fd = dial(s.port[3]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, hdr2, sizeof(hdr2)));
+	m[0] = 3;
+	memcpy(m + 1, u, sizeof(u));
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	ASSERT_EQ(0, c_ask(fd, m, 10, r));
+	EXPECT_EQ(-5.6 * 0.3, r[0]);
+	EXPECT_EQ(5.6 * 0.3, r[1]);
+	m[0] = 99;
+	EXPECT_EQ(0, put(fd, m, sizeof(m)));
+	close(fd);
+
+	/* right column, ShadowExpSite: the handshake and open [1, 1, 2.8] */
+	fd = dial(s.port[1]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, &one, 4));
+	ASSERT_EQ(0, get(fd, &peer, 4));
+	EXPECT_EQ(1, peer);
+	memset(m, 0, sizeof(m));	/* open goes in 256 doubles */
+	m[0] = 1;
+	m[1] = 1;
+	m[2] = 2.8;
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(0, r[0]);
+	EXPECT_EQ(1, r[1]);
+	close(fd);
+
+	/* right column, GenericTCP: disp out, disp and force back */
+	fd = dial(s.port[2]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(fd, hdrb, sizeof(hdrb)));
+	memset(m, 0, sizeof(m));
+	m[0] = 3;
+	m[1] = 0.25;
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	m[0] = 6;
+	ASSERT_EQ(0, put(fd, m, sizeof(m)));
+	ASSERT_EQ(0, get(fd, r, sizeof(r)));
+	EXPECT_EQ(0.25, r[0]);
+	EXPECT_EQ(5.6 * 0.25, r[1]);
+	m[0] = 99;
+	EXPECT_EQ(0, put(fd, m, sizeof(m)));
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s));
+}
+
 /* Several sessions at once: A, B and C clients interleaved. */
 TEST(sessions_at_once)
 {
