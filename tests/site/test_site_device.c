@@ -231,6 +231,59 @@ static void c_run(struct __test_metadata *_metadata, int port, int seed,
 	close(fd);
 }
 
+/*
+ * With velocities, GenericClient adds C v to the force it gets (OpenSees's
+ * GenericClient::getResistingForceIncInertia): a device's [10] is its
+ * measure less C v, C the damping [14] answers, v the trial's; the
+ * daq [6] of the same step agrees.
+ */
+TEST(element_force_leaves_out_the_damping)
+{
+	/* in: disp and vel; out (daq): disp and force */
+	int32_t hdr[11] = { 2, 2, 0, 0, 0, 2, 0, 0, 2, 0, NS };
+	double m[NS] = { 0 }, r[NS], c[4], u[2], d[2], f[2], v[2];
+	struct site_proc s;
+	struct ref ref;
+	char log[16384];
+	int fd;
+
+	ASSERT_EQ(0, site_start(&s, "element", 5));
+	fd = dial(s.port[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ref_open(&ref, 5));
+	ASSERT_EQ(0, put(fd, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, ask(fd, m, 14, r));	/* column-major */
+	memcpy(c, r, sizeof(c));
+	EXPECT_EQ(C[0][0], c[0]);
+	EXPECT_EQ(C[1][1], c[3]);
+	for (int n = 1; n <= 12; n++) {
+		trial_u(n, u);
+		v[0] = 0.05 * cos(0.3 * n);
+		v[1] = -0.01 * cos(0.17 * n + 0.5);
+		memcpy(m + 1, u, sizeof(u));
+		memcpy(m + 3, v, sizeof(v));
+		ASSERT_EQ(0, ask(fd, m, 3, NULL));
+		ASSERT_EQ(0, ref_step(&ref, u, d, f));
+		for (int i = 0; i < 2; i++) {
+			double cv = 0;
+
+			for (int j = 0; j < 2; j++)
+				cv += c[j * 2 + i] * v[j];
+			f[i] -= cv;
+		}
+		ASSERT_EQ(0, ask(fd, m, 10, r));
+		EXPECT_EQ(0, memcmp(r, f, sizeof(f)));
+		ASSERT_EQ(0, ask(fd, m, 6, r));
+		EXPECT_EQ(0, memcmp(r, d, sizeof(d)));
+		EXPECT_EQ(0, memcmp(r + 2, f, sizeof(f)));
+		ASSERT_EQ(0, ask(fd, m, 5, NULL));
+	}
+	ASSERT_EQ(0, ask(fd, m, 99, NULL));
+	ref_close(&ref);
+	close(fd);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+}
+
 /* A plant in the site file runs in place of the lag, as in rths-run. */
 TEST(element_offline_runs_the_plant)
 {
