@@ -17,6 +17,7 @@
  * Use:    "integrator": {"plugin": "./cr_plugin.so"}
  */
 #include <cblas.h>
+#include <errno.h>
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,9 @@ static void cr_free(void *state)
 
 static int singular(struct rths_error *err, const char *what, int info)
 {
-	return rths_error_set(err, RTHS_E_SINGULAR, NULL, 0, NULL,
-			      "%s is singular (LAPACK info %d)", what, info);
+	return rths_hs_plugin_error(err, RTHS_E_SINGULAR,
+				    "%s is singular (LAPACK info %d)", what,
+				    info);
 }
 
 static int cr_alloc(void **state, const struct rths_hs_integrator_problem *p,
@@ -129,8 +131,8 @@ static int cr_alloc(void **state, const struct rths_hs_integrator_problem *p,
 nomem:
 	free(D);
 	free(ipiv);
-	return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-			      "cannot allocate the CR plug-in");
+	return rths_hs_plugin_error(err, ENOMEM,
+				    "cannot allocate the CR plug-in");
 }
 
 static int cr_start(void *state, const double *u0, const double *v0,

@@ -34,9 +34,13 @@
 /* librths is built with -fvisibility=hidden: this is its API. */
 #pragma GCC visibility push(default)
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <rths/hs_error.h>
 #include <rths/hs_integrator.h>
@@ -93,6 +97,31 @@ struct rths_hs_integrator_type {
 		       double *v_out, double *a_out, struct rths_error *err);
 	void (*free)(void *state);
 };
+
+/*
+ * For plug-ins: fill @err (if not NULL) with @code and a message and
+ * return -|code|, like rths_error_set() but inline, so that a plug-in
+ * needs no librths symbol and loads into a program linked with librths
+ * statically (rths-run) or dynamically alike.
+ */
+static inline int rths_hs_plugin_error(struct rths_error *err, int code,
+				       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int rths_hs_plugin_error(struct rths_error *err, int code,
+				       const char *fmt, ...)
+{
+	va_list ap;
+
+	code = code > 0 ? -code : code ? code : -EIO;
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
 
 /* Most plug-ins registered at once. */
 #define RTHS_HS_MAX_PLUGINS 16

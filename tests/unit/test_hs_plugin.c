@@ -7,6 +7,8 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <dlfcn.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +296,151 @@ TEST(callback_failures_are_named)
 		TH_LOG("%s", err.msg);
 	}
 	silent_step = -1;
+}
+
+/* --- through an experiment file: "integrator": {"plugin": ...} */
+#define EXPERIMENT(integrator) \
+	"{ \"model\": { \"type\": \"shear_building\", \"stories\": [" \
+	" { \"mass\": 800, \"stiffness\": 9e5, \"nonlinear\":" \
+	"   { \"type\": \"bouc_wen\", \"yield_force\": 2500 } }," \
+	" { \"mass\": 800, \"stiffness\": 7e5 } ]," \
+	"  \"damping\": { \"type\": \"rayleigh\", \"ratio\": 0.03 } }," \
+	"  \"substructure\": { \"experimental_stories\": [0] }," \
+	"  \"device\": { \"backend\": \"offline\", \"step_ticks\": 4," \
+	"     \"actuator\": { \"lag\": 0.004 } }," \
+	"  \"compensation\": { \"method\": \"polynomial\", \"order\": 2 }," \
+	"  \"ground_motion\": { \"synthetic\": { \"duration\": 4," \
+	"     \"pga_g\": 0.5, \"rise\": 0.5, \"strong\": 2 } }," \
+	"  \"integrator\": " integrator " }"
+
+static char plugin_dir[4096];
+
+static const char *so_dir(void)
+{
+	snprintf(plugin_dir, sizeof(plugin_dir), "%s", RTHS_HS_PLUGIN_SO);
+	return dirname(plugin_dir);
+}
+
+static int run_experiment(const char *text, const char *base_dir,
+			  struct rths_hs_history *h, struct rths_error *err)
+{
+	struct rths_hs_offline_params op;
+	struct rths_hs_experiment *x = NULL;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_run_result res;
+	struct rths_hs_backend b;
+	int r = rths_hs_experiment_parse(text, "inline.json", base_dir, &x,
+					 err);
+
+	if (r < 0)
+		return r;
+	rths_hs_experiment_offline_params(x, &op);
+	r = rths_hs_offline_open(&b, &op, err);
+	if (r == 0) {
+		rths_hs_experiment_sim_config(x, &cfg);
+		cfg.backend = &b;
+		r = rths_hs_sim_run(&cfg, h, &res, err);
+		rths_hs_backend_close(&b);
+	}
+	rths_hs_experiment_free(x);
+	return r;
+}
+
+#define SAME(field, width) \
+	EXPECT_EQ(0, memcmp(a.field, b.field, \
+			    a.rows * (width) * sizeof(*a.field))) \
+		TH_LOG("%s differs", #field)
+
+TEST(experiment_with_the_plugin_equals_cr_bit_for_bit)
+{
+	struct rths_hs_history a, b;
+	struct rths_error err = { 0 };
+
+	ASSERT_EQ(0, run_experiment(EXPERIMENT("{ \"method\": \"cr\" }"), ".",
+				    &a, &err)) TH_LOG("%s", err.msg);
+	/* relative to the experiment file's folder */
+	ASSERT_EQ(0, run_experiment(EXPERIMENT(
+		"{ \"plugin\": \"cr_plugin.so\", \"params\": {\"note\": 1} }"),
+				    so_dir(), &b, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(a.rows, b.rows);
+	EXPECT_GT(a.rows, 100);
+	EXPECT_GT(rths_hs_peak(a.u, a.rows, a.n_dof, NULL), 1e-3);
+	SAME(u, a.n_dof);
+	SAME(v, a.n_dof);
+	SAME(a, a.n_dof);
+	SAME(x_if, a.n_if);
+	SAME(f_meas, a.n_if);
+	SAME(command, a.n_act);
+	SAME(force, a.n_act);
+	rths_hs_history_free(&a);
+	rths_hs_history_free(&b);
+	/* the experiment gave its number back */
+	EXPECT_EQ(0, (int)rths_hs_method_from_name("cr-plugin"));
+}
+
+/* The error of loading @integrator: its code, the path, the message. */
+static int load_error(const char *text, struct rths_error *err)
+{
+	struct rths_hs_experiment *x = NULL;
+	int r = rths_hs_experiment_parse(text, "inline.json", so_dir(), &x,
+					 err);
+
+	rths_hs_experiment_free(x);
+	return r;
+}
+
+TEST(plugin_loading_errors)
+{
+	struct rths_error err = { 0 };
+	char text[4096];
+	Dl_info di;
+
+	EXPECT_EQ(-ENOENT, load_error(EXPERIMENT(
+		"{ \"plugin\": \"./no-such.so\" }"), &err));
+	EXPECT_STREQ("integrator.plugin", err.path);
+	EXPECT_STREQ("inline.json", err.file);
+	/* a file that is no shared object: dlerror()'s words */
+	snprintf(text, sizeof(text), EXPERIMENT("{ \"plugin\": \"%s\" }"),
+		 RTHS_HS_TESTDATA "/bad-choice.json");
+	EXPECT_EQ(-ELIBBAD, load_error(text, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "cannot load the plug-in")) {
+		TH_LOG("%s", err.msg);
+	}
+	/* a shared object without the symbol: libm */
+	ASSERT_NE(0, dladdr((void *)&cos, &di));
+	snprintf(text, sizeof(text), EXPERIMENT("{ \"plugin\": \"%s\" }"),
+		 di.dli_fname);
+	EXPECT_EQ(-ELIBBAD, load_error(text, &err));
+	EXPECT_STREQ("integrator.plugin", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "no symbol rths_integrator_type")) {
+		TH_LOG("%s", err.msg);
+	}
+	snprintf(text, sizeof(text), EXPERIMENT("{ \"plugin\": \"%s\" }"),
+		 RTHS_HS_PLUGIN_TEST_DIR "/plugin_abi2.so");
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED, load_error(text, &err));
+	EXPECT_STREQ("integrator.plugin", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "interface version 2")) {
+		TH_LOG("%s", err.msg);
+	}
+	snprintf(text, sizeof(text), EXPERIMENT("{ \"plugin\": \"%s\" }"),
+		 RTHS_HS_PLUGIN_TEST_DIR "/plugin_empty.so");
+	EXPECT_EQ(-EINVAL, load_error(text, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "'plugin_empty' has no alloc")) {
+		TH_LOG("%s", err.msg);
+	}
+	EXPECT_EQ(-RTHS_E_CONFLICT, load_error(EXPERIMENT(
+		"{ \"plugin\": \"cr_plugin.so\", \"method\": \"cr\" }"), &err));
+	EXPECT_EQ(-RTHS_E_MISSING_FIELD, load_error(EXPERIMENT(
+		"{ \"params\": {} }"), &err));
+	EXPECT_STREQ("integrator.plugin", err.path);
+	/* a method's own parameter names the plug-in as the method */
+	EXPECT_EQ(-RTHS_E_CONFLICT, load_error(EXPERIMENT(
+		"{ \"plugin\": \"cr_plugin.so\", \"rho_inf\": 0.5 }"), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "the method is cr-plugin")) {
+		TH_LOG("%s", err.msg);
+	}
+	/* every failure above gave its number back */
+	EXPECT_EQ(0, (int)rths_hs_method_from_name("cr-plugin"));
 }
 
 TEST_HARNESS_MAIN
