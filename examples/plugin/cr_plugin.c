@@ -65,6 +65,7 @@ static int singular(struct rths_error *err, const char *what, int info)
 				    info);
 }
 
+/* On failure everything is freed and *state is NULL. */
 static int cr_alloc(void **state, const struct rths_hs_integrator_problem *p,
 		    struct rths_error *err)
 {
@@ -73,36 +74,40 @@ static int cr_alloc(void **state, const struct rths_hs_integrator_problem *p,
 	struct cr *cr = calloc(1, sizeof(*cr));
 	double *D = malloc((nn ? nn : 1) * sizeof(*D));
 	lapack_int *ipiv = malloc((n ? n : 1) * sizeof(*ipiv));
-	double a = 1.0, b = p->dt / 2, c = p->dt * p->dt / 4;
+	double a = 1.0, b = p->dt / 2, c = p->dt * p->dt / 4, d0;
+	int r = 0;
 
-	*state = cr;
-	if (!cr || !D || !ipiv)
-		goto nomem;
-	cr->n = n;
-	cr->dt = p->dt;
-	cr->A = malloc((nn ? nn : 1) * sizeof(double));
-	cr->C = malloc((nn ? nn : 1) * sizeof(double));
-	cr->minv = malloc((nn ? nn : 1) * sizeof(double));
-	cr->v1 = calloc(n ? n : 1, sizeof(double));
-	cr->w = calloc(n ? n : 1, sizeof(double));
-	if (!cr->A || !cr->C || !cr->minv || !cr->v1 || !cr->w)
-		goto nomem;
+	if (cr) {
+		cr->n = n;
+		cr->dt = p->dt;
+		cr->A = malloc((nn ? nn : 1) * sizeof(double));
+		cr->C = malloc((nn ? nn : 1) * sizeof(double));
+		cr->minv = malloc((nn ? nn : 1) * sizeof(double));
+		cr->v1 = calloc(n ? n : 1, sizeof(double));
+		cr->w = calloc(n ? n : 1, sizeof(double));
+	}
+	if (!cr || !D || !ipiv || !cr->A || !cr->C || !cr->minv || !cr->v1 ||
+	    !cr->w) {
+		r = rths_hs_plugin_error(err, ENOMEM,
+					 "cannot allocate the CR plug-in");
+		goto out;
+	}
 	memcpy(cr->C, p->c, nn * sizeof(double));
 
 	/* A = D^-1 M: one right-hand side is solved by the reciprocal (n is
 	 * 1, so D is diagonal), more by the LU's dgetrs */
 	for (size_t i = 0; i < nn; i++)
 		D[i] = a * p->m[i] + b * p->c0[i] + c * p->k0[i];
+	d0 = D[0];
 	memcpy(cr->A, p->m, nn * sizeof(double));
 	info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, N, N, D, N, ipiv);
 	if (info) {
-		free(D);
-		free(ipiv);
-		return singular(err, "M + dt/2 C + dt^2/4 K (CR plug-in)",
-				(int)info);
+		r = singular(err, "M + dt/2 C + dt^2/4 K (CR plug-in)",
+			     (int)info);
+		goto out;
 	}
 	if (n == 1)
-		cr->A[0] *= 1.0 / (a * p->m[0] + b * p->c0[0] + c * p->k0[0]);
+		cr->A[0] *= 1.0 / d0;
 	else
 		LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', N, N, D, N, ipiv,
 			       cr->A, N);
@@ -119,20 +124,18 @@ static int cr_alloc(void **state, const struct rths_hs_integrator_problem *p,
 		if (!info)
 			info = LAPACKE_dgetri(LAPACK_COL_MAJOR, N, cr->minv,
 					      N, ipiv);
-		if (info) {
-			free(D);
-			free(ipiv);
-			return singular(err, "the mass matrix", (int)info);
-		}
+		if (info)
+			r = singular(err, "the mass matrix", (int)info);
 	}
+out:
 	free(D);
 	free(ipiv);
-	return 0;
-nomem:
-	free(D);
-	free(ipiv);
-	return rths_hs_plugin_error(err, ENOMEM,
-				    "cannot allocate the CR plug-in");
+	if (r) {
+		cr_free(cr);
+		cr = NULL;
+	}
+	*state = cr;
+	return r;
 }
 
 static int cr_start(void *state, const double *u0, const double *v0,

@@ -77,7 +77,8 @@ struct rths_hs_integrator_problem {
 struct rths_hs_integrator_type {
 	unsigned int abi;	/* RTHS_HS_PLUGIN_ABI */
 	const char *name;	/* short, for messages and summaries */
-	/* *state: the plug-in's own, passed to every other callback. */
+	/* *state: the plug-in's own, passed to every other callback.  On
+	 * failure alloc frees what it allocated: free is not called. */
 	int (*alloc)(void **state, const struct rths_hs_integrator_problem *p,
 		     struct rths_error *err);
 	/* Step 0: displacement, velocity, acceleration (from equilibrium),

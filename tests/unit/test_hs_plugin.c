@@ -241,6 +241,19 @@ static int failing_correct(void *state, uint64_t n, const double *u,
 			  err);
 }
 
+static int failing_alloc(void **state,
+			 const struct rths_hs_integrator_problem *p,
+			 struct rths_error *err)
+{
+	*state = NULL;
+	return rths_hs_plugin_error(err, ENOMEM, "no room for %zu DOF", p->n);
+}
+
+static void must_not_free(void *state)
+{
+	abort();	/* alloc failed: free is not called */
+}
+
 /* Registers @t, runs 2 DOF with it, unregisters: run_method()'s code. */
 static int run_plugin(const struct rths_hs_integrator_type *t,
 		      const char *params, struct rths_error *err)
@@ -296,6 +309,13 @@ TEST(callback_failures_are_named)
 		TH_LOG("%s", err.msg);
 	}
 	silent_step = -1;
+	t.alloc = failing_alloc;
+	t.free = must_not_free;
+	EXPECT_EQ(-ENOMEM, run_plugin(&t, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "'failing', alloc: no room for 2 DOF"))
+	{
+		TH_LOG("%s", err.msg);
+	}
 }
 
 /* --- through an experiment file: "integrator": {"plugin": ...} */
