@@ -19,6 +19,7 @@
 #include <rths/hs_model.h>
 #include <rths/hs_groundmotion.h>
 #include <rths/hs_integrator.h>
+#include <rths/hs_plugin.h>
 #include <rths/hs_setup.h>
 #include <rths/hs_compensation.h>
 #include <rths/hs_criteria.h>

@@ -56,6 +56,10 @@ enum rths_hs_method {
 	RTHS_HS_NEWMARK_EXPLICIT,
 	RTHS_HS_CENTRAL_DIFFERENCE,
 	RTHS_HS_NEWMARK_IMPLICIT,
+	/* Plug-ins (rths/hs_plugin.h): the numbers that
+	 * rths_hs_integrator_register() gives, RTHS_HS_MAX_PLUGINS of them. */
+	RTHS_HS_PLUGIN_FIRST = 0x100,
+	RTHS_HS_PLUGIN_LAST = 0x10f,
 };
 
 struct rths_hs_stepper_params {

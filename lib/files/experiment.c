@@ -235,11 +235,13 @@ static int ground_motion(const struct rths_hs_jctx *c, json_t *root,
 }
 
 static int integrator(const struct rths_hs_jctx *c, json_t *root,
-		      struct rths_hs_experiment *x, double *dt)
+		      const char *base_dir, struct rths_hs_experiment *x,
+		      double *dt)
 {
 	static const char *const keys[] = { "method", "dt", "rho_inf", "alpha",
 					    "gamma", "max_iter", "tolerance",
-					    "allow_coarse_step", NULL };
+					    "allow_coarse_step", "plugin",
+					    "params", NULL };
 	/* The parameters each method reads; any other is an error. */
 	static const struct {
 		const char *key;
@@ -289,6 +291,16 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 			       &x->allow_coarse_step)) < 0)
 		return r;
 	p->method = (enum rths_hs_method)(m + 1);
+	if (json_object_get(o, "plugin") && json_object_get(o, "method"))
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "integrator.plugin",
+				     "give a method or a plug-in, not both");
+	if (json_object_get(o, "params") && !json_object_get(o, "plugin"))
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
+				     "integrator.plugin",
+				     "params are a plug-in's; no plug-in is given");
+	if (json_object_get(o, "plugin") &&
+	    (r = rths_hs_exp_plugin(c, o, base_dir, x)) < 0)
+		return r;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (p->method != own[i].method &&
 		    json_object_get(o, own[i].key)) {
@@ -697,6 +709,7 @@ static void release(struct rths_hs_experiment *x)
 	rths_hs_substructure_free(&x->sub);
 	rths_hs_gm_free(&x->gm);
 	rths_hs_exp_odesubs_free(x);
+	rths_hs_exp_plugin_free(x);
 }
 
 /* @x comes zeroed from rths_hs_experiment_parse(). */
@@ -765,7 +778,7 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 		r = rths_hs_exp_odesubs(&c, root, x);
 	/* The integrator first: a synthetic record follows its step. */
 	if (r == 0)
-		r = integrator(&c, root, x, &dt);
+		r = integrator(&c, root, base_dir, x, &dt);
 	if (r == 0)
 		r = ground_motion(&c, root, base_dir ? base_dir : ".",
 				  dt > 0 ? dt : (double)x->device.step_ticks /

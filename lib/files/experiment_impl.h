@@ -37,6 +37,12 @@ int rths_hs_exp_realtime(const struct rths_hs_jctx *c, json_t *root,
 int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
 			struct rths_hs_experiment *x);
 void rths_hs_exp_odesubs_free(struct rths_hs_experiment *x);
+/* "integrator.plugin" and its "params" (experiment_plugin.c): opens the
+ * shared object (@base_dir: the file's folder), registers its type and
+ * sets x->integrator.method; and closing it again. */
+int rths_hs_exp_plugin(const struct rths_hs_jctx *c, json_t *o,
+		       const char *base_dir, struct rths_hs_experiment *x);
+void rths_hs_exp_plugin_free(struct rths_hs_experiment *x);
 /* One hysteretic element's parameters (type, stiffness, ...). */
 int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,
 			const char *path, double default_k,

@@ -37,6 +37,10 @@ void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
 
 const char *rths_hs_method_name(enum rths_hs_method m)
 {
+	const struct rths_hs_integrator_type *t = rths_hs_plugin_lookup(m, NULL);
+
+	if (t)
+		return t->name;
 	if ((unsigned int)m >= N_METHODS || !methods[m].name)
 		return "unknown";
 	return methods[m].name;
@@ -44,12 +48,16 @@ const char *rths_hs_method_name(enum rths_hs_method m)
 
 enum rths_hs_method rths_hs_method_from_name(const char *name)
 {
+	enum rths_hs_method m = 0;
+
 	if (!name)
 		return 0;
 	for (unsigned int i = 1; i < N_METHODS; i++)
 		if (methods[i].name && !strcmp(methods[i].name, name))
 			return (enum rths_hs_method)i;
-	return 0;
+	/* then the plug-ins registered under that name */
+	rths_hs_plugin_by_name(name, &m);
+	return m;
 }
 
 double rths_hs_method_stability_limit(const struct rths_hs_stepper_params *p)
@@ -70,7 +78,11 @@ int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
 {
 #define BAD(field, ...) \
 	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
-	if ((unsigned int)p->method >= N_METHODS || !methods[p->method].ops)
+	/* a registered plug-in: only dt is the engine's to check */
+	bool plugin = rths_hs_plugin_lookup(p->method, NULL) != NULL;
+
+	if (!plugin && ((unsigned int)p->method >= N_METHODS ||
+			!methods[p->method].ops))
 		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
 				      "method", "unknown integration method %d",
 				      (int)p->method);
@@ -154,7 +166,8 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	if (!st)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
 				      "cannot allocate a stepper");
-	st->ops = methods[p->method].ops;
+	st->ops = rths_hs_plugin_lookup(p->method, NULL) ?
+		  &rths_hs_plugin_ops : methods[p->method].ops;
 	st->p = *p;
 	st->model = model;
 	st->n = n;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include <rths/hs_integrator.h>
+#include <rths/hs_plugin.h>
 
 #include "hs/linalg.h"
 
@@ -79,6 +80,16 @@ extern const struct rths_hs_stepper_ops rths_hs_alpha_os_ops;
 extern const struct rths_hs_stepper_ops rths_hs_newmark_explicit_ops;
 extern const struct rths_hs_stepper_ops rths_hs_central_difference_ops;
 extern const struct rths_hs_stepper_ops rths_hs_newmark_implicit_ops;
+/* Calls a registered plug-in (integrator_plugin.c). */
+extern const struct rths_hs_stepper_ops rths_hs_plugin_ops;
+
+/* The plug-in registered as @method and its params (valid while it
+ * stays registered), or NULL. */
+const struct rths_hs_integrator_type *
+rths_hs_plugin_lookup(enum rths_hs_method method, const char **params);
+/* The first plug-in registered under @name, its number in *method. */
+const struct rths_hs_integrator_type *
+rths_hs_plugin_by_name(const char *name, enum rths_hs_method *method);
 
 /* r += the trial forces of the model's elements at u (model.c). */
 void rths_hs_model_element_forces(struct rths_hs_model *m, const double *u,

@@ -19,7 +19,7 @@ cflags="-O2 -g -Wall -Wextra -Werror"
 show() { sed 's/^/# /' "$1" | tail -n 20; }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..12"
 $make --no-print-directory ${O:+O="$O"} install DESTDIR="$stage" PREFIX=/usr \
 	>"$work/install.log" 2>&1
 check "make install DESTDIR=... PREFIX=/usr" test $? -eq 0 || show "$work/install.log"
@@ -71,4 +71,39 @@ cmp_ref() {
 		      exit !(p > 1e-3 && md <= 1e-9 * p) }'
 }
 check "offline, it agrees with the reference (rel. 1e-9)" cmp_ref
+
+# examples/plugin as a researcher builds it: its Makefile against the
+# staged headers, no librths in the object; the staged rths-run runs
+# examples/two-story-frame.json with "cr" and with the plug-in, and the
+# histories agree in every column but the compute time.
+mkdir -p "$work/plugin"
+cp examples/plugin/cr_plugin.c examples/plugin/Makefile \
+	examples/plugin/two-story-frame.json "$work/plugin/"
+make -C "$work/plugin" CFLAGS="$cflags" >"$work/plugin.log" 2>&1
+check "examples/plugin builds with pkg-config --cflags rths" \
+	test $? -eq 0 || show "$work/plugin.log"
+so=$work/plugin/cr_plugin.so
+plugin_symbols() {
+	nm -D --defined-only "$so" | grep -q ' rths_integrator_type$' &&
+		! nm -D --undefined-only "$so" | grep -q ' rths_'
+}
+check "the plug-in exports rths_integrator_type and needs no rths_ symbol" \
+	plugin_symbols
+run() {
+	"$stage/usr/bin/rths-run" --offline -q --no-plots --no-reference \
+		-d 4 -o "$@" >>"$work/run.log" 2>&1
+}
+# every column of the history but the compute time
+hist() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "compute_us") c = i }
+		{ if (c) $c = ""; print }' "$1/history.csv"
+}
+same_history() {
+	run "$work/cr.out" examples/two-story-frame.json &&
+		run "$work/plugin.out" "$work/plugin/two-story-frame.json" &&
+		[ "$(wc -l <"$work/cr.out/history.csv")" -gt 1000 ] &&
+		cmp -s <(hist "$work/cr.out") <(hist "$work/plugin.out")
+}
+check "rths-run: the plug-in's history is cr's (all but compute_us)" \
+	same_history || show "$work/run.log"
 exit $failed
