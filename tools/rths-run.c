@@ -211,26 +211,38 @@ static int fail(const struct rths_error *err)
  * The experiment as this run sees it: with --offline, the file with
  * "device.backend": "offline", so that what the file says only of a
  * device backend (an uncapped adaptive ODE substructure is refused
- * there) does not refuse an offline run.  A file jansson cannot read
- * goes to the library as it is, for its error with line and column.
+ * there) does not refuse an offline run; with -d D, the file with
+ * "device.step_ticks": D in place of its step (integrator.dt too), so
+ * that the loader checks D as if the file said it, and a synthetic
+ * record without a dt of its own follows it as it follows the file's.
+ * A file jansson cannot read goes to the library as it is, for its
+ * error with line and column.
  */
 static int load_experiment(const struct options *o,
 			   struct rths_hs_experiment **x,
 			   struct rths_error *err)
 {
-	json_t *j, *dev;
-	char dir[PATH_MAX], *text;
+	json_t *j, *dev, *integ;
+	char dir[PATH_MAX], *text = NULL;
+	bool ok;
 	int r;
 
-	if (!o->offline)
+	if (!o->offline && !o->step_ticks)
 		return rths_hs_experiment_load(o->file, x, err);
 	j = json_load_file(o->file, JSON_REJECT_DUPLICATES, NULL);
 	dev = json_object_get(j, "device");
-	if (!json_is_object(dev))
-		text = NULL;
-	else if (json_object_set_new(dev, "backend", json_string("offline")))
-		text = NULL;
-	else
+	integ = json_object_get(j, "integrator");
+	ok = json_is_object(dev);
+	if (ok && o->offline)
+		ok = !json_object_set_new(dev, "backend",
+					  json_string("offline"));
+	if (ok && o->step_ticks) {
+		ok = !json_object_set_new(dev, "step_ticks",
+					  json_integer(o->step_ticks));
+		if (ok && json_is_object(integ))
+			json_object_del(integ, "dt");
+	}
+	if (ok)
 		text = json_dumps(j, JSON_REAL_PRECISION(17));
 	json_decref(j);
 	if (!text)
@@ -328,8 +340,12 @@ static int choose_step(struct rths_hs_experiment *x, const struct options *o,
 
 	*previewed = false;
 	*backend_failed = false;
-	if (o->step_ticks)
+	/* -d went in as device.step_ticks unless the file had no device
+	 * section to put it in */
+	if (o->step_ticks && x->device.step_ticks != o->step_ticks)
 		return rths_hs_experiment_set_step(x, o->step_ticks, err);
+	if (o->step_ticks)
+		return 0;
 	if (x->device.step_ticks && !o->preview_only)
 		return 0;
 	if (x->has_specimen && (r = exchange_cost(x, o, exchange, err)) < 0) {

@@ -29,7 +29,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..12"
 expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
 printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
 expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
@@ -59,6 +59,22 @@ expect "uncapped gstiff on a device backend exits 1 naming it" 1 \
 	-t 0.05 "$work/uncapped.json"
 expect "the same file runs with --offline" 0 "" -- --offline -d 8 -t 0.05 \
 	"$work/uncapped.json"
+# -d D is device.step_ticks D: a synthetic record without a dt of its
+# own follows it, as it follows the file's step
+jq '.device.step_ticks = 8' "$ex/two-story-frame.json" >"$work/d8.json"
+expect "-d 8 on a synthetic record runs (it follows the step)" 0 "" -- \
+	--offline --no-reference -d 8 -t 0.2 "$ex/two-story-frame.json"
+cp "$work/out/history.csv" "$work/d8-option.csv"
+expect "the same step in the file runs" 0 "" -- --offline --no-reference \
+	-t 0.2 "$work/d8.json"
+n=$((n + 1))
+if cmp -s <(cut -d, -f1-7 "$work/d8-option.csv") \
+	<(cut -d, -f1-7 "$work/out/history.csv"); then
+	echo "ok $n -d 8 and step_ticks 8 in the file give the same history"
+else
+	echo "not ok $n -d 8 and step_ticks 8 in the file give the same history"
+	nfail=$((nfail + 1))
+fi
 n=$((n + 1))
 if [ -d /sys/module/rths ]; then
 	echo "ok $n # SKIP the rths module is loaded here"
