@@ -201,20 +201,27 @@ static int trial_in(struct session *s, const double *d)
 	return s->dev ? device_session_execute(s) : 0;
 }
 
-/* A numerical model's forces at the trial, checked as a native step's. */
-static int trial_force(struct session *s, int with_inertia)
+/* A numerical model's forces at the trial u with v and a (either may be
+ * NULL: that term left out) into out, checked as a native step's. */
+static int model_force_checked(struct session *s, const double *v,
+			       const double *a, double *out)
 {
 	char why[200];
 
-	if (s->dev)	/* the last step's measure */
-		return 0;
-	model_force(s->sub, s->el, s->u, s->v, with_inertia ? s->a : NULL,
-		    s->f);
-	if (sub_check_output(s->sub, s->f, why, sizeof(why))) {
+	model_force(s->sub, s->el, s->u, v, a, out);
+	if (sub_check_output(s->sub, out, why, sizeof(why))) {
 		session_fail(s, "trial refused: %s", why);
 		return -1;
 	}
 	return 0;
+}
+
+/* The whole force at the trial; a device's is the last step's measure. */
+static int trial_force(struct session *s, int with_inertia)
+{
+	if (s->dev)
+		return 0;
+	return model_force_checked(s, s->v, with_inertia ? s->a : NULL, s->f);
 }
 
 /* An action this kind of client never needs answered: one line a
@@ -257,16 +264,9 @@ static int element_force(struct session *s)
 {
 	const double *c = s->sub->c;
 	int n = s->sub->n;
-	char why[200];
 
-	if (!s->dev) {
-		model_force(s->sub, s->el, s->u, NULL, NULL, s->fq);
-		if (sub_check_output(s->sub, s->fq, why, sizeof(why))) {
-			session_fail(s, "trial refused: %s", why);
-			return -1;
-		}
-		return 0;
-	}
+	if (!s->dev)
+		return model_force_checked(s, NULL, NULL, s->fq);
 	for (int i = 0; i < n; i++) {
 		double cv = 0;
 
