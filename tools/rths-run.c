@@ -42,6 +42,10 @@ struct options {
 	int rt_cpu;
 	uint32_t step_ticks;
 	double duration;
+	struct run_view_options view;
+	const char *token_file;
+	char token[257];
+	double linger;
 };
 
 static void usage(FILE *f)
@@ -68,6 +72,14 @@ static void usage(FILE *f)
 		"                        kernel loop's (realtime.priority, default 70)\n"
 		"      --rt-cpu N|auto   its CPU; auto: not the kernel loop's (realtime.cpu)\n"
 		"      --rt-required     fail if memory lock or priority are refused\n"
+		"      --live ADDR:PORT  serve a live view of the run there (loopback;\n"
+		"                        port 0: any free one; its URL goes to stderr)\n"
+		"      --live-token FILE the token the view asks for (first line of FILE);\n"
+		"                        needed, with HTTPS, off loopback\n"
+		"      --live-cert FILE, --live-key FILE\n"
+		"                        serve the view over HTTPS (PEM)\n"
+		"      --live-linger S   keep serving S seconds after the run\n"
+		"      --pace            offline: run the steps at the record's pace\n"
 		"  -q, --quiet           no progress bar, no summary on stdout\n"
 		"  -j, --json            the summary as JSON on stdout, in place\n"
 		"                        of its text (summary.json is written too)\n"
@@ -138,6 +150,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "rt-priority", required_argument, NULL, 'Y' },
 		{ "rt-cpu", required_argument, NULL, 'C' },
 		{ "rt-required", no_argument, NULL, 'Q' },
+		{ "live", required_argument, NULL, 'L' },
+		{ "live-token", required_argument, NULL, 'K' },
+		{ "live-cert", required_argument, NULL, 'E' },
+		{ "live-key", required_argument, NULL, 'F' },
+		{ "live-linger", required_argument, NULL, 'G' },
+		{ "pace", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -160,6 +178,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'n': o->progress = 0; break;
 		case 'q': o->quiet = true; break;
 		case 'j': o->json = true; break;
+		case 'L': o->view.listen = optarg; break;
+		case 'K': o->token_file = optarg; break;
+		case 'E': o->view.cert = optarg; break;
+		case 'F': o->view.key = optarg; break;
+		case 'A': o->view.pace = true; break;
+		case 'G':
+			o->linger = strtod(optarg, &end);
+			if (*end || !(o->linger >= 0 && o->linger <= 3600)) {
+				fprintf(stderr, "rths-run: --live-linger: expected 0 to 3600 s\n");
+				return -1;
+			}
+			break;
 		case 'h': usage(stdout); exit(TOOL_OK);
 		case 'V': exit(tool_version("rths-run"));
 		case 'T': o->realtime = 1; break;
@@ -199,6 +229,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	o->file = argv[optind];
+	if (!o->view.listen && (o->token_file || o->view.cert ||
+				o->view.key || o->linger > 0)) {
+		fprintf(stderr, "rths-run: --live-token, --live-cert, --live-key and --live-linger go with --live\n");
+		return -1;
+	}
+	if (o->token_file) {
+		if (run_view_token(o->token_file, o->token, sizeof(o->token)))
+			return -1;
+		o->view.token = o->token;
+	}
 	return 0;
 }
 
@@ -427,7 +467,7 @@ int main(int argc, char **argv)
 	struct rths_hs_budget_preview pr;
 	struct rths_hs_backend b = { 0 };
 	struct rths_hs_odesub_work ode_work[RTHS_HS_MAX_ODESUBS] = { 0 };
-	struct rths_hs_run_result res;
+	struct rths_hs_run_result res = { 0 };
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_experiment *x;
 	struct rths_error err;
@@ -436,6 +476,7 @@ int main(int argc, char **argv)
 	};
 	struct progress prog;
 	struct step_thread thread;
+	struct run_view view = { 0 };
 	struct sigaction sa;
 	struct options o;
 	bool previewed, backend_failed, has_ref = false;
@@ -500,6 +541,21 @@ int main(int argc, char **argv)
 		}
 		cfg.backend = &b;
 	}
+	/* the view's threads before the step thread is made real-time:
+	 * they must not inherit its priority */
+	if (o.view.pace && x->has_specimen && !o.offline &&
+	    x->device.backend == RTHS_HS_BACKEND_DEVICE) {
+		fprintf(stderr, "rths-run: --pace is for offline runs: a device keeps its own pace\n");
+		rths_hs_backend_close(&b);
+		rths_hs_experiment_free(x);
+		return TOOL_USAGE;
+	}
+	if (run_view_start(&view, x, &o.view, &h) < 0) {
+		if (x->has_specimen)
+			rths_hs_backend_close(&b);
+		rths_hs_experiment_free(x);
+		return TOOL_FAILED;
+	}
 	/* the step thread, as the run allocates its history: locked memory
 	 * is resident from the allocation on */
 	r = step_thread_enter(x, x->has_specimen && !o.offline &&
@@ -517,21 +573,32 @@ int main(int argc, char **argv)
 	if (o.progress == 1 && !o.quiet)
 		prog.on = true;
 	cfg.stop = &interrupted;
-	thread.chain = progress_update;
-	thread.chain_ctx = &prog;
+	thread.chain = run_view_step;
+	thread.chain_ctx = &view;
+	view.chain = progress_update;
+	view.chain_ctx = &prog;
 	cfg.progress = step_thread_progress;
 	cfg.progress_ctx = &thread;
 	cfg.progress_every = 1;
+	if (o.view.pace) {
+		cfg.clock = run_view_clock;
+		cfg.clock_ctx = &view;
+	}
 	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h, &res,
 				    &err);
 	step_thread_leave(&thread);
 	progress_done(&prog);
+	run_view_finish(&view, r < 0 && !res.error ? "failed" :
+			res.error ? (res.err.code == -RTHS_E_BACKEND ? "held" :
+				     "failed") :
+			res.interrupted ? "interrupted" : "done");
 	/* before the reference run starts them again */
 	for (size_t i = 0; h.rows > 1 && i < x->n_odesubs; i++)
 		rths_hs_odesub_work(x->odesubs[i], &ode_work[i], NULL);
 	if (x->has_specimen)
 		rths_hs_backend_close(&b);
 	if (r < 0 && h.rows == 0) {
+		run_view_stop(&view, 0, NULL);
 		rths_hs_experiment_free(x);
 		return fail(&err);
 	}
@@ -575,6 +642,7 @@ int main(int argc, char **argv)
 			(unsigned long long)res.steps_planned);
 		status = TOOL_INTERRUPTED;
 	}
+	run_view_stop(&view, o.linger, &interrupted);
 	rths_hs_history_free(&h);
 	rths_hs_history_free(&ref);
 	rths_hs_experiment_free(x);

@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <rths/hs.h>
 #include <rths/hs_experiment.h>
@@ -14,6 +16,7 @@
 #include <rths/rt.h>
 
 #include "hs/preview_impl.h"
+#include "../live/live.h"
 
 /* A progress bar on stderr; silent unless stderr is a terminal. */
 struct progress {
@@ -54,6 +57,44 @@ void step_thread_progress(void *ctx, uint64_t step, uint64_t steps);
 /* After the loop: the last counters if the run ended early, and back to
  * a normal thread for the reference run and the outputs. */
 void step_thread_leave(struct step_thread *t);
+
+/* The live view and the offline pace (view.c). */
+struct run_view_options {
+	const char *listen;		/* --live ADDR:PORT, or NULL */
+	const char *token;		/* --live-token's, or NULL */
+	const char *cert, *key;		/* --live-cert, --live-key */
+	bool pace;			/* --pace */
+};
+
+struct run_view {
+	struct live *live;
+	const struct rths_hs_history *h;	/* the run's, row by row */
+	bool pace;
+	struct timespec t0;
+	double slept;			/* s, paced so far */
+	/* the next per-step callback */
+	void (*chain)(void *ctx, uint64_t step, uint64_t steps);
+	void *chain_ctx;
+};
+
+/* Starts the live view if asked (its URL on stderr).  -errno, said. */
+int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
+		   const struct run_view_options *o,
+		   const struct rths_hs_history *h);
+/* The run's clock for the compute times: the monotonic one less the
+ * time the pace slept (ctx: struct run_view). */
+double run_view_clock(void *ctx);
+/* The step thread's per-step callback (ctx: struct run_view). */
+void run_view_step(void *ctx, uint64_t step, uint64_t steps);
+/* The run is over (@state as live_finish()). */
+void run_view_finish(struct run_view *rv, const char *state);
+/* After the outputs: serves @linger s more (less if *@stop is set),
+ * then stops. */
+void run_view_stop(struct run_view *rv, double linger,
+		   const volatile sig_atomic_t *stop);
+/* --live-token FILE's first line into @token; -1, said, if it is not a
+ * token of 16 or more URL-safe characters. */
+int run_view_token(const char *file, char *token, size_t len);
 
 /* What the summary shows (report.c). */
 struct report_input {

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# tools/live: the live view a tool serves (rths-run --live), over
+# libmicrohttpd, with its page (tools/live/page/) compiled in and
+# Debian's dygraphs served from /usr/share/javascript/dygraphs.  A tool
+# that links LIVE_OBJS_plain links LIVE_LIBS and the TLS wrapper
+# (tools/net) too.  Its tests: live-check (hostile clients, viewers that
+# stall, the values on the page against history.csv in headless
+# Chromium).
+
+DEB_PKGS_userspace += libmicrohttpd-dev libjs-dygraphs
+DEB_PKGS += chromium
+LIVE_LIBS := -lmicrohttpd
+
+LIVE_SRCS := $(sort $(wildcard tools/live/*.c))
+LIVE_PAGE := tools/live/page/index.html tools/live/page/live.js \
+	tools/live/page/live.css
+LIVE_OBJS_plain = $(patsubst %.c,$(O)/plain/%.o,$(LIVE_SRCS)) \
+	$(O)/plain/tools/live/page.o
+LIVE_OBJS_asan = $(patsubst %.c,$(O)/asan/%.o,$(LIVE_SRCS)) \
+	$(O)/asan/tools/live/page.o
+
+# The page as C strings: live_page_html, live_page_js, live_page_css.
+define live_page_rule
+$(O)/$(1)/tools/live/page.c: $(LIVE_PAGE) mk/live.mk | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	@{ echo '/* generated from tools/live/page/ by mk/live.mk */'; \
+	for f in html:index.html js:live.js css:live.css; do \
+		echo "const char live_page_$$$${f%%:*}[] ="; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' \
+			tools/live/page/$$$${f#*:}; \
+		echo ';'; \
+	done; } > $$@.tmp && mv $$@.tmp $$@
+$(O)/$(1)/tools/live/page.o: $(O)/$(1)/tools/live/page.c
+	$$(CC) $$(CSTD) $$(CFLAGS_$(1)) -Wall -Wextra -Werror \
+		-fPIC -c $$< -o $$@
+endef
+$(foreach v,plain asan,$(eval $(call live_page_rule,$(v))))

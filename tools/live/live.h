@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The live view of a run (Documentation/live-view.rst), served by the
+ * tool itself: rths-run --live ADDR:PORT.
+ *
+ * The step thread publishes one frame a step with live_publish(): into a
+ * lock-free ring (ring.h), with no lock, no allocation and no system
+ * call.  A view thread (view.c) reads the ring ten times a second, keeps
+ * the tracking criteria J1-J3 so far and turns the frames into events; an
+ * HTTP server (server.c, libmicrohttpd) streams the events to browsers as
+ * Server-Sent Events and serves the page (page/, drawn by Debian's
+ * dygraphs).  A slow or stalled browser loses events, never steps; it is
+ * read only: no request changes the run.
+ *
+ * Loopback only by default; any other address needs HTTPS (a
+ * certificate and key) and a token, checked at start.
+ */
+#ifndef RTHS_LIVE_H
+#define RTHS_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ring.h"
+
+struct live_config {
+	const char *listen;	/* "ADDR:PORT", "[ADDR6]:PORT"; port 0: any */
+	const char *tool;	/* "rths-run", shown on the page */
+	const char *name;	/* the experiment's name */
+	unsigned int channels;	/* actuators, <= LIVE_MAX_CH */
+	double dt;		/* s, the step */
+	uint64_t steps;		/* planned */
+	double budget;		/* s, a step's compute budget */
+	const char *token;	/* NULL: none (loopback only) */
+	const char *cert_file, *key_file;	/* PEM: HTTPS */
+	const char *js_dir;	/* dygraph.min.js and .css; NULL: Debian's */
+};
+
+struct live;
+
+/* Starts the view thread and the server.  -errno with a one-line reason
+ * in @err (nothing printed). */
+int live_start(struct live **out, const struct live_config *c, char *err,
+	       size_t err_len);
+/* The URL to open (token included). */
+const char *live_url(const struct live *l);
+/* The step thread's one call a step. */
+void live_publish(struct live *l, const struct live_frame *f);
+/* The run is over (@state: "done", "interrupted", "held", "failed"): the
+ * streams end after the last frame. */
+void live_finish(struct live *l, const char *state);
+/* Stops the server and the view thread, frees everything (NULL: none). */
+void live_stop(struct live *l);
+
+/* --- between view.c and server.c */
+struct live_view;
+
+int live_view_new(struct live_view **out, const struct live_config *c,
+		  struct live_ring *ring);
+void live_view_finish(struct live_view *v, const char *state);
+void live_view_free(struct live_view *v);
+/* The "hello" event a new stream starts with (static while it runs). */
+const char *live_view_hello(const struct live_view *v);
+/*
+ * The next event after *@seq (0: the oldest one kept), waiting up to
+ * @timeout_ms: a malloc'd SSE text and *@seq advanced; NULL on timeout
+ * (*@end set once the run is over and every event was given).
+ */
+char *live_view_next(struct live_view *v, uint64_t *seq, int timeout_ms,
+		     bool *end);
+/* The latest summary as JSON text (malloc'd), for /summary.json. */
+char *live_view_summary(struct live_view *v);
+
+struct live_server;
+
+int live_server_start(struct live_server **out, const struct live_config *c,
+		      struct live_view *v, char *url, size_t url_len,
+		      char *err, size_t err_len);
+void live_server_stop(struct live_server *s);
+
+#endif /* RTHS_LIVE_H */

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live view's thread (live.h): ten times a second it reads the frames
+ * the step thread published, counts late and over-budget steps, keeps
+ * J1-J3 so far, and makes one event of what it read, thinned to at most
+ * POINTS points, for every stream to send.  The last EVENTS events are
+ * kept so that a browser that connects late still fills its windows.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/rths.h>
+#include <rths/hs_criteria.h>
+
+#include "live.h"
+
+#define TICK_MS 100		/* an event every tick */
+#define EVENTS 128		/* kept: 12.8 s of events */
+#define POINTS 128		/* most points in one event */
+#define J_EVERY 5		/* ticks between J1-J3 updates */
+#define MAX_LAG 50		/* samples, as the summary's J1 */
+#define BATCH 4096		/* frames read at once */
+
+struct live_view {
+	struct live_ring *ring;
+	unsigned int ch;
+	double dt, budget;
+	uint64_t steps;
+	char *hello;
+	pthread_t thread;
+	bool started;
+
+	/* under lock: the events, the summary and the end */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct {
+		uint64_t seq;
+		char *text;
+	} ev[EVENTS];
+	uint64_t last_seq;	/* of the newest event */
+	char *summary;
+	bool finish, finished;
+	char state[16];
+
+	/* the view thread's own */
+	struct live_frame *batch;
+	uint64_t cursor, lost;
+	double *c[LIVE_MAX_CH], *x[LIVE_MAX_CH];
+	size_t n, cap;
+	struct rths_hs_tracking j[LIVE_MAX_CH];
+	uint64_t extrapolated, held, decelerated, gaps, over_budget;
+	double compute_max;
+	struct live_frame last;
+	bool has_last;
+	struct timespec t0;
+	unsigned int ticks;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* The criteria's inputs, from step 1 on (as the summary's). */
+static int keep(struct live_view *v, const struct live_frame *f)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 4096;
+
+		for (unsigned int i = 0; i < v->ch; i++) {
+			double *c = realloc(v->c[i], cap * sizeof(double));
+			double *x;
+
+			if (!c)
+				return -ENOMEM;
+			v->c[i] = c;
+			x = realloc(v->x[i], cap * sizeof(double));
+			if (!x)
+				return -ENOMEM;
+			v->x[i] = x;
+		}
+		v->cap = cap;
+	}
+	for (unsigned int i = 0; i < v->ch; i++) {
+		v->c[i][v->n] = f->target[i];
+		v->x[i][v->n] = f->disp[i];
+	}
+	v->n++;
+	return 0;
+}
+
+static void count(struct live_view *v, const struct live_frame *f)
+{
+	if (f->flags & RTHS_FB_F_EXTRAPOLATED)
+		v->extrapolated++;
+	if (f->flags & RTHS_FB_F_HELD)
+		v->held++;
+	if (f->flags & RTHS_FB_F_DECELERATED)
+		v->decelerated++;
+	if (f->flags & RTHS_FB_F_GAP)
+		v->gaps++;
+	if (f->compute > v->budget)
+		v->over_budget++;
+	if (f->compute > v->compute_max)
+		v->compute_max = f->compute;
+	v->last = *f;
+	v->has_last = true;
+}
+
+static json_t *summary_json(struct live_view *v, const char *state)
+{
+	double elapsed = since(&v->t0);
+	uint64_t step = v->has_last ? v->last.step : 0;
+	json_t *s = json_object(), *j = json_array();
+
+	for (unsigned int i = 0; i < v->ch; i++)
+		json_array_append_new(j, json_pack("{s:f,s:f,s:f}",
+						   "j1_ms", v->j[i].j1_ms,
+						   "j2_pct", v->j[i].j2_pct,
+						   "j3_pct", v->j[i].j3_pct));
+	json_object_set_new(s, "state", json_string(state));
+	json_object_set_new(s, "step", json_integer((json_int_t)step));
+	json_object_set_new(s, "steps", json_integer((json_int_t)v->steps));
+	json_object_set_new(s, "t", json_real(v->has_last ? v->last.t : 0));
+	json_object_set_new(s, "duration", json_real((double)v->steps * v->dt));
+	json_object_set_new(s, "elapsed_s", json_real(elapsed));
+	/* at the pace so far */
+	json_object_set_new(s, "remaining_s", json_real(
+		step ? elapsed * (double)(v->steps - step) / (double)step : 0));
+	json_object_set_new(s, "extrapolated",
+			    json_integer((json_int_t)v->extrapolated));
+	json_object_set_new(s, "held", json_integer((json_int_t)v->held));
+	json_object_set_new(s, "decelerated",
+			    json_integer((json_int_t)v->decelerated));
+	json_object_set_new(s, "gaps", json_integer((json_int_t)v->gaps));
+	json_object_set_new(s, "over_budget",
+			    json_integer((json_int_t)v->over_budget));
+	json_object_set_new(s, "compute_max_s", json_real(v->compute_max));
+	json_object_set_new(s, "budget_s", json_real(v->budget));
+	json_object_set_new(s, "lost_frames", json_integer((json_int_t)v->lost));
+	json_object_set_new(s, "tracking", j);
+	return s;
+}
+
+/* What @k frames of @f show, thinned to POINTS (the last one kept). */
+static json_t *frames_json(const struct live_view *v,
+			   const struct live_frame *f, size_t k)
+{
+	size_t stride = (k + POINTS - 1) / POINTS;
+	json_t *o = json_object(), *step = json_array(), *t = json_array(),
+	       *compute = json_array(), *flags = json_array(),
+	       *tg = json_array(), *d = json_array(), *fo = json_array();
+
+	for (unsigned int i = 0; i < v->ch; i++) {
+		json_array_append_new(tg, json_array());
+		json_array_append_new(d, json_array());
+		json_array_append_new(fo, json_array());
+	}
+	for (size_t p = 0; p < k; p++) {
+		uint32_t late = 0;
+
+		if (stride > 1 && p % stride != stride - 1 && p != k - 1)
+			continue;
+		/* a thinned point shows any late step it stands for */
+		for (size_t q = p + 1 - (stride > p + 1 ? p + 1 : stride);
+		     q <= p; q++)
+			late |= f[q].flags;
+		json_array_append_new(step, json_integer((json_int_t)f[p].step));
+		json_array_append_new(t, json_real(f[p].t));
+		json_array_append_new(compute, json_real(f[p].compute));
+		json_array_append_new(flags, json_integer(late));
+		for (unsigned int i = 0; i < v->ch; i++) {
+			json_array_append_new(json_array_get(tg, i),
+					      json_real(f[p].target[i]));
+			json_array_append_new(json_array_get(d, i),
+					      json_real(f[p].disp[i]));
+			json_array_append_new(json_array_get(fo, i),
+					      json_real(f[p].force[i]));
+		}
+	}
+	json_object_set_new(o, "step", step);
+	json_object_set_new(o, "t", t);
+	json_object_set_new(o, "compute", compute);
+	json_object_set_new(o, "flags", flags);
+	json_object_set_new(o, "target", tg);
+	json_object_set_new(o, "disp", d);
+	json_object_set_new(o, "force", fo);
+	return o;
+}
+
+static char *sse(const char *event, uint64_t id, json_t *data)
+{
+	char *body = json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	char *text = NULL;
+
+	json_decref(data);
+	if (body && asprintf(&text, "id: %llu\nevent: %s\ndata: %s\n\n",
+			     (unsigned long long)id, event, body) < 0)
+		text = NULL;
+	free(body);
+	return text;
+}
+
+/* One tick: the frames since the last, as one event. */
+static void tick(struct live_view *v, bool final, const char *state)
+{
+	uint64_t head = atomic_load_explicit(&v->ring->head,
+					     memory_order_acquire);
+	json_t *o, *s;
+	size_t k = 0;
+	char *text, *sum;
+
+	do {
+		size_t got = live_ring_read(v->ring, &v->cursor, v->batch + 0,
+					    BATCH, &v->lost);
+
+		/* more than a batch in one tick: the newest batch shows */
+		k = got ? got : k;
+		for (size_t p = 0; p < got; p++) {
+			count(v, &v->batch[p]);
+			if (keep(v, &v->batch[p]) < 0)
+				v->lost++;
+		}
+	} while (v->cursor < head);
+	if (++v->ticks % J_EVERY == 0 || final)
+		for (unsigned int i = 0; i < v->ch && v->n > 2; i++)
+			rths_hs_tracking(v->c[i], v->x[i], v->n, 1, v->dt,
+					 MAX_LAG, &v->j[i]);
+	if (!k && !final)
+		return;
+	o = frames_json(v, v->batch, k);
+	s = summary_json(v, state);
+	sum = json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_object_set_new(o, "summary", s);
+	pthread_mutex_lock(&v->lock);
+	text = sse("frames", v->last_seq + 1, o);
+	if (text) {
+		unsigned int i = (unsigned int)(v->last_seq + 1) % EVENTS;
+
+		free(v->ev[i].text);
+		v->ev[i].text = text;
+		v->ev[i].seq = ++v->last_seq;
+	}
+	if (sum) {
+		free(v->summary);
+		v->summary = sum;
+	}
+	if (final)
+		v->finished = true;
+	pthread_cond_broadcast(&v->cond);
+	pthread_mutex_unlock(&v->lock);
+}
+
+static void *view_main(void *arg)
+{
+	struct live_view *v = arg;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		bool finish;
+		char state[sizeof(v->state)];
+
+		next.tv_nsec += TICK_MS * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+				       NULL) == EINTR)
+			;
+		pthread_mutex_lock(&v->lock);
+		finish = v->finish;
+		memcpy(state, v->state, sizeof(state));
+		pthread_mutex_unlock(&v->lock);
+		tick(v, finish, finish ? state : "running");
+		if (finish)
+			return NULL;
+	}
+}
+
+int live_view_new(struct live_view **out, const struct live_config *c,
+		  struct live_ring *ring)
+{
+	struct live_view *v = calloc(1, sizeof(*v));
+	json_t *h;
+	int r;
+
+	*out = NULL;
+	if (!v)
+		return -ENOMEM;
+	v->ring = ring;
+	v->ch = c->channels;
+	v->dt = c->dt;
+	v->budget = c->budget;
+	v->steps = c->steps;
+	pthread_mutex_init(&v->lock, NULL);
+	pthread_cond_init(&v->cond, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &v->t0);
+	v->batch = calloc(BATCH, sizeof(*v->batch));
+	h = json_pack("{s:s,s:s,s:i,s:f,s:I,s:f,s:f}", "tool", c->tool,
+		      "name", c->name, "channels", (int)c->channels, "dt",
+		      c->dt, "steps", (json_int_t)c->steps, "duration",
+		      (double)c->steps * c->dt, "budget_s", c->budget);
+	v->hello = h ? sse("hello", 0, h) : NULL;
+	if (!v->batch || !v->hello) {
+		live_view_free(v);
+		return -ENOMEM;
+	}
+	r = -pthread_create(&v->thread, NULL, view_main, v);
+	if (r) {
+		live_view_free(v);
+		return r;
+	}
+	v->started = true;
+	*out = v;
+	return 0;
+}
+
+void live_view_finish(struct live_view *v, const char *state)
+{
+	pthread_mutex_lock(&v->lock);
+	v->finish = true;
+	snprintf(v->state, sizeof(v->state), "%s", state);
+	pthread_mutex_unlock(&v->lock);
+}
+
+void live_view_free(struct live_view *v)
+{
+	if (!v)
+		return;
+	if (v->started) {
+		live_view_finish(v, "stopped");
+		pthread_join(v->thread, NULL);
+	}
+	for (unsigned int i = 0; i < EVENTS; i++)
+		free(v->ev[i].text);
+	for (unsigned int i = 0; i < LIVE_MAX_CH; i++) {
+		free(v->c[i]);
+		free(v->x[i]);
+	}
+	free(v->summary);
+	free(v->hello);
+	free(v->batch);
+	pthread_cond_destroy(&v->cond);
+	pthread_mutex_destroy(&v->lock);
+	free(v);
+}
+
+const char *live_view_hello(const struct live_view *v)
+{
+	return v->hello;
+}
+
+char *live_view_next(struct live_view *v, uint64_t *seq, int timeout_ms,
+		     bool *end)
+{
+	struct timespec until;
+	char *text = NULL;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_nsec -= 1000000000L;
+		until.tv_sec++;
+	}
+	*end = false;
+	pthread_mutex_lock(&v->lock);
+	while (*seq >= v->last_seq && !v->finished)
+		if (pthread_cond_timedwait(&v->cond, &v->lock, &until) ==
+		    ETIMEDOUT)
+			break;
+	if (*seq < v->last_seq) {
+		/* a reader more than EVENTS behind goes on from the oldest */
+		uint64_t want = *seq + 1;
+
+		if (v->last_seq >= EVENTS && want <= v->last_seq - EVENTS)
+			want = v->last_seq - EVENTS + 1;
+		text = strdup(v->ev[want % EVENTS].text);
+		*seq = want;
+	} else if (v->finished) {
+		*end = true;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return text;
+}
+
+char *live_view_summary(struct live_view *v)
+{
+	char *s;
+
+	pthread_mutex_lock(&v->lock);
+	s = v->summary ? strdup(v->summary) : strdup("{}");
+	pthread_mutex_unlock(&v->lock);
+	return s;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rths-run: the live view (--live) and the offline pace (--pace), both
+ * in the step thread's per-step callback.  Publishing a frame copies one
+ * row of the history into the view's ring: no lock, no allocation, no
+ * system call (tools/live/live.h).  The pace is an offline run's own
+ * clock_nanosleep, so that a rehearsal runs as long as the record.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rths-run.h"
+
+static double mono(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+double run_view_clock(void *ctx)
+{
+	const struct run_view *rv = ctx;
+
+	return mono() - rv->slept;
+}
+
+void run_view_step(void *ctx, uint64_t step, uint64_t steps)
+{
+	struct run_view *rv = ctx;
+	const struct rths_hs_history *h = rv->h;
+
+	if (rv->live && step < h->rows) {
+		struct live_frame f = {
+			.step = step,
+			.t = h->t[step],
+			.compute = h->compute[step],
+			.flags = h->flags[step],
+			.channels = (uint32_t)h->n_act,
+		};
+
+		for (size_t i = 0; i < h->n_act && i < LIVE_MAX_CH; i++) {
+			f.target[i] = h->target[step * h->n_act + i];
+			f.disp[i] = h->disp[step * h->n_act + i];
+			f.force[i] = h->force[step * h->n_act + i];
+		}
+		live_publish(rv->live, &f);
+	}
+	if (rv->pace) {
+		struct timespec due;
+		double at, before = mono();
+
+		if (step == 1)
+			clock_gettime(CLOCK_MONOTONIC, &rv->t0);
+		at = (double)(step - 1) * h->dt;
+		due.tv_sec = rv->t0.tv_sec + (time_t)at;
+		due.tv_nsec = rv->t0.tv_nsec +
+			      (long)((at - (double)(time_t)at) * 1e9);
+		if (due.tv_nsec >= 1000000000L) {
+			due.tv_nsec -= 1000000000L;
+			due.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due,
+				       NULL) == EINTR)
+			;
+		rv->slept += mono() - before;
+	}
+	if (rv->chain)
+		rv->chain(rv->chain_ctx, step, steps);
+}
+
+int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
+		   const struct run_view_options *o,
+		   const struct rths_hs_history *h)
+{
+	struct live_config c = {
+		.listen = o->listen,
+		.tool = "rths-run",
+		.name = x->name,
+		.channels = (unsigned int)x->setup.n_act,
+		.dt = x->integrator.dt,
+		.steps = (uint64_t)(x->duration / x->integrator.dt + 0.5),
+		.budget = x->integrator.dt,
+		.token = o->token,
+		.cert_file = o->cert,
+		.key_file = o->key,
+	};
+	char err[512];
+	int r;
+
+	rv->h = h;
+	rv->pace = o->pace;
+	if (!o->listen)
+		return 0;
+	if (!x->has_specimen)
+		c.channels = 0;
+	r = live_start(&rv->live, &c, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "rths-run: --live: %s\n", err);
+		return r;
+	}
+	/* on stderr even with -q: the operator needs it to watch */
+	fprintf(stderr, "rths-run: live view at %s\n", live_url(rv->live));
+	return 0;
+}
+
+void run_view_finish(struct run_view *rv, const char *state)
+{
+	if (rv->live)
+		live_finish(rv->live, state);
+}
+
+void run_view_stop(struct run_view *rv, double linger,
+		   const volatile sig_atomic_t *stop)
+{
+	struct timespec ts;
+
+	if (!rv->live)
+		return;
+	if (linger > 0) {
+		ts.tv_sec = (time_t)linger;
+		ts.tv_nsec = (long)((linger - (double)ts.tv_sec) * 1e9);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR &&
+		       !(stop && *stop))
+			;
+	}
+	live_stop(rv->live);
+	rv->live = NULL;
+}
+
+int run_view_token(const char *file, char *token, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "rths-run: %s: io: %s\n", file, strerror(errno));
+		return -1;
+	}
+	if (!fgets(token, (int)len, f))
+		token[0] = '\0';
+	fclose(f);
+	n = strcspn(token, "\r\n");
+	token[n] = '\0';
+	/* it goes into URLs as it is */
+	if (n < 16 || strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~") != n) {
+		fprintf(stderr, "rths-run: %s:1: value: the token: expected 16 to %zu characters of [A-Za-z0-9-._~]\n",
+			file, len - 1);
+		return -1;
+	}
+	return 0;
+}
