@@ -40,7 +40,7 @@ class Error(Exception):
 
     @property
     def name(self):
-        """The code's symbolic name (ENOENT, RTHS_E_JSON_SYNTAX, ...)."""
+        """The code's short name: ENOENT, json-syntax, callback, ..."""
         return _str(lib.rths_strerror_name(self.code))
 
     def __str__(self):
@@ -50,6 +50,8 @@ class Error(Exception):
     def from_struct(cls, err, code=None):
         """From a struct rths_error (its code, unless @code is given and
         the struct is empty)."""
+        if ffi.typeof(err).kind == "struct":
+            err = ffi.addressof(err)
         if code is None or (err.code and err.msg[0] != b"\0"):
             code = err.code or code or -5
         if err.code == 0 and err.msg[0] == b"\0":
