@@ -51,8 +51,11 @@ CHECK_PARTS += python-check
 # device, runs the package's device tests and bench-python's device half.
 # TAP in results/vm-python.tap (host) and vm-python-guest.tap.
 PY_VM_FLAVOUR := stock
-vm-python: module vm-kernels $(PY_STAMP) $(PY_BENCH_C) tools
+PY_VM_KMOD := $(O)/kmod-$(PY_VM_FLAVOUR)/kernel/rths.ko
+vm-python: $(PY_VM_KMOD) $(PY_STAMP) $(PY_BENCH_C) tools | $(DEPS_STAMP)
 	@mkdir -p $(O)/results
+	@$(VM_ENV) scripts/vm-kernels.sh $(PY_VM_FLAVOUR) \
+		$(O)/vm/$(PY_VM_FLAVOUR)
 	@$(VM_ENV) tests/vm/python-guest.sh host $(PY_VM_FLAVOUR) \
 		$(O)/results $(O)/kmod-$(PY_VM_FLAVOUR) $(O)/plain/tools \
 		$(PY_DIR) $(PY_BENCH_C) > $(O)/results/vm-python.tap 2>&1; \
@@ -71,7 +74,9 @@ bench-python: $(PY_STAMP) $(PY_BENCH_C)
 	@$(PY_ENV) tests/python/bench.sh $(PY_BENCH_C) \
 		$(BENCH_PYTHON_STEPS) -o
 	@if [ '$(BENCH_PYTHON_VM)' != 0 ]; then \
-		$(MAKE) --no-print-directory module vm-kernels tools && \
+		$(MAKE) --no-print-directory $(PY_VM_KMOD) tools && \
+		$(VM_ENV) scripts/vm-kernels.sh $(PY_VM_FLAVOUR) \
+			$(O)/vm/$(PY_VM_FLAVOUR) && \
 		$(VM_ENV) tests/vm/python-guest.sh bench $(PY_VM_FLAVOUR) \
 			$(O)/results $(O)/kmod-$(PY_VM_FLAVOUR) \
 			$(O)/plain/tools $(PY_DIR) $(PY_BENCH_C); fi
