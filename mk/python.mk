@@ -56,7 +56,7 @@ vm-python: $(PY_VM_KMOD) $(PY_STAMP) $(PY_BENCH_C) tools | $(DEPS_STAMP)
 	@mkdir -p $(O)/results
 	@$(VM_ENV) scripts/vm-kernels.sh $(PY_VM_FLAVOUR) \
 		$(O)/vm/$(PY_VM_FLAVOUR)
-	@$(VM_ENV) tests/vm/python-guest.sh host $(PY_VM_FLAVOUR) \
+	@$(VM_ENV) tests/vm/python-guest.sh test $(PY_VM_FLAVOUR) \
 		$(O)/results $(O)/kmod-$(PY_VM_FLAVOUR) $(O)/plain/tools \
 		$(PY_DIR) $(PY_BENCH_C) > $(O)/results/vm-python.tap 2>&1; \
 		st=$$?; cat $(O)/results/vm-python.tap \

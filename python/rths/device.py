@@ -62,6 +62,7 @@ class Device:
         self._dev = dev[0]
         self.channels = int(lib.rths_dev_channels(self._dev))
         self._fb = ffi.new("struct rths_feedback *")
+        self._tgt = ffi.new("double[]", self.channels)
 
     def _call(self, r, what=None):
         if r < 0:
@@ -105,9 +106,13 @@ class Device:
 
     def post(self, step, target):
         """Post the targets of @step (m, a number or one per channel)."""
-        p, keep = as_doubles(target, self.channels, "target")
+        self._open()
+        if self.channels == 1 and isinstance(target, float):
+            self._tgt[0] = target	# the common case, without numpy
+            p = self._tgt
+        else:
+            p, keep = as_doubles(target, self.channels, "target")
         self._call(lib.rths_post(self._dev, step, p))
-        del keep
 
     def wait(self, timeout_ms=1000, spin=False):
         """The next feedback record (Feedback); Error -ETIMEDOUT after

@@ -101,6 +101,12 @@ def _matrix(p, n):
     return view(p, n * n).reshape((n, n), order="F").copy()
 
 
+def _silent(exc, value, tb):
+    """cffi's last resort (an exception outside the callbacks' own try,
+    which none expects): no traceback printed, the error value returned."""
+    return None
+
+
 def _make_alloc(slot):
     def alloc(state, p, err):
         reg = _slots[slot]
@@ -117,7 +123,7 @@ def _make_alloc(slot):
             r = _result(obj.alloc(prob), err, obj, "alloc")
             if r < 0:
                 return r
-        except Exception as e:		# never into the engine
+        except BaseException as e:	# never into the engine
             return _fail(err, -E_CALLBACK, obj if obj else reg.factory,
                          "alloc", e)
         st = _State(obj, n)
@@ -127,14 +133,15 @@ def _make_alloc(slot):
         state[0] = h
         return 0
     alloc.__name__ = "_py_alloc_%d" % slot
-    ffi.def_extern(name=alloc.__name__, error=-E_CALLBACK)(alloc)
+    ffi.def_extern(name=alloc.__name__, error=-E_CALLBACK,
+                   onerror=_silent)(alloc)
 
 
 for _i in range(lib.RTHS_HS_MAX_PLUGINS):
     _make_alloc(_i)
 
 
-@ffi.def_extern(error=-E_CALLBACK)
+@ffi.def_extern(error=-E_CALLBACK, onerror=_silent)
 def _py_start(state, u0, v0, a0, f0, r0, err):
     st = ffi.from_handle(state)
     n = st.n
@@ -142,11 +149,11 @@ def _py_start(state, u0, v0, a0, f0, r0, err):
         return _result(st.obj.start(view(u0, n), view(v0, n), view(a0, n),
                                     view(f0, n), view(r0, n)),
                        err, st.obj, "start")
-    except Exception as e:
+    except BaseException as e:
         return _fail(err, -E_CALLBACK, st.obj, "start", e)
 
 
-@ffi.def_extern(error=-E_CALLBACK)
+@ffi.def_extern(error=-E_CALLBACK, onerror=_silent)
 def _py_predict(state, step, u, v, a, f1, u1, err):
     st = ffi.from_handle(state)
     n = st.n
@@ -155,11 +162,11 @@ def _py_predict(state, step, u, v, a, f1, u1, err):
                                       view(a, n), view(f1, n),
                                       view(u1, n, True)),
                        err, st.obj, "predict")
-    except Exception as e:
+    except BaseException as e:
         return _fail(err, -E_CALLBACK, st.obj, "predict", e)
 
 
-@ffi.def_extern(error=-E_CALLBACK)
+@ffi.def_extern(error=-E_CALLBACK, onerror=_silent)
 def _py_correct(state, step, u, v, a, u1, f1, r1, u_out, v_out, a_out, err):
     st = ffi.from_handle(state)
     n = st.n
@@ -170,11 +177,11 @@ def _py_correct(state, step, u, v, a, u1, f1, r1, u_out, v_out, a_out, err):
                                       view(v_out, n, True),
                                       view(a_out, n, True)),
                        err, st.obj, "correct")
-    except Exception as e:
+    except BaseException as e:
         return _fail(err, -E_CALLBACK, st.obj, "correct", e)
 
 
-@ffi.def_extern()
+@ffi.def_extern(onerror=_silent)
 def _py_free(state):
     if state == ffi.NULL:
         return
@@ -184,7 +191,7 @@ def _py_free(state):
     if st is not None:
         try:
             st.obj.free()
-        except Exception:	# nowhere to report it: free cannot fail
+        except BaseException:	# nowhere to report it: free cannot fail
             pass
 
 
@@ -194,6 +201,7 @@ class Registration:
     end of a with block) frees the number."""
 
     def __init__(self, factory, params=None, name=None):
+        self._slot = None
         self.factory = factory
         name = name or getattr(factory, "name", None) or \
             getattr(factory, "__name__", "python")
@@ -207,7 +215,6 @@ class Registration:
                 raise Error(-28, "too many Python integrators registered "
                             "(%d)" % len(_slots)) from None
             _slots[slot] = self
-        self._slot = slot
         t = ffi.new("struct rths_hs_integrator_type *")
         t.abi = lib.RTHS_HS_PLUGIN_ABI
         t.name = self._name
@@ -226,6 +233,7 @@ class Registration:
             _slots[slot] = None
             raise
         self.method = int(m[0])
+        self._slot = slot
 
     def unregister(self):
         if self._slot is not None:
@@ -237,6 +245,10 @@ class Registration:
         return self
 
     def __exit__(self, *exc):
+        self.unregister()
+
+    def __del__(self):
+        # the type struct dies with this object: librths must not keep it
         self.unregister()
 
 

@@ -25,11 +25,13 @@ echo "$p"
 printf '%s\n%s\n' "$c" "$p" | awk '
 	{ mode = $3; for (i = 4; i < NF; i += 2) v[$2, $i] = $(i + 1) }
 	END {
-		printf "%s, %d steps: per step C %.2f us (p99 %.2f), Python %.2f us (p99 %.2f): Python/C %.1f (mean), %.1f (p99)\n",
+		printf "%s, %d steps: per step C %.2f us (p50 %.2f, p99 %.2f), Python %.2f us (p50 %.2f, p99 %.2f): Python/C %.1f (mean), %.1f (p50), %.1f (p99)\n",
 			mode, v["python", "steps"], v["c", "mean_us"],
-			v["c", "p99_us"], v["python", "mean_us"],
+			v["c", "p50_us"], v["c", "p99_us"],
+			v["python", "mean_us"], v["python", "p50_us"],
 			v["python", "p99_us"],
 			v["python", "mean_us"] / v["c", "mean_us"],
+			v["python", "p50_us"] / v["c", "p50_us"],
 			v["python", "p99_us"] / v["c", "p99_us"]
 		printf "%s: the Python loop keeps up to about %.0f Hz step rate (1 / its p99 per-step cost); C to about %.0f Hz\n",
 			mode, 1e6 / v["python", "p99_us"], 1e6 / v["c", "p99_us"]
