@@ -337,3 +337,36 @@ def test_experiment_file_json_roundtrip(tmp_path, top):
     p.write_text(json.dumps(d))
     h, res = rths.run(p)
     assert res.steps == res.steps_planned == 512
+
+
+def test_the_package_prints_nothing(top):
+    # errors, a raising and a NaN integrator, a missing device: all
+    # raised, nothing on stdout or stderr
+    code = r'''
+import errno, math, sys
+sys.path.insert(0, sys.argv[2])
+import rths
+from cr_integrator import ChenRicles
+
+class Bad(ChenRicles):
+    def predict(self, n, u, v, a, f1, u1):
+        raise KeyError("x")
+
+class Nan(ChenRicles):
+    def predict(self, n, u, v, a, f1, u1):
+        u1[:] = math.nan
+
+for f in (lambda: rths.Device("rths-py-none"),
+          lambda: rths.load(sys.argv[1] + "x"),
+          lambda: rths.run(sys.argv[1], step_ticks=5, integrator=Bad),
+          lambda: rths.run(sys.argv[1], step_ticks=5, integrator=Nan)):
+    try:
+        f()
+        sys.exit(1)
+    except rths.Error:
+        pass
+'''
+    p = subprocess.run([sys.executable, "-c", code, frame(top),
+                        os.path.join(top, "examples/python")],
+                       capture_output=True)
+    assert p.returncode == 0 and p.stdout == b"" and p.stderr == b""
