@@ -6,11 +6,37 @@ import numpy as np
 
 from ._core import Error, ffi, lib, strerror, _str, as_doubles
 
-Feedback = namedtuple("Feedback", "step tick time_ns flags late_ticks "
-                      "command disp force")
-Feedback.__doc__ = """One step's sample: step, tick, time_ns, flags
-(rths.FB_*), late_ticks and numpy arrays command, disp (m), force (N),
-one value per channel."""
+class Feedback:
+    """One step's sample: step, tick, time_ns, flags (rths.FB_*),
+    late_ticks, and command, disp (m) and force (N) as read-only numpy
+    arrays of one value per channel (made when asked for: a loop that
+    reads one of them pays for one)."""
+
+    __slots__ = ("step", "tick", "time_ns", "flags", "late_ticks", "_raw",
+                 "_n")
+
+    def __init__(self, step, tick, time_ns, flags, late_ticks, raw, n):
+        self.step = step
+        self.tick = tick
+        self.time_ns = time_ns
+        self.flags = flags
+        self.late_ticks = late_ticks
+        self._raw = raw		# bytes: command, disp, force, _MAX each
+        self._n = n
+
+    def _col(self, i):
+        return np.frombuffer(self._raw, np.float64, self._n, i * _MAX * 8)
+
+    command = property(lambda self: self._col(0))
+    disp = property(lambda self: self._col(1))
+    force = property(lambda self: self._col(2))
+
+    def __repr__(self):
+        return ("Feedback(step=%d, tick=%d, time_ns=%d, flags=%#x, "
+                "late_ticks=%d, command=%r, disp=%r, force=%r)"
+                % (self.step, self.tick, self.time_ns, self.flags,
+                   self.late_ticks, self.command, self.disp, self.force))
+
 
 Event = namedtuple("Event", "type device dev_id tick step state reason "
                    "fault channel limit value late_action late_ticks ring")
@@ -26,12 +52,18 @@ _STATS = ("periods ticks missed steps stretch_ticks step_ticks_now "
           "lat_samples").split()
 
 
+_MAX = lib.RTHS_MAX_CHANNELS
+# command, disp and force follow one another in both feedback structs:
+# one copy takes the three
+for _t in ("struct rths_feedback", "struct rths_hs_feedback"):
+    assert ffi.offsetof(_t, "disp") - ffi.offsetof(_t, "command") == \
+        ffi.offsetof(_t, "force") - ffi.offsetof(_t, "disp") == _MAX * 8
+assert lib.RTHS_HS_MAX_CHANNELS == _MAX
+
+
 def _feedback(fb, n):
-    return Feedback(int(fb.step), int(fb.tick), int(fb.time_ns),
-                    int(fb.flags), int(fb.late_ticks),
-                    np.frombuffer(ffi.buffer(fb.command, n * 8)).copy(),
-                    np.frombuffer(ffi.buffer(fb.disp, n * 8)).copy(),
-                    np.frombuffer(ffi.buffer(fb.force, n * 8)).copy())
+    return Feedback(fb.step, fb.tick, fb.time_ns, fb.flags, fb.late_ticks,
+                    ffi.buffer(fb.command, 3 * _MAX * 8)[:], n)
 
 
 class Device:
