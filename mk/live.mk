@@ -35,3 +35,23 @@ $(O)/$(1)/tools/live/page.o: $(O)/$(1)/tools/live/page.c
 		-fPIC -c $$< -o $$@
 endef
 $(foreach v,plain asan,$(eval $(call live_page_rule,$(v))))
+
+# rths-run --live from outside (tests/live/live_test.py), with the plain
+# and the ASan/UBSan tool: hostile clients, a stalled viewer, a token,
+# HTTPS off loopback (openssl makes the certificate), and the page in
+# headless Chromium over the DevTools protocol (python3-websocket), whose
+# screenshot during the run goes to results/live-view.png.
+DEB_PKGS += python3-websocket openssl
+.PHONY: live-check
+live-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run
+	@mkdir -p $(O)/results
+	@rc=0; for v in plain asan; do \
+		b=$(O)/plain/tools/rths-run; \
+		[ $$v = asan ] && b=$(O)/asan/bin/rths-run; \
+		echo "== live-check-$$v"; \
+		timeout 600 /usr/bin/python3 tests/live/live_test.py $$b \
+			$(TOP)/examples/two-story-frame.json $(O)/results \
+			> $(O)/results/live-check-$$v.tap 2>&1 || rc=1; \
+		cat $(O)/results/live-check-$$v.tap; \
+	done; exit $$rc
+CHECK_PARTS += live-check

@@ -274,6 +274,7 @@ def browser(url, name):
     prof = os.path.join(WORK, "chromium-" + name)
     b = subprocess.Popen(
         ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+         "--disable-dev-shm-usage",
          "--user-data-dir=" + prof, "--remote-debugging-port=0",
          "--remote-allow-origins=*", "--window-size=1400,1000", url],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

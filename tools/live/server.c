@@ -4,7 +4,7 @@
  * connection, so a stalled browser blocks only its own; bounded
  * connections, per-address connections, header memory and idle time, so
  * a hostile client is refused without reaching the run.  GET and HEAD
- * only, on six fixed paths.  HTTPS and a token are required off
+ * only, on seven fixed paths.  HTTPS and a token are required off
  * loopback; the certificate and key are checked by the tools' GnuTLS
  * wrapper (tools/net/tls.h) first, for its clear errors, and then given
  * to libmicrohttpd, which does TLS on its own sockets.
