@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Integrator plug-ins (include/rths/hs_plugin.h, lib/hs/integrator_plugin.c,
+# Compensator plug-ins (lib/hs/compensation_plugin.c, poly_comp.so below)
+# and integrator plug-ins (include/rths/hs_plugin.h, lib/hs/integrator_plugin.c,
 # lib/files/experiment_plugin.c) and examples/plugin: Chen-Ricles as a
 # plug-in, a shared object built with librths' own flags (the same
 # floating-point code as lib/hs/integrator_cr.c: test_hs_plugin finds the
@@ -20,7 +21,21 @@ $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_plugin.o): \
 $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_plugin): \
 	| $(EXAMPLE_PLUGIN)
 
-examples-check: $(EXAMPLE_PLUGIN)
+# The compensator example: polynomial compensation as a plug-in, the
+# built-in "polynomial" bit for bit (test_hs_comp_plugin).
+EXAMPLE_COMP_PLUGIN := $(O)/plain/examples/plugin/poly_comp.so
+$(EXAMPLE_COMP_PLUGIN): examples/plugin/poly_comp.c include/rths/hs_plugin.h \
+		include/rths/hs_compensation.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -fPIC -shared \
+		-I$(TOP)/include/uapi -I$(TOP)/include -o $@ $<
+
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_comp_plugin.o): \
+	CPPFLAGS_COMMON += -DRTHS_HS_COMP_PLUGIN_SO='"$(EXAMPLE_COMP_PLUGIN)"'
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_comp_plugin): \
+	| $(EXAMPLE_COMP_PLUGIN) $(EXAMPLE_PLUGIN)
+
+examples-check: $(EXAMPLE_PLUGIN) $(EXAMPLE_COMP_PLUGIN)
 
 # Two broken plug-ins for the test's loading errors: another interface
 # version, and no callbacks.

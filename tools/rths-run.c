@@ -299,6 +299,11 @@ static void print_preview(const struct rths_hs_budget_preview *bp,
 		       RTHS_HS_P999_MIN_SAMPLES);
 }
 
+static unsigned int run_flags(const struct options *o)
+{
+	return o->offline ? RTHS_HS_RUN_OFFLINE : 0;
+}
+
 /*
  * What a step's exchange with the backend the run will use costs: that
  * backend opened at d = 1 for EXCHANGE_STEPS round trips at rest (no
@@ -311,13 +316,12 @@ static int exchange_cost(struct rths_hs_experiment *x, const struct options *o,
 	uint32_t d = x->device.step_ticks;
 	bool csv = x->out.csv;
 	struct rths_hs_backend b;
-	char desc[64], act[192];
 	int r;
 
 	x->device.step_ticks = 1;
 	x->out.csv = false;
-	r = backend_open(x, o->offline, ".", &b, desc, sizeof(desc), act,
-			 sizeof(act), err);
+	r = rths_hs_experiment_open_backend(x, run_flags(o), NULL, &b, NULL,
+					    err);
 	x->device.step_ticks = d;
 	x->out.csv = csv;
 	if (r < 0)
@@ -427,7 +431,9 @@ int main(int argc, char **argv)
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_experiment *x;
 	struct rths_error err;
-	char desc[64], act[192];
+	struct rths_hs_backend_desc desc = {
+		.backend = "none (all-numerical)",
+	};
 	struct progress prog;
 	struct step_thread thread;
 	struct sigaction sa;
@@ -483,8 +489,9 @@ int main(int argc, char **argv)
 	}
 	rths_hs_experiment_sim_config(x, &cfg);
 	if (x->has_specimen) {
-		r = backend_open(x, o.offline, dir, &b, desc, sizeof(desc),
-				 act, sizeof(act), &err);
+		r = rths_hs_experiment_open_backend(x, run_flags(&o),
+						    x->out.csv ? dir : NULL,
+						    &b, &desc, &err);
 		if (r < 0) {
 			/* no module, no device, a card that refuses */
 			rths_hs_experiment_free(x);
@@ -492,9 +499,6 @@ int main(int argc, char **argv)
 			return TOOL_UNREACHABLE;
 		}
 		cfg.backend = &b;
-	} else {
-		snprintf(desc, sizeof(desc), "none (all-numerical)");
-		act[0] = '\0';
 	}
 	/* the step thread, as the run allocates its history: locked memory
 	 * is resident from the allocation on */
@@ -538,8 +542,8 @@ int main(int argc, char **argv)
 			has_ref = true;
 	}
 	in.name = x->name;
-	in.backend = desc;
-	in.actuator = act[0] ? act : NULL;
+	in.backend = desc.backend;
+	in.actuator = desc.actuator[0] ? desc.actuator : NULL;
 	in.integrator = &x->integrator;
 	in.rate = x->device.rate;
 	in.step_ticks = x->device.step_ticks;

@@ -22,9 +22,11 @@ extern "C" {
 #endif
 
 struct rths_error;
+struct rths_hs_backend;
 struct rths_hs_experiment;
 struct rths_hs_gm;
 struct rths_hs_history;
+struct rths_hs_run_result;
 
 /* Experiment files (JSON; Documentation/hs.rst). */
 /*
@@ -41,6 +43,43 @@ int rths_hs_experiment_parse(const char *text, const char *name,
 			     const char *base_dir,
 			     struct rths_hs_experiment **out,
 			     struct rths_error *err);
+
+/* Running an experiment: the backend it names, and the whole run. */
+/* Flags: the offline modelled device, whatever "device" the file names. */
+#define RTHS_HS_RUN_OFFLINE 0x1u
+
+/* What rths_hs_experiment_open_backend() opened, in words. */
+struct rths_hs_backend_desc {
+	char backend[96];	/* "offline", "device rths0 (card sim, ...)" */
+	char actuator[256];	/* the actuator and plant model, or "" */
+};
+
+/*
+ * Opens the backend of @x (which must have a specimen): the rths device
+ * its "device" section names (the sim card is created if missing and
+ * removed at close), or with RTHS_HS_RUN_OFFLINE, or for "backend":
+ * "offline", the modelled device under the same limits; then its
+ * "plant" if it sets one.  A device writes its actuator-rate trace.csv
+ * into @trace_dir (NULL: none).  @desc (may be NULL) says what was
+ * opened.  Close with rths_hs_backend_close().
+ */
+int rths_hs_experiment_open_backend(const struct rths_hs_experiment *x,
+				    unsigned int flags, const char *trace_dir,
+				    struct rths_hs_backend *b,
+				    struct rths_hs_backend_desc *desc,
+				    struct rths_error *err);
+/*
+ * Runs @x from start to end: its backend as above (none if it is
+ * all-numerical), its ODE substructures, the history into @h (free it
+ * with rths_hs_history_free()).  The return and @res as for
+ * rths_hs_sim_run() (<rths/hs_sim.h>).  Not real-time by itself: a
+ * caller that wants it calls rths_rt_enter() (<rths/rt.h>) first.
+ */
+int rths_hs_experiment_run(const struct rths_hs_experiment *x,
+			   unsigned int flags, const char *trace_dir,
+			   struct rths_hs_history *h,
+			   struct rths_hs_run_result *res,
+			   struct rths_error *err);
 
 /* Ground-motion records. */
 /*

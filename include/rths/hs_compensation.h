@@ -14,6 +14,8 @@
  *		window, fitting c = a0 x + a1 x' + a2 x'' (the actuator's
  *		inverse), and clamped to bounds.  A pure delay tau with gain
  *		g gives a0 = 1/g, a1 = tau/g, a2 = tau^2/(2g).
+ *   a plug-in	a program's own (rths/hs_plugin.h), with the params'
+ *		dt and delay.
  *
  * Errors: a negative errno or -RTHS_E_xxx (rths/error.h); calls that take
  * a struct rths_error fill it with what went wrong and where.
@@ -34,6 +36,11 @@ enum rths_hs_comp_kind {
 	RTHS_HS_COMP_NONE = 1,
 	RTHS_HS_COMP_POLYNOMIAL,
 	RTHS_HS_COMP_ATS,
+	/* Plug-ins (rths/hs_plugin.h): the kinds that
+	 * rths_hs_compensator_register() gives, RTHS_HS_MAX_PLUGINS of
+	 * them. */
+	RTHS_HS_COMP_PLUGIN_FIRST = 0x100,
+	RTHS_HS_COMP_PLUGIN_LAST = 0x10f,
 };
 
 struct rths_hs_comp_params {
@@ -56,7 +63,7 @@ void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
 			   enum rths_hs_comp_kind kind, double dt);
 int rths_hs_comp_check(const struct rths_hs_comp_params *p,
 		       struct rths_error *err);
-/* "none", "polynomial", "ats". */
+/* "none", "polynomial", "ats", or a registered plug-in's name. */
 const char *rths_hs_comp_name(enum rths_hs_comp_kind k);
 /* The kind by name; 0 (no kind: the enum starts at 1) if @name is
  * unknown or NULL.  Not an error code, not negative. */
@@ -69,9 +76,11 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 		     struct rths_error *err);
 /* Like free(), NULL is accepted and does nothing. */
 void rths_hs_comp_free(struct rths_hs_comp *c);
-/* The command for the next target (call once per step). */
+/* The command for the next target (call once per step).  A plug-in that
+ * fails gives NaN; rths_hs_sim_run() fails the step with its error. */
 double rths_hs_comp_command(struct rths_hs_comp *c, double target);
-/* What was sent and what was measured for that step (ATS learns). */
+/* What was sent and what was measured for that step (ATS and plug-ins
+ * learn). */
 void rths_hs_comp_observe(struct rths_hs_comp *c, double command,
 			  double measured);
 /* Current a0, a1, a2 (polynomial/none: 1, delay, 0 / 1, 0, 0). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rths hybrid simulation: integrator plug-ins (Documentation/plugins.rst).
+ * rths hybrid simulation: integrator and compensator plug-ins
+ * (Documentation/plugins.rst).
  *
  * A program or a shared object brings its own time integrator as a
  * struct rths_hs_integrator_type, a table of callbacks in the style of
@@ -42,6 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rths/hs_compensation.h>
 #include <rths/hs_error.h>
 #include <rths/hs_integrator.h>
 
@@ -124,7 +126,8 @@ static inline int rths_hs_plugin_error(struct rths_error *err, int code,
 	return code;
 }
 
-/* Most plug-ins registered at once. */
+/* Most plug-ins of one kind (integrators, compensators) registered at
+ * once. */
 #define RTHS_HS_MAX_PLUGINS 16
 
 /*
@@ -149,6 +152,73 @@ void rths_hs_integrator_unregister(enum rths_hs_method method);
 /* The type registered as @method, or NULL. */
 const struct rths_hs_integrator_type *
 rths_hs_integrator_registered(enum rths_hs_method method);
+
+/*
+ * Compensator plug-ins: a program's own actuator delay compensation, one
+ * state per actuator channel, in place of "none", "polynomial" or "ats"
+ * (rths/hs_compensation.h).  Each step n the engine asks for the command
+ * of channel i's target, sends it, and tells the plug-in what was sent
+ * and what the actuator measured:
+ *
+ *	command(state, n, target_n, &command_n)
+ *	... the actuator moves; feedback of step n ...
+ *	observe(state, n, command_n, measured_n)
+ *
+ * A non-finite command fails the step with -RTHS_E_NONFINITE naming the
+ * plug-in, as does a callback that returns an error.
+ */
+
+/* The symbol a shared object exports for "compensation": {"plugin":
+ * "./x.so"}: a const struct rths_hs_compensator_type of that name. */
+#define RTHS_HS_COMP_PLUGIN_SYMBOL "rths_compensator_type"
+
+/* What a compensator compensates (valid during alloc only). */
+struct rths_hs_compensator_problem {
+	double dt;		/* the integration step, s */
+	double delay;		/* the experiment's "delay", s (0: none) */
+	unsigned int channel;	/* this state's actuator, from 0 */
+	const char *params;	/* the experiment's "params" as JSON text,
+				 * or NULL */
+};
+
+struct rths_hs_compensator_type {
+	unsigned int abi;	/* RTHS_HS_PLUGIN_ABI */
+	const char *name;	/* short, for messages and summaries */
+	/* One state per channel.  On failure alloc frees what it
+	 * allocated: free is not called. */
+	int (*alloc)(void **state, const struct rths_hs_compensator_problem *p,
+		     struct rths_error *err);
+	/* The command for step @n's target (the decoupled stroke, m). */
+	int (*command)(void *state, uint64_t n, double target,
+		       double *command, struct rths_error *err);
+	/* What was sent for step @n and what was measured (m).  May be
+	 * NULL: the plug-in does not learn. */
+	int (*observe)(void *state, uint64_t n, double command,
+		       double measured, struct rths_error *err);
+	/* Its current a0, a1, a2 for the summary, if it has such a model
+	 * (c = a0 x + a1 x' + a2 x''); may be NULL: 1, 0, 0. */
+	void (*coefficients)(void *state, double a[3]);
+	void (*free)(void *state);
+};
+
+/* As rths_hs_integrator_type_check(): abi, name, alloc, command, free. */
+int rths_hs_compensator_type_check(const struct rths_hs_compensator_type *type,
+				   struct rths_error *err);
+/*
+ * Registers @type with @params (JSON text, copied; NULL: none) and gives
+ * its kind, RTHS_HS_COMP_PLUGIN_FIRST or above, for struct
+ * rths_hs_comp_params.  @type must stay valid until it is unregistered
+ * and every compensation made with it is freed.  Thread-safe.  -ENOSPC
+ * beyond RTHS_HS_MAX_PLUGINS.
+ */
+int rths_hs_compensator_register(const struct rths_hs_compensator_type *type,
+				 const char *params,
+				 enum rths_hs_comp_kind *kind,
+				 struct rths_error *err);
+void rths_hs_compensator_unregister(enum rths_hs_comp_kind kind);
+/* The type registered as @kind, or NULL. */
+const struct rths_hs_compensator_type *
+rths_hs_compensator_registered(enum rths_hs_comp_kind kind);
 
 #ifdef __cplusplus
 }

@@ -342,12 +342,41 @@ static int bounds(const struct rths_hs_jctx *c, json_t *o, const char *key,
 	return 0;
 }
 
+/* "compensation": {"plugin": ..., "params": ..., "delay": ...}: the
+ * built-in methods' parameters are not the plug-in's. */
+static int comp_plugin(const struct rths_hs_jctx *c, json_t *o,
+		       const char *base_dir, struct rths_hs_experiment *x)
+{
+	static const char *const builtin[] = { "order", "window",
+					       "update_every", "a0", "a1",
+					       "a2", "min_motion", NULL };
+	static const struct rths_hs_jrange delay = { .lo = 0, .hi = 1,
+						     .unit = "s" };
+	char q[RTHS_HS_JPATH];
+	int r;
+
+	if (json_object_get(o, "method"))
+		return rths_hs_jfail(c, RTHS_E_CONFLICT, "compensation.plugin",
+				     "give a method or a plug-in, not both");
+	for (const char *const *k = builtin; *k; k++)
+		if (json_object_get(o, *k)) {
+			rths_hs_jpath_key(q, "compensation", *k);
+			return rths_hs_jfail(c, RTHS_E_CONFLICT, q,
+					     "%s is a built-in method's; a plug-in takes its own in params",
+					     *k);
+		}
+	r = rths_hs_jnumber(c, o, "compensation", "delay", false, &delay,
+			    &x->comp.delay);
+	return r < 0 ? r : rths_hs_exp_comp_plugin(c, o, base_dir, x);
+}
+
 static int compensation(const struct rths_hs_jctx *c, json_t *root,
-			struct rths_hs_experiment *x)
+			const char *base_dir, struct rths_hs_experiment *x)
 {
 	static const char *const keys[] = { "method", "order", "delay",
 					    "window", "update_every", "a0", "a1",
-					    "a2", "min_motion", NULL };
+					    "a2", "min_motion", "plugin",
+					    "params", NULL };
 	static const char *const kinds[] = { "none", "polynomial", "ats",
 					     NULL };
 	static const struct rths_hs_jrange delay = { .lo = 0, .hi = 1,
@@ -379,8 +408,15 @@ static int compensation(const struct rths_hs_jctx *c, json_t *root,
 	r = rths_hs_jobject(c, root, "", "compensation", false, &o);
 	if (r)
 		return r < 0 ? r : 0;
-	if ((r = rths_hs_jkeys(c, o, "compensation", keys)) ||
-	    (r = rths_hs_jchoice(c, o, "compensation", "method", true, kinds,
+	if ((r = rths_hs_jkeys(c, o, "compensation", keys)))
+		return r;
+	if (json_object_get(o, "plugin"))
+		return comp_plugin(c, o, base_dir, x);
+	if (json_object_get(o, "params"))
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD,
+				     "compensation.plugin",
+				     "params are a plug-in's; no plug-in is given");
+	if ((r = rths_hs_jchoice(c, o, "compensation", "method", true, kinds,
 				 &k)) ||
 	    (r = rths_hs_jnumber(c, o, "compensation", "delay", false, &delay,
 				 &p->delay)) < 0 ||
@@ -784,7 +820,7 @@ static int parse_into(struct rths_hs_experiment *x, const char *text,
 				  dt > 0 ? dt : (double)x->device.step_ticks /
 				  x->device.rate, x);
 	if (r == 0)
-		r = compensation(&c, root, x);
+		r = compensation(&c, root, base_dir, x);
 	if (r == 0)
 		r = outputs(&c, root, x);
 	if (r == 0)

@@ -39,9 +39,13 @@ int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
 void rths_hs_exp_odesubs_free(struct rths_hs_experiment *x);
 /* "integrator.plugin" and its "params" (experiment_plugin.c): opens the
  * shared object (@base_dir: the file's folder), registers its type and
- * sets x->integrator.method; and closing it again. */
+ * sets x->integrator.method; "compensation.plugin" likewise sets
+ * x->comp.kind; and closing both again. */
 int rths_hs_exp_plugin(const struct rths_hs_jctx *c, json_t *o,
 		       const char *base_dir, struct rths_hs_experiment *x);
+int rths_hs_exp_comp_plugin(const struct rths_hs_jctx *c, json_t *o,
+			    const char *base_dir,
+			    struct rths_hs_experiment *x);
 void rths_hs_exp_plugin_free(struct rths_hs_experiment *x);
 /* One hysteretic element's parameters (type, stiffness, ...). */
 int rths_hs_exp_element(const struct rths_hs_jctx *c, json_t *obj,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Delay compensation: polynomial extrapolation and adaptive ATS. */
+/* Delay compensation: polynomial extrapolation, adaptive ATS, and the
+ * calls into a compensator plug-in. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rths/hs_compensation.h>
-
+#include "hs/compensation_impl.h"
 #include "hs/linalg.h"
 
 /* Targets kept for differences and extrapolation (order 3 needs 4). */
@@ -29,6 +29,11 @@ struct rths_hs_comp {
 	double S[3][3], g[3], xx;
 	unsigned int since;
 	unsigned long updates;
+	/* a plug-in: its type and this channel's state; the steps the
+	 * public calls count for it */
+	const struct rths_hs_compensator_type *plug;
+	void *state;
+	uint64_t commands, observed;
 };
 
 static const char *const comp_names[] = {
@@ -39,6 +44,11 @@ static const char *const comp_names[] = {
 
 const char *rths_hs_comp_name(enum rths_hs_comp_kind k)
 {
+	const struct rths_hs_compensator_type *t =
+		rths_hs_comp_plugin_lookup(k, NULL);
+
+	if (t)
+		return t->name;
 	if ((unsigned int)k > RTHS_HS_COMP_ATS || !comp_names[k])
 		return "unknown";
 	return comp_names[k];
@@ -46,12 +56,16 @@ const char *rths_hs_comp_name(enum rths_hs_comp_kind k)
 
 enum rths_hs_comp_kind rths_hs_comp_from_name(const char *name)
 {
+	enum rths_hs_comp_kind k = 0;
+
 	if (!name)
 		return 0;
 	for (unsigned int i = 1; i <= RTHS_HS_COMP_ATS; i++)
 		if (!strcmp(comp_names[i], name))
 			return (enum rths_hs_comp_kind)i;
-	return 0;
+	/* then the plug-ins registered under that name */
+	rths_hs_comp_plugin_by_name(name, &k);
+	return k;
 }
 
 void rths_hs_comp_defaults(struct rths_hs_comp_params *p,
@@ -79,7 +93,15 @@ int rths_hs_comp_check(const struct rths_hs_comp_params *p,
 {
 #define BAD(field, ...) \
 	rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0, field, __VA_ARGS__)
-	if (p->kind < RTHS_HS_COMP_NONE || p->kind > RTHS_HS_COMP_ATS)
+	bool plug = rths_hs_comp_is_plugin(p->kind);
+
+	if (plug && !rths_hs_comp_plugin_lookup(p->kind, NULL))
+		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
+				      "method",
+				      "no compensator plug-in is registered as %d",
+				      (int)p->kind);
+	if (!plug && (p->kind < RTHS_HS_COMP_NONE ||
+		      p->kind > RTHS_HS_COMP_ATS))
 		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
 				      "method", "unknown compensation %d",
 				      (int)p->kind);
@@ -121,9 +143,37 @@ static void lagrange(double *w, unsigned int p, double dt, double tau)
 	}
 }
 
+/* This channel's state of a plug-in. */
+static int plugin_alloc(struct rths_hs_comp *c, unsigned int channel,
+			struct rths_error *err)
+{
+	struct rths_hs_compensator_problem q = {
+		.dt = c->p.dt,
+		.delay = c->p.delay,
+		.channel = channel,
+	};
+	struct rths_error e = { 0 };
+	int r;
+
+	c->plug = rths_hs_comp_plugin_lookup(c->p.kind, &q.params);
+	r = c->plug->alloc(&c->state, &q, &e);
+	if (r) {
+		r = rths_hs_comp_plugin_fail(c->plug, "alloc", 0, r, &e, err);
+		c->plug = NULL;		/* nothing to free */
+	}
+	return r;
+}
+
 int rths_hs_comp_new(struct rths_hs_comp **out,
 		     const struct rths_hs_comp_params *p,
 		     struct rths_error *err)
+{
+	return rths_hs_comp_new_channel(out, p, 0, err);
+}
+
+int rths_hs_comp_new_channel(struct rths_hs_comp **out,
+			     const struct rths_hs_comp_params *p,
+			     unsigned int channel, struct rths_error *err)
 {
 	struct rths_hs_comp *c;
 	int r = rths_hs_comp_check(p, err);
@@ -137,6 +187,13 @@ int rths_hs_comp_new(struct rths_hs_comp **out,
 				      "cannot allocate compensation");
 	c->p = *p;
 	c->a[0] = 1;
+	if (rths_hs_comp_is_plugin(p->kind)) {
+		r = plugin_alloc(c, channel, err);
+		if (r < 0) {
+			free(c);
+			return r;
+		}
+	}
 	if (p->kind == RTHS_HS_COMP_POLYNOMIAL) {
 		lagrange(c->lagrange, p->order, p->dt, p->delay);
 		c->a[1] = p->delay;
@@ -159,6 +216,8 @@ void rths_hs_comp_free(struct rths_hs_comp *c)
 {
 	if (!c)
 		return;
+	if (c->plug)
+		c->plug->free(c->state);
 	free(c->rows);
 	free(c);
 }
@@ -174,9 +233,54 @@ static double d2(const double *h, double dt)
 	return (2 * h[0] - 5 * h[1] + 4 * h[2] - h[3]) / (dt * dt);
 }
 
+int rths_hs_comp_step(struct rths_hs_comp *c, uint64_t n, double target,
+		      double *command, struct rths_error *err)
+{
+	struct rths_error e = { 0 };
+	int r;
+
+	if (!c->plug) {
+		*command = rths_hs_comp_command(c, target);
+		return 0;
+	}
+	c->commands++;
+	r = c->plug->command(c->state, n, target, command, &e);
+	if (r)
+		return rths_hs_comp_plugin_fail(c->plug, "command", n, r, &e,
+						err);
+	if (!(*command - *command == 0))
+		return rths_error_set(err, RTHS_E_NONFINITE, NULL, 0, NULL,
+				      "compensator plug-in '%s': command gave a non-finite command (%g for the target %g) at step %llu",
+				      c->plug->name, *command, target,
+				      (unsigned long long)n);
+	return 0;
+}
+
+int rths_hs_comp_learn(struct rths_hs_comp *c, uint64_t n, double command,
+		       double measured, struct rths_error *err)
+{
+	struct rths_error e = { 0 };
+	int r;
+
+	if (!c->plug) {
+		rths_hs_comp_observe(c, command, measured);
+		return 0;
+	}
+	c->observed++;
+	if (!c->plug->observe)
+		return 0;
+	r = c->plug->observe(c->state, n, command, measured, &e);
+	return r ? rths_hs_comp_plugin_fail(c->plug, "observe", n, r, &e, err)
+		 : 0;
+}
+
 double rths_hs_comp_command(struct rths_hs_comp *c, double target)
 {
 	double cmd = target;
+
+	if (c->plug)
+		return rths_hs_comp_step(c, c->commands, target, &cmd,
+					 NULL) ? NAN : cmd;
 
 	memmove(c->hist + 1, c->hist, (HIST - 1) * sizeof(double));
 	c->hist[0] = target;
@@ -288,6 +392,10 @@ void rths_hs_comp_observe(struct rths_hs_comp *c, double command,
 {
 	double *row, a[3];
 
+	if (c->plug) {
+		rths_hs_comp_learn(c, c->observed, command, measured, NULL);
+		return;
+	}
 	if (c->p.kind != RTHS_HS_COMP_ATS)
 		return;
 	memmove(c->meas_hist + 1, c->meas_hist, (HIST - 1) * sizeof(double));
@@ -324,6 +432,8 @@ void rths_hs_comp_observe(struct rths_hs_comp *c, double command,
 void rths_hs_comp_coefficients(const struct rths_hs_comp *c, double a[3])
 {
 	memcpy(a, c->a, 3 * sizeof(double));
+	if (c->plug && c->plug->coefficients)
+		c->plug->coefficients(c->state, a);
 }
 
 unsigned long rths_hs_comp_updates(const struct rths_hs_comp *c)

@@ -6,26 +6,17 @@
  * to the command and the command and its force to step n+1, and every
  * number it gives back is checked before the engine uses it.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hs/integrator_impl.h"
+#include "hs/plugin_registry.h"
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	const struct rths_hs_integrator_type *type;
-	char *params;
-} reg[RTHS_HS_MAX_PLUGINS];
+static struct rths_hs_registry reg =
+	RTHS_HS_REGISTRY_INIT("integrator", RTHS_HS_PLUGIN_FIRST);
 
 _Static_assert(RTHS_HS_PLUGIN_LAST - RTHS_HS_PLUGIN_FIRST + 1 ==
 	       RTHS_HS_MAX_PLUGINS, "one method number per plug-in slot");
-
-static bool is_plugin(enum rths_hs_method m)
-{
-	return (unsigned int)m >= RTHS_HS_PLUGIN_FIRST &&
-	       (unsigned int)m <= RTHS_HS_PLUGIN_LAST;
-}
 
 int rths_hs_integrator_type_check(const struct rths_hs_integrator_type *type,
 				  struct rths_error *err)
@@ -64,61 +55,26 @@ int rths_hs_integrator_register(const struct rths_hs_integrator_type *type,
 				enum rths_hs_method *method,
 				struct rths_error *err)
 {
-	char *copy = NULL;
+	unsigned int number;
 	int r = rths_hs_integrator_type_check(type, err);
 
-	if (r < 0)
-		return r;
-	if (params) {
-		copy = strdup(params);
-		if (!copy)
-			return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-					      "cannot copy the plug-in's params");
-	}
-	pthread_mutex_lock(&reg_lock);
-	for (unsigned int i = 0; i < RTHS_HS_MAX_PLUGINS; i++) {
-		if (reg[i].type)
-			continue;
-		reg[i].type = type;
-		reg[i].params = copy;
-		pthread_mutex_unlock(&reg_lock);
-		*method = (enum rths_hs_method)(RTHS_HS_PLUGIN_FIRST + i);
-		return 0;
-	}
-	pthread_mutex_unlock(&reg_lock);
-	free(copy);
-	return rths_error_set(err, ENOSPC, NULL, 0, NULL,
-			      "cannot register integrator plug-in '%s': %d are registered already",
-			      type->name, RTHS_HS_MAX_PLUGINS);
+	if (r == 0)
+		r = rths_hs_registry_add(&reg, type, type->name, params,
+					 &number, err);
+	if (r == 0)
+		*method = (enum rths_hs_method)number;
+	return r;
 }
 
 void rths_hs_integrator_unregister(enum rths_hs_method method)
 {
-	unsigned int i = (unsigned int)method - RTHS_HS_PLUGIN_FIRST;
-
-	if (!is_plugin(method))
-		return;
-	pthread_mutex_lock(&reg_lock);
-	free(reg[i].params);
-	reg[i].params = NULL;
-	reg[i].type = NULL;
-	pthread_mutex_unlock(&reg_lock);
+	rths_hs_registry_remove(&reg, (unsigned int)method);
 }
 
 const struct rths_hs_integrator_type *
 rths_hs_plugin_lookup(enum rths_hs_method method, const char **params)
 {
-	const struct rths_hs_integrator_type *t;
-	unsigned int i = (unsigned int)method - RTHS_HS_PLUGIN_FIRST;
-
-	if (!is_plugin(method))
-		return NULL;
-	pthread_mutex_lock(&reg_lock);
-	t = reg[i].type;
-	if (params)
-		*params = reg[i].params;
-	pthread_mutex_unlock(&reg_lock);
-	return t;
+	return rths_hs_registry_get(&reg, (unsigned int)method, params);
 }
 
 const struct rths_hs_integrator_type *
@@ -130,16 +86,12 @@ rths_hs_integrator_registered(enum rths_hs_method method)
 const struct rths_hs_integrator_type *
 rths_hs_plugin_by_name(const char *name, enum rths_hs_method *method)
 {
-	const struct rths_hs_integrator_type *t = NULL;
+	unsigned int number;
+	const struct rths_hs_integrator_type *t =
+		rths_hs_registry_by_name(&reg, name, &number);
 
-	pthread_mutex_lock(&reg_lock);
-	for (unsigned int i = 0; !t && i < RTHS_HS_MAX_PLUGINS; i++)
-		if (reg[i].type && !strcmp(reg[i].type->name, name)) {
-			t = reg[i].type;
-			*method = (enum rths_hs_method)(RTHS_HS_PLUGIN_FIRST +
-							i);
-		}
-	pthread_mutex_unlock(&reg_lock);
+	if (t)
+		*method = (enum rths_hs_method)number;
 	return t;
 }
 

@@ -12,6 +12,7 @@
 #include <rths/hs_sim.h>
 
 #include "hs/backend_impl.h"
+#include "hs/compensation_impl.h"
 #include "hs/linalg.h"
 #include "hs/odesub_impl.h"
 
@@ -205,7 +206,8 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 		else
 			rths_hs_comp_defaults(&cp, RTHS_HS_COMP_NONE, 1);
 		cp.dt = cfg->integrator.dt;
-		r = rths_hs_comp_new(&L->comp[i], &cp, err);
+		r = rths_hs_comp_new_channel(&L->comp[i], &cp,
+					     (unsigned int)i, err);
 	}
 	return r;
 }
@@ -231,8 +233,11 @@ static int exchange_post(struct loop *L, uint64_t n, const double *u1,
 	r = rths_hs_setup_strokes(cfg->setup, x, tgt, err);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < m; i++)
-		cmd[i] = rths_hs_comp_command(L->comp[i], tgt[i]);
+	for (size_t i = 0; i < m; i++) {
+		r = rths_hs_comp_step(L->comp[i], n, tgt[i], &cmd[i], err);
+		if (r < 0)
+			return r;
+	}
 	h->compute[n] = L->now(cfg->clock_ctx) - t_fb;
 	return rths_hs_backend_post(cfg->backend, n, cmd, err);
 }
@@ -256,7 +261,9 @@ static int exchange_wait(struct loop *L, uint64_t n,
 	for (size_t i = 0; i < m; i++) {
 		h->disp[n * m + i] = fb.disp[i];
 		h->force[n * m + i] = fb.force[i];
-		rths_hs_comp_observe(L->comp[i], cmd[i], fb.disp[i]);
+		r = rths_hs_comp_learn(L->comp[i], n, cmd[i], fb.disp[i], err);
+		if (r < 0)
+			return r;
 	}
 	r = rths_hs_setup_position(cfg->setup, fb.disp, x, xm, err);
 	if (r == 0)

@@ -19,7 +19,7 @@ cflags="-O2 -g -Wall -Wextra -Werror"
 show() { sed 's/^/# /' "$1" | tail -n 20; }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..14"
 $make --no-print-directory ${O:+O="$O"} install DESTDIR="$stage" PREFIX=/usr \
 	>"$work/install.log" 2>&1
 check "make install DESTDIR=... PREFIX=/usr" test $? -eq 0 || show "$work/install.log"
@@ -77,18 +77,21 @@ check "offline, it agrees with the reference (rel. 1e-9)" cmp_ref
 # examples/two-story-frame.json with "cr" and with the plug-in, and the
 # histories agree in every column but the compute time.
 mkdir -p "$work/plugin"
-cp examples/plugin/cr_plugin.c examples/plugin/Makefile \
-	examples/plugin/two-story-frame.json "$work/plugin/"
+cp examples/plugin/cr_plugin.c examples/plugin/poly_comp.c \
+	examples/plugin/Makefile examples/plugin/two-story-frame.json \
+	examples/plugin/two-story-frame-poly.json "$work/plugin/"
 make -C "$work/plugin" CFLAGS="$cflags" >"$work/plugin.log" 2>&1
 check "examples/plugin builds with pkg-config --cflags rths" \
 	test $? -eq 0 || show "$work/plugin.log"
-so=$work/plugin/cr_plugin.so
-plugin_symbols() {
-	nm -D --defined-only "$so" | grep -q ' rths_integrator_type$' &&
-		! nm -D --undefined-only "$so" | grep -q ' rths_'
+# a plug-in exports its type and needs no librths symbol
+exports_type() {
+	nm -D --defined-only "$1" | grep -q " $2\$" &&
+		! nm -D --undefined-only "$1" | grep -q ' rths_'
 }
 check "the plug-in exports rths_integrator_type and needs no rths_ symbol" \
-	plugin_symbols
+	exports_type "$work/plugin/cr_plugin.so" rths_integrator_type
+check "the compensator exports rths_compensator_type and needs no rths_ symbol" \
+	exports_type "$work/plugin/poly_comp.so" rths_compensator_type
 run() {
 	"$stage/usr/bin/rths-run" --offline -q --no-plots --no-reference \
 		-d 4 -o "$@" >>"$work/run.log" 2>&1
@@ -106,4 +109,17 @@ same_history() {
 }
 check "rths-run: the plug-in's history is cr's (all but compute_us)" \
 	same_history || show "$work/run.log"
+# the compensator: the same file with the built-in polynomial of the
+# same order and delay
+jq '.compensation = { "method": "polynomial", "order": 2, "delay": 0.012 }' \
+	examples/plugin/two-story-frame-poly.json >"$work/poly-builtin.json"
+same_compensation() {
+	run "$work/poly.out" "$work/poly-builtin.json" &&
+		run "$work/polyplug.out" \
+			"$work/plugin/two-story-frame-poly.json" &&
+		[ "$(wc -l <"$work/poly.out/history.csv")" -gt 1000 ] &&
+		cmp -s <(hist "$work/poly.out") <(hist "$work/polyplug.out")
+}
+check "rths-run: the compensator's history is polynomial's (all but compute_us)" \
+	same_compensation || show "$work/run.log"
 exit $failed

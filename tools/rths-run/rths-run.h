@@ -28,16 +28,6 @@ void progress_update(void *ctx, uint64_t step, uint64_t steps);
 void progress_done(struct progress *p);
 
 /*
- * The backend the experiment asks for (offline if @offline).  Fills a
- * short description for the summary; a device backend writes its
- * actuator-rate trace into @dir.
- */
-int backend_open(const struct rths_hs_experiment *x, bool offline,
-		 const char *dir, struct rths_hs_backend *b, char *desc,
-		 size_t desc_len, char *actuator, size_t act_len,
-		 struct rths_error *err);
-
-/*
  * The thread that runs the steps (realtime.c): made real-time as the
  * experiment's "realtime" section says, and its counters at the first
  * and the last step.
