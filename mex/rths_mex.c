@@ -8,7 +8,8 @@
  *   fb = rths_mex('wait', h [, timeout_ms])  step n's feedback (a struct)
  *   s = rths_mex('stats', h)                 the counters (a struct)
  *   rths_mex('close', h)
- *   [hist, res] = rths_mex('run', 'experiment.json' [, 'offline', true])
+ *   [hist, res] = rths_mex('run', 'experiment.json' [, 'offline', true]
+ *                          [, 'step_ticks', D] [, 'trace_dir', DIR])
  *
  * Only the MEX API (mex.h), so that MATLAB's mex and Octave's mkoctfile
  * --mex build it unchanged (Documentation/mex.rst).
@@ -549,7 +550,6 @@ static void cmd_close(int nlhs, mxArray *plhs[], int nrhs,
 	rig_close(rig_of(prhs[0]));
 }
 
-#ifdef RTHS_HS_RUN_OFFLINE /* TEMP until main's rths_hs_experiment_run */
 /* ---- run an experiment file -------------------------------------------- */
 
 /* A time series of @rows rows of @w values (row i at [i * w]) as a
@@ -620,6 +620,7 @@ static void cmd_run(int nlhs, mxArray *plhs[], int nrhs,
 	static char path[4096], trace_dir[4096];
 	char opt[32];
 	unsigned int flags = 0;
+	uint32_t step_ticks = 0;
 	bool trace = false;
 	struct rths_hs_experiment *x = NULL;
 	struct rths_hs_history h = { 0 };
@@ -637,18 +638,34 @@ static void cmd_run(int nlhs, mxArray *plhs[], int nrhs,
 				flags |= RTHS_HS_RUN_OFFLINE;
 			else
 				flags &= ~RTHS_HS_RUN_OFFLINE;
+		} else if (!strcmp(opt, "step_ticks")) {
+			step_ticks = (uint32_t)get_whole(prhs[i + 1],
+							 "'step_ticks'", 1,
+							 1e6);
 		} else if (!strcmp(opt, "trace_dir")) {
 			get_string(prhs[i + 1], "'trace_dir'", trace_dir,
 				   sizeof(trace_dir));
 			trace = true;
 		} else {
-			fail("rths:badOption", "run: unknown option '%s' (offline, trace_dir)",
+			fail("rths:badOption", "run: unknown option '%s' (offline, step_ticks, trace_dir)",
 			      opt);
 		}
 	}
 	e = rths_hs_experiment_load(path, &x, &err);
 	if (e)
 		fail_err("rths:experiment", "run", &err);
+	/* the step rths-run -d gives, or "auto" refused as such: the
+	 * preview is rths-run's */
+	if (step_ticks)
+		e = rths_hs_experiment_set_step(x, step_ticks, &err);
+	else if (!x->device.step_ticks)
+		e = rths_error_set(&err, RTHS_E_UNSUPPORTED, path, 0,
+				   "device.step_ticks",
+				   "\"auto\" is for rths-run's preview: give rths_mex('run', FILE, 'step_ticks', D), or a number in the file");
+	if (e) {
+		rths_hs_experiment_free(x);
+		fail_err("rths:experiment", "run", &err);
+	}
 	memset(&res, 0, sizeof(res));
 	e = rths_hs_experiment_run(x, flags, trace ? trace_dir : NULL, &h,
 				   &res, &err);
@@ -669,15 +686,6 @@ static void cmd_run(int nlhs, mxArray *plhs[], int nrhs,
 	rths_hs_history_free(&h);
 }
 
-#else
-static void cmd_run(int nlhs, mxArray *plhs[], int nrhs,
-		    const mxArray *prhs[])
-{
-	(void)nlhs, (void)plhs, (void)nrhs, (void)prhs;
-	fail("rths:run", "not yet");
-}
-#endif
-
 /* ---- dispatch ------------------------------------------------------------- */
 
 struct command {
@@ -693,8 +701,8 @@ static const struct command commands[] = {
 	{ "wait", "fb = rths_mex('wait', h, timeout_ms)", cmd_wait, 1, 2, 1 },
 	{ "stats", "s = rths_mex('stats', h)", cmd_stats, 1, 1, 1 },
 	{ "close", "rths_mex('close', h)", cmd_close, 1, 1, 0 },
-	{ "run", "[hist, res] = rths_mex('run', FILE, 'offline', true)",
-	  cmd_run, 1, 5, 2 },
+	{ "run", "[hist, res] = rths_mex('run', FILE, 'offline', true, 'step_ticks', D, 'trace_dir', DIR)",
+	  cmd_run, 1, 7, 2 },
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
