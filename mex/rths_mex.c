@@ -210,6 +210,8 @@ static void open_device(struct rig *g, const char *name)
 	int e;
 
 	snprintf(g->name, sizeof(g->name), "%s", name);
+	if (!*name)
+		fail("rths:badArgument", "the device name is empty");
 	if (strlen(name) >= sizeof(g->name))
 		fail("rths:badArgument", "device name '%s' is longer than %zu characters",
 		      name, sizeof(g->name) - 1);

@@ -56,49 +56,7 @@ function [t, u, r] = own_loop(record, device)
   rths_mex('close', h);
   t = t(1:n - 1); u = u(1:n - 1); r = r(1:n - 1);
   if nargout == 0
-    printf('%.6f %.9e %.6e\n', [t u r]');
+    fprintf('%.6f %.9e %.6e\n', [t u r]');
     clear t;
   end
-end
-
-% The record's acceleration at time tn: linear between samples, 0 after
-% the end (librths's rths_hs_gm_at()).
-function a = gm_at(ag, gdt, tn)
-  x = tn / gdt;
-  if abs(x - round(x)) < 1e-9
-    x = round(x);
-  end
-  if x > numel(ag) - 1
-    a = 0;
-    return;
-  end
-  i = floor(x);
-  if i + 1 >= numel(ag)
-    a = ag(end);
-  else
-    a = ag(i + 1) + (ag(i + 2) - ag(i + 1)) * (x - i);
-  end
-end
-
-% A PEER NGA .AT2 record in units of g, as m/s^2.
-function [ag, gdt] = read_at2(path)
-  f = fopen(path, 'r');
-  if f < 0
-    error('own_loop:record', 'cannot open %s', path);
-  end
-  for k = 1:4
-    line = fgetl(f);
-  end
-  v = fscanf(f, '%f');
-  fclose(f);
-  tok = regexp(line, 'NPTS=\s*(\d+),\s*DT=\s*([0-9.Ee+-]+)', 'tokens', 'once');
-  if isempty(tok)                   % older files: "5590   .0050   NPTS, DT"
-    tok = regexp(line, '^\s*(\d+)\s+([0-9.Ee+-]+)', 'tokens', 'once');
-  end
-  npts = str2double(tok{1});
-  gdt = str2double(tok{2});
-  if numel(v) ~= npts
-    error('own_loop:record', '%s: %d values, NPTS says %d', path, numel(v), npts);
-  end
-  ag = v * 9.80665;
 end

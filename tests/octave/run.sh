@@ -2,13 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run tests/octave/test_*.m under octave-cli, each into
-# RESULTS/octave-NAME.tap (prefix PREFIX- with RTHS_TAP_PREFIX), and
-# print them.  A test is a script that prints TAP (tap_plan, tap_ok,
+# RESULTS/octave-NAME.tap (RTHS_TAP_PREFIX in place of "octave"), with
+# RESULTS/octave-NAME.work as its scratch directory, and print them.  A test is a script that prints TAP (tap_plan, tap_ok,
 # tap_error); one that dies, or prints fewer lines than its plan,
-# gets a "not ok" line added.  The script is run through source() from
-# --eval: Octave 7.3 complains on exit ("ignoring const
-# execution_exception&") when a script file given on the command line
-# runs "clear" of a function.
+# gets a "not ok" line added.  --no-history: Octave 7.3 otherwise fails
+# to save a history at exit ("ignoring const execution_exception&").
 #
 # usage: run.sh RESULTS MEX_DIR TOOLS_DIR TEST.m...
 set -uo pipefail
@@ -23,7 +21,7 @@ for t in "$@"; do
 	name=$(basename "$t" .m)
 	name=${name#test_}
 	tap=$results/$prefix-$name.tap
-	work=$mexdir/work-$prefix-$name
+	work=$results/$prefix-$name.work
 	rm -rf "$work"
 	mkdir -p "$work"
 	st=0

@@ -4,7 +4,7 @@
 % arguments, the library's own refusals and a missing device; none leaks
 % (the resident set stays put over thousands of them); "clear rths_mex"
 % closes what is open.
-tap_plan(42);
+tap_plan(43);
 
 h = rths_mex('open', 'offline', struct('stiffness', 1e5));
 rths_mex('close', h);
@@ -50,6 +50,7 @@ tap_error(@() rths_mex('open', 'offline', struct('channels', 2, 'stiffness', [1 
           'rths:badOption', 'a stiffness of 3 values on 2 channels');
 tap_error(@() rths_mex('open', 'offline', struct('lag', -1)), 'rths:open', 'a negative lag (the library says no)');
 tap_error(@() rths_mex('open', 'rig0', struct()), 'rths:nargin', 'options for a device');
+tap_error(@() rths_mex('open', ''), 'rths:badArgument', 'an empty device name');
 
 % the library's refusals, with its message
 tap_error(@() rths_mex('wait', h), 'rths:wait', 'wait before any post', 'not posted');
