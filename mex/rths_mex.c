@@ -177,7 +177,7 @@ static struct rig *rig_new(void)
 	fail("rths:tooMany", "%d handles are open: close one first", MAX_RIGS);
 }
 
-/* Closes @g; @why is the device's error, if any. */
+/* Closes @g and frees its slot; errors are of no use here. */
 static void rig_close(struct rig *g)
 {
 	struct rths_error err;
@@ -235,7 +235,9 @@ static void open_device(struct rig *g, const char *name)
 		memset(g, 0, sizeof(*g));
 		if (!strcmp(step, "rths_ctl_open") && e == -ENOENT)
 			snprintf(why, sizeof(why), "the rths module is not loaded");
-		fail(e == -ENOENT ? "rths:noDevice" : "rths:open",
+		/* no module (rths_ctl_open), no such device (the kernel's
+		 * DEV_GET in rths_dev_open) */
+		fail(e == -ENOENT || e == -ENODEV ? "rths:noDevice" : "rths:open",
 		      "open %s: %s (%s)", name, why, step);
 	}
 	rths_dev_sync(g->dev);
@@ -252,7 +254,7 @@ static void get_matrix(const mxArray *a, const char *what, size_t n,
 	const double *v;
 
 	if (k != 1 && k != n && k != n * n)
-		fail("rths:badOption", "opts.%s must be a scalar, %zu values or a %zu x %zu matrix",
+		fail("rths:badOption", "%s must be a scalar, %zu values or a %zu x %zu matrix",
 		      what, n, n, n);
 	v = get_doubles(a, what, k);
 	memset(m, 0, n * n * sizeof(*m));
@@ -318,11 +320,11 @@ static void open_offline(struct rig *g, const mxArray *opts)
 	if ((f = OPT("quantize")))
 		p.quantize = get_logical(f, "opts.quantize");
 	if ((f = OPT("stiffness"))) {
-		get_matrix(f, "stiffness", n, k);
+		get_matrix(f, "opts.stiffness", n, k);
 		p.k = k;
 	}
 	if ((f = OPT("damping"))) {
-		get_matrix(f, "damping", n, c);
+		get_matrix(f, "opts.damping", n, c);
 		p.c = c;
 	}
 #undef OPT
@@ -379,9 +381,10 @@ static void cmd_post(int nlhs, mxArray *plhs[], int nrhs,
 	if (g->kind == RIG_DEVICE) {
 		e = rths_post(g->dev, step, target);
 		if (e)
-			fail("rths:post", "post step %llu on %s: %s",
-			      (unsigned long long)step, g->name,
-			      rths_strerror(e));
+			fail("rths:post", "post step %llu on %s: %s%s",
+			     (unsigned long long)step, g->name,
+			     rths_strerror(e), e == -ERANGE ?
+			     " (a target beyond the device's range)" : "");
 		return;
 	}
 	e = rths_hs_backend_post(&g->off, step, target, &err);
@@ -436,10 +439,13 @@ static void cmd_wait(int nlhs, mxArray *plhs[], int nrhs,
 		struct rths_feedback fb;
 
 		e = rths_wait_feedback(g->dev, &fb, timeout, 0);
+		if (e == -ETIMEDOUT)
+			fail("rths:timeout", "wait on %s: no feedback within %d ms",
+			     g->name, timeout);
 		if (e)
-			fail(e == -ETIMEDOUT ? "rths:timeout" : "rths:wait",
-			      "wait on %s: %s%s", g->name, rths_strerror(e),
-			      e == -EPIPE ? " (the device left running: rths_mex('stats', h).state)" : "");
+			fail("rths:wait", "wait on %s: %s%s", g->name,
+			     rths_strerror(e), e == -EPIPE ?
+			     " (the device left running: rths_mex('stats', h).state)" : "");
 		plhs[0] = feedback(fb.step, fb.tick, fb.time_ns, fb.flags,
 				   fb.late_ticks, fb.channels, fb.command,
 				   fb.disp, fb.force);
