@@ -26,6 +26,9 @@
  * a pointer followed.  mexAtExit() (clear rths_mex, exit) closes what is
  * still open.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* clock_gettime() under mex's -std=c11 */
+#endif
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -36,7 +36,10 @@ report() {	# TITLE C_LINE OCTAVE_LINE KEY
 	echo "== $1"
 	echo "$c"
 	echo "$o"
-	[ -n "$c" ] && [ -n "$o" ] || { echo "(a loop failed)"; return 1; }
+	if [ -z "$c" ] || [ -z "$o" ]; then
+		echo "(a loop failed)"
+		return 1
+	fi
 	awk -v c="$(field "$key" "$c")" -v o="$(field "$key" "$o")" \
 		-v key="$key" 'BEGIN {
 		printf "Octave/C %s per step: %.0f (%.2f us against %.2f us)\n",
