@@ -29,9 +29,12 @@ $(MEX): $(MEX_DIR)/rths_mex.o $(LIBRTHS_SO)
 
 # The same loop in C, for the tests (own_loop.m against own-loop.c) and
 # the benchmark, on the shared library as a researcher's program is.
-MEX_C_LOOPS := $(MEX_DIR)/own-loop $(MEX_DIR)/bench_loop
+# run_history prints a run's history in full, for test_run.m.
+MEX_C_LOOPS := $(MEX_DIR)/own-loop $(MEX_DIR)/bench_loop \
+	$(MEX_DIR)/run_history
 $(MEX_DIR)/own-loop: examples/c/own-loop.c
 $(MEX_DIR)/bench_loop: tests/octave/bench_loop.c
+$(MEX_DIR)/run_history: tests/octave/run_history.c
 $(MEX_C_LOOPS): $(LIBRTHS_SO) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -I$(TOP)/include \

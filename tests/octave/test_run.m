@@ -1,9 +1,10 @@
 % SPDX-License-Identifier: GPL-2.0
 % rths_mex('run'): an experiment file through rths_hs_experiment_run();
-% its history is rths-run --offline's history.csv to the CSV's nine
-% significant digits, and the same bits twice; a run held on the way
+% its history is the same call's from C bit for bit (run_history.c),
+% rths-run --offline's history.csv to the CSV's nine significant digits,
+% and the same bits twice; a run held on the way
 % returns what it did; a bad file says file:line.
-tap_plan(18);
+tap_plan(19);
 top = getenv('RTHS_TOP'); work = getenv('RTHS_WORK'); tools = getenv('RTHS_TOOLS');
 
 % examples/two-story-frame.json with a fixed step (rths-run would preview
@@ -33,6 +34,15 @@ tap_ok(isequal(f, sort({'dt', 't', 'ag', 'u', 'v', 'a', 'x_if', 'x_meas', 'f_mea
        'history fields: %s', strjoin(f, ' '));
 tap_ok(isfield(res, 'stats') && res.stats.steps == steps && res.late_steps == 0, ...
        'result: the backend''s counters (%d steps)', res.stats.steps);
+
+% the same call from C, printed in full: the same bits in every column
+full = fullfile(work, 'run_history.txt');
+st = system(sprintf('"%s/run_history" "%s" > "%s"', fileparts(which('rths_mex')), frame, full));
+c = load(full);
+mine = [h.t h.ag h.u h.v h.a h.target h.command h.disp h.force h.flags];
+tap_ok(st == 0 && isequal(size(c), size(mine)) && isequal(c, mine), ...
+       'the history is run_history.c''s bit for bit (%d x %d values, largest difference %g)', ...
+       rows(mine), columns(mine), max(abs(c(:) - mine(:))));
 
 % the same file through rths-run --offline
 out = fullfile(work, 'rths-run');
