@@ -4,7 +4,7 @@
 % rths-run --offline's history.csv to the CSV's nine significant digits,
 % and the same bits twice; a run held on the way
 % returns what it did; a bad file says file:line.
-tap_plan(19);
+tap_plan(20);
 top = getenv('RTHS_TOP'); work = getenv('RTHS_WORK'); tools = getenv('RTHS_TOOLS');
 
 % examples/two-story-frame.json with a fixed step (rths-run would preview
@@ -98,10 +98,18 @@ tap_ok(r4.held && r4.error ~= 0 && r4.steps_done < steps && rows(h4.u) > 1 && ..
 tap_error(@() rths_mex('run', trip, 'offline', true), 'rths:run', ...
           'the same with one output: an error', 'limit');
 
-% a device file without 'offline': the device layer's error on the host
+% a device file with 'offline', true
 sim = fullfile(top, 'examples', 'two-story-frame-sim.json');
 [h5, r5] = rths_mex('run', sim, 'offline', true);
 tap_ok(r5.error == 0 && r5.steps_done > 0, '''offline'', true runs a device file offline (%d steps)', r5.steps_done);
+
+% ... and without it, the device's error (on a host without the module)
+if exist('/sys/module/rths', 'dir')
+  tap_ok(true, 'a device file without ''offline'' # SKIP the rths module is loaded here');
+else
+  tap_error(@() rths_mex('run', sim), 'rths:run', ...
+            'a device file without ''offline'' and no module', 'module');
+end
 
 % a bad experiment file: file and line
 bad = fullfile(work, 'bad.json');
