@@ -31,8 +31,8 @@ $(O)/asan/tests/unit/test_hs_output: \
 # run) is in tools/common.
 TOOL_OBJS_rths-run = $(O)/plain/tools/common/gnuplot.o \
 	$(O)/plain/tools/common/hsrun.o $(O)/plain/tools/common/steprt.o \
-	$(O)/plain/tools/common/cli.o $(LIVE_OBJS_plain) \
-	$(O)/plain/tools/net/tls.o
+	$(O)/plain/tools/common/cli.o $(O)/plain/tools/common/provenance.o \
+	$(LIVE_OBJS_plain) $(O)/plain/tools/net/tls.o
 # the live view (mk/live.mk)
 TOOL_LIBS_rths-run = $(LIVE_LIBS) $(NET_LIBS)
 
@@ -60,13 +60,15 @@ bench-hs: $(HS_BENCH)
 # the objects test_hs_output links).
 RUN_SRCS := tools/rths-run.c $(sort $(wildcard tools/rths-run/*.c)) \
 	tools/common/gnuplot.c tools/common/hsrun.c tools/common/steprt.c \
-	tools/common/cli.c $(sort $(wildcard tools/live/*.c)) tools/net/tls.c
+	tools/common/cli.c tools/common/provenance.c \
+	$(sort $(wildcard tools/live/*.c)) tools/net/tls.c
 $(O)/asan/bin/rths-run: $(RUN_SRCS) $(wildcard tools/rths-run/*.h) \
 		$(wildcard tools/common/*.h) $(wildcard tools/live/*.h) \
-		$(O)/asan/tools/live/page.o $(O)/asan/librths.a | $(DEPS_STAMP)
+		$(O)/asan/tools/live/page.o $(RTHS_GIT_H) $(O)/asan/librths.a \
+		| $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
-		$(CPPFLAGS_COMMON) $(RUN_SRCS) $(O)/asan/tools/live/page.o \
+		$(CPPFLAGS_COMMON) -I$(O)/gen $(RUN_SRCS) $(O)/asan/tools/live/page.o \
 		$(O)/asan/librths.a -lmicrohttpd -lgnutls $(LIBRTHS_LIBS)
 
 .PHONY: run-exit-check

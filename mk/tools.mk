@@ -17,3 +17,17 @@ tools-check: $(addprefix $(O)/plain/tools/,$(TOOLS))
 DEB_PKGS += jq
 
 CHECK_PARTS += tools-check
+
+# git describe of the tree the tools are built from, for their outputs'
+# provenance (tools/common/provenance.c); empty outside a git checkout
+# (a source package).  The header is rewritten only when it changes.
+RTHS_GIT_H := $(O)/gen/rths_git.h
+.PHONY: rths-git-force
+$(RTHS_GIT_H): rths-git-force
+	@mkdir -p $(@D); \
+	d=$$(git -C $(TOP) describe --always --dirty 2>/dev/null); \
+	l="#define RTHS_GIT \"$$d\""; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$l" ] || echo "$$l" > $@
+$(foreach v,$(VARIANTS),$(O)/$(v)/tools/common/provenance.o): $(RTHS_GIT_H)
+$(foreach v,$(VARIANTS),$(O)/$(v)/tools/common/provenance.o): \
+	CPPFLAGS_COMMON += -I$(O)/gen

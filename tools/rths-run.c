@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rths-run/rths-run.h"
 #include "common/cli.h"
@@ -421,10 +422,20 @@ static int write_outputs(const struct rths_hs_experiment *x,
 	int bad = 0;
 	FILE *f;
 
+	/* where it came from: the file itself, and beside each CSV */
+	if (in->prov && provenance_copy_experiment(in->prov, dir) < 0)
+		bad = 1;
 	if (x->out.csv) {
 		snprintf(path, sizeof(path), "%s/history.csv", dir);
 		if (rths_hs_write_csv(path, in->h, in->ref, x->out.every, &err) < 0)
 			bad |= fail(&err);
+		else if (in->prov &&
+			 provenance_csv_metadata(in->prov, path, NULL) < 0)
+			bad = 1;
+		snprintf(path, sizeof(path), "%s/trace.csv", dir);
+		if (in->prov && !access(path, F_OK) &&
+		    provenance_csv_metadata(in->prov, path, NULL) < 0)
+			bad = 1;
 	}
 	if (x->out.summary || o->json) {
 		snprintf(path, sizeof(path), "%s/summary.txt", dir);
@@ -455,7 +466,7 @@ static int write_outputs(const struct rths_hs_experiment *x,
 			       in->h->n_act ? ", tracking.png, hysteresis.png" : "");
 	}
 	if (!o->quiet && !o->json)
-		printf("outputs: %s/ (history.csv, summary.txt, summary.json%s)\n",
+		printf("outputs: %s/ (history.csv, summary.txt, summary.json, experiment.json%s)\n",
 		       dir, x->out.plots && o->plots ? ", plots.gp" : "");
 	return bad;
 }
@@ -477,6 +488,7 @@ int main(int argc, char **argv)
 	struct progress prog;
 	struct step_thread thread;
 	struct run_view view = { 0 };
+	struct provenance prov;
 	struct sigaction sa;
 	struct options o;
 	bool previewed, backend_failed, has_ref = false;
@@ -584,8 +596,13 @@ int main(int argc, char **argv)
 		cfg.clock = run_view_clock;
 		cfg.clock_ctx = &view;
 	}
+	provenance_start(&prov, "rths-run", !x->has_specimen ? NULL :
+			 o.offline || x->device.backend !=
+			 RTHS_HS_BACKEND_DEVICE ? "offline" : x->device.card,
+			 o.file);
 	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, &h, &res,
 				    &err);
+	provenance_end(&prov);
 	step_thread_leave(&thread);
 	progress_done(&prog);
 	run_view_finish(&view, r < 0 && !res.error ? "failed" :
@@ -627,6 +644,7 @@ int main(int argc, char **argv)
 	in.ode_work = ode_work;
 	in.n_odesubs = h.rows > 1 ? x->n_odesubs : 0;
 	in.step_thread = &thread;
+	in.prov = &prov;
 	if (write_outputs(x, &o, dir, &in))
 		status = 1;
 	/* on stderr even with -q */

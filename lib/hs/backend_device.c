@@ -9,6 +9,7 @@
  * run on the sim card gives the same numbers every time.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,15 +208,40 @@ static int devb_stats(void *priv, struct rths_hs_backend_stats *st)
 	return 0;
 }
 
+/*
+ * What the trace is of, beside it as W3C CSV on the Web metadata
+ * (TRACE-metadata.json), not as a comment line that CSV readers trip on;
+ * rths-run adds the run's provenance to it.  Names are [A-Za-z0-9_-]
+ * (the kernel's rule), so they need no JSON escaping.
+ */
+static void devb_write_trace_metadata(const struct devb *d)
+{
+	char path[PATH_MAX + 16];
+	const char *base = strrchr(d->trace_path, '/');
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s-metadata.json", d->trace_path);
+	f = fopen(path, "w");
+	if (!f)
+		return;		/* the trace itself still gets written */
+	fprintf(f, "{\n  \"@context\": \"http://www.w3.org/ns/csvw\",\n"
+		   "  \"url\": \"%s\",\n"
+		   "  \"dc:description\": \"actuator-rate trace of an rths device\",\n"
+		   "  \"rths:device\": { \"name\": \"%s\", \"rate_hz\": %u, "
+		   "\"step_ticks\": %u, \"records_lost\": %llu }\n}\n",
+		base ? base + 1 : d->trace_path, d->name, d->rate,
+		d->step_ticks, (unsigned long long)d->trace_lost);
+	fclose(f);
+}
+
 static void devb_write_trace(struct devb *d)
 {
 	FILE *f = d->trace_f;
 	size_t k;
 	uint32_t i;
 
-	fprintf(f, "# actuator-rate trace of device %s, %u Hz, %u ticks a step%s\n",
-		d->name, d->rate, d->step_ticks,
-		d->trace_lost ? " (records lost: out of memory)" : "");
+	devb_write_trace_metadata(d);
+	/* a header row and numbers only: what every CSV reader takes */
 	fprintf(f, "tick,time_s,step,step_tick,state,irq_latency_us,thread_latency_us");
 	for (i = 0; i < d->channels; i++)
 		fprintf(f, ",command%u_m,disp%u_m,force%u_N", i + 1, i + 1, i + 1);

@@ -29,7 +29,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..16"
 expect "missing file exits 1" 1 "cannot open" -- "$work/none.json"
 printf '{"name": "x", "model": {"dofs": 1}}\n' >"$work/bad.json"
 expect "bad file exits 1 naming the file" 1 "bad.json" -- "$work/bad.json"
@@ -75,6 +75,31 @@ else
 	echo "not ok $n -d 8 and step_ticks 8 in the file give the same history"
 	nfail=$((nfail + 1))
 fi
+# where the outputs came from (the last run's, of d8.json)
+row() {	# row NAME COMMAND...
+	n=$((n + 1))
+	if "${@:2}" >/dev/null 2>&1; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		nfail=$((nfail + 1))
+	fi
+}
+row "the experiment file is copied into the outputs as experiment.json" \
+	cmp "$work/d8.json" "$work/out/experiment.json"
+row "summary.json says which rths, host, kernel, start and end" \
+	jq -e '.provenance | (.tool == "rths-run") and (.version | length > 0)
+		and (.host | length > 0) and (.kernel | length > 0)
+		and (.started | test("^[0-9-]+T[0-9:]+Z$"))
+		and (.ended >= .started) and (.card == "offline")' \
+	"$work/out/summary.json"
+row "history.csv-metadata.json (CSV on the Web) has its columns and provenance" \
+	bash -c '[ "$(jq -r "[.tableSchema.columns[].name] | join(\",\")" \
+		"$1/history.csv-metadata.json")" = "$(head -1 "$1/history.csv")" ] &&
+		jq -e ".\"rths:provenance\".version and .url == \"history.csv\"" \
+		"$1/history.csv-metadata.json"' - "$work/out"
+row "history.csv starts with its header row, no comment line" \
+	grep -q '^step,time_s,' <(head -1 "$work/out/history.csv")
 n=$((n + 1))
 if [ -d /sys/module/rths ]; then
 	echo "ok $n # SKIP the rths module is loaded here"

@@ -21,7 +21,7 @@ field() { sed -n "s/.*\"$2\": *\\([a-z0-9.eE+-]*\\).*/\\1/p" "$1/summary.json" |
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..22"
 # The same file with the compensation block replaced by "none" alone.
 sed '/"compensation": {/,/}/c\  "compensation": { "method": "none" },' "$example" >"$work/none.json"
 
@@ -42,6 +42,11 @@ rows=$(($(grep -vc '^#' "$work/ats/trace.csv") - 1))
 steps=$(field "$work/ats" steps)
 echo "# trace rows $rows for $steps steps of 8 ticks"
 check "the actuator-rate trace has a row per tick" test "$rows" -ge $((steps * 8))
+check "trace.csv starts with its header row (no comment line)" \
+	grep -q '^tick,time_s,step,' <(head -1 "$work/ats/trace.csv")
+check "trace.csv-metadata.json names the device and the run's provenance" \
+	jq -e '."rths:device".rate_hz > 0 and ."rths:provenance".tool == "rths-run"' \
+	"$work/ats/trace.csv-metadata.json"
 check "the history has a row per step" test \
 	"$(($(grep -vc '^#' "$work/ats/history.csv") - 1))" -ge "$steps"
 # The step thread (the experiment's "realtime" defaults): SCHED_FIFO

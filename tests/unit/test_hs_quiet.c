@@ -127,6 +127,8 @@ TEST(library_writes_nothing_to_stdout_or_stderr)
 		unlink(p);
 		snprintf(p, sizeof(p), "%s/trace.csv", dir);
 		unlink(p);
+		snprintf(p, sizeof(p), "%s/trace.csv-metadata.json", dir);
+		unlink(p);
 		unlink(out);
 		rmdir(dir);
 	}

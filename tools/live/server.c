@@ -375,6 +375,10 @@ int live_server_start(struct live_server **out, const struct live_config *c,
 	snprintf(path, sizeof(path), "%s/dygraph.min.css", dir);
 	if (r == 0)
 		r = slurp(path, &s->css, &s->css_len, err, err_len);
+	if (r == -ENOENT && !c->js_dir)
+		snprintf(err, err_len,
+			 "%s: no dygraphs there, which draws the page's charts: install Debian's libjs-dygraphs",
+			 dir);
 	if (r < 0) {
 		server_free(s);
 		return r;

@@ -245,6 +245,13 @@ void report_text(FILE *f, const struct report_input *in)
 
 	compute(in, &R);
 	fprintf(f, "rths-run: %s\n", in->name);
+	if (in->prov)
+		fprintf(f, "  run by        %s %s%s%s%s on %s (%s), %s to %s\n",
+			in->prov->tool, in->prov->version,
+			in->prov->git[0] ? " (" : "", in->prov->git,
+			in->prov->git[0] ? ")" : "", in->prov->host,
+			in->prov->kernel, in->prov->started,
+			in->prov->ended);
 	fprintf(f, "  backend       %s%s%s%s\n", in->backend,
 		in->actuator ? " (" : "", in->actuator ? in->actuator : "",
 		in->actuator ? ")" : "");
@@ -458,6 +465,9 @@ int report_json(const char *path, const struct report_input *in,
 			"budget_us", in->preview_fit->budget * 1e6,
 			"margin", in->preview_fit->margin,
 			"limit_us", in->preview_fit->limit * 1e6));
+	if (in->prov)
+		json_object_set_new(root, "provenance",
+				    provenance_json(in->prov));
 	/* loud: a run whose steps went over their budget */
 	json_object_set_new(root, "over_budget", json_pack(
 		"{s:I,s:f,s:f,s:I}", "steps", (json_int_t)R.over_budget,

@@ -16,6 +16,7 @@
 #include <rths/rt.h>
 
 #include "hs/preview_impl.h"
+#include "../common/provenance.h"
 #include "../live/live.h"
 
 /* A progress bar on stderr; silent unless stderr is a terminal. */
@@ -118,6 +119,7 @@ struct report_input {
 	size_t n_odesubs;
 	/* the step thread; NULL or without counters: not shown */
 	const struct step_thread *step_thread;
+	const struct provenance *prov;		/* may be NULL */
 };
 
 /* Peaks, RTHS benchmark tracking criteria, errors against the
