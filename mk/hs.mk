@@ -20,21 +20,25 @@ $(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_%.o): \
 # rths-run's summary and plots are the tool's, not the library's; their
 # test links them in.
 # (plain: the tool's own objects; tools/rths-run is the binary there)
-HS_RUN_PARTS := report plot
+HS_RUN_PARTS := report plot indicators
 $(O)/plain/tests/unit/test_hs_output: \
 	$(patsubst %,$(O)/plain/tools/rths-run.parts/%.o,$(HS_RUN_PARTS)) \
-	$(O)/plain/tools/common/gnuplot.o
+	$(O)/plain/tools/common/gnuplot.o $(O)/plain/tools/common/provenance.o
 $(O)/asan/tests/unit/test_hs_output: \
 	$(patsubst %,$(O)/asan/tools/rths-run/%.o,$(HS_RUN_PARTS)) \
-	$(O)/asan/tools/common/gnuplot.o
+	$(O)/asan/tools/common/gnuplot.o $(O)/asan/tools/common/provenance.o
 # What rths-run and rths-coord share (gnuplot, mkdir -p, the reference
 # run) is in tools/common.
 TOOL_OBJS_rths-run = $(O)/plain/tools/common/gnuplot.o \
 	$(O)/plain/tools/common/hsrun.o $(O)/plain/tools/common/steprt.o \
 	$(O)/plain/tools/common/cli.o $(O)/plain/tools/common/provenance.o \
 	$(LIVE_OBJS_plain) $(O)/plain/tools/net/tls.o
-# the live view (mk/live.mk)
-TOOL_LIBS_rths-run = $(LIVE_LIBS) $(NET_LIBS)
+# the live view (mk/live.mk); GSL's FFT for the frequency evaluation
+# index (tools/rths-run/indicators.c)
+TOOL_LIBS_rths-run = $(LIVE_LIBS) $(NET_LIBS) -lgsl
+DEB_PKGS_userspace += libgsl-dev
+$(foreach v,$(VARIANTS),$(O)/$(v)/tests/unit/test_hs_output): \
+	LIBRTHS_LIBS += -lgsl
 
 # The benchmark: one program, linked like a tool.
 HS_BENCH := $(O)/plain/bench/hs/bench-hs-step
@@ -69,7 +73,7 @@ $(O)/asan/bin/rths-run: $(RUN_SRCS) $(wildcard tools/rths-run/*.h) \
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
 		$(CPPFLAGS_COMMON) -I$(O)/gen $(RUN_SRCS) $(O)/asan/tools/live/page.o \
-		$(O)/asan/librths.a -lmicrohttpd -lgnutls $(LIBRTHS_LIBS)
+		$(O)/asan/librths.a -lmicrohttpd -lgnutls -lgsl $(LIBRTHS_LIBS)
 
 .PHONY: run-exit-check
 run-exit-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run

@@ -463,7 +463,7 @@ static int write_outputs(const struct rths_hs_experiment *x,
 			bad |= fail(&err);
 		else if (!o->quiet && !o->json)
 			printf("plots: %s/response.png%s\n", dir,
-			       in->h->n_act ? ", tracking.png, hysteresis.png" : "");
+			       in->h->n_act ? ", tracking.png, hysteresis.png, steptime.png, delay.png" : "");
 	}
 	if (!o->quiet && !o->json)
 		printf("outputs: %s/ (history.csv, summary.txt, summary.json, experiment.json%s)\n",

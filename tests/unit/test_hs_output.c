@@ -74,7 +74,7 @@ FIXTURE_SETUP(run)
 FIXTURE_TEARDOWN(run)
 {
 	static const char *const files[] = { "history.csv", "summary.json",
-					     "plots.gp", NULL };
+					     "plots.gp", "delay.csv", NULL };
 	char p[128];
 
 	for (const char *const *f = files; *f; f++) {
@@ -287,10 +287,62 @@ TEST_F(run, plot_script)
 		 rths_hs_csv_column(&self->h, true, RTHS_HS_CSV_FORCE, 0));
 	EXPECT_NE(NULL, strstr(text, want));
 	EXPECT_NE(NULL, strstr(text, "all-numerical"));
+	/* what an experimentalist asks of the plots: the peak close up,
+	 * late steps marked, J1-J3 and the FEI on the figure, the
+	 * difference from the reference, step time against the budget, the
+	 * delay over time */
+	EXPECT_NE(NULL, strstr(text, "around the peak"));
+	EXPECT_NE(NULL, strstr(text, "title 'late step'"));
+	EXPECT_NE(NULL, strstr(text, "J1 ") && strstr(text, "FEI "));
+	EXPECT_NE(NULL, strstr(text, "hybrid - all-numerical"));
+	EXPECT_NE(NULL, strstr(text, "set output 'steptime.png'"));
+	EXPECT_NE(NULL, strstr(text, "set output 'delay.png'"));
 	free(text);
+	/* delay.csv: a row per window, J1 per actuator */
+	snprintf(path, sizeof(path), "%s/delay.csv", self->dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(want, sizeof(want), f));
+	EXPECT_STREQ("time_s,j1_1_ms\n", want);
+	len = 0;
+	while (fgets(want, sizeof(want), f))
+		len++;
+	fclose(f);
+	EXPECT_LT(0, len);
 	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
 		  plot("/tmp/it's", "history.csv", &self->h, false,
 			       false, NULL));
+}
+
+#define NEAR(want, got, tol) EXPECT_GE((tol), fabs((double)(want) - (got)))
+
+/* The frequency evaluation index reads a gain and a pure delay back. */
+TEST(fei_of_a_known_gain_and_delay)
+{
+	enum { N = 4096 };
+	static double c[N], x[N];
+	const double dt = 1.0 / 1024, tau = 0.010, g = 0.9;
+	struct fei fe;
+
+	for (int i = 0; i < N; i++) {
+		double t = i * dt;
+
+		c[i] = sin(2 * M_PI * 2 * t) + 0.5 * sin(2 * M_PI * 5 * t);
+		x[i] = g * (sin(2 * M_PI * 2 * (t - tau)) +
+			    0.5 * sin(2 * M_PI * 5 * (t - tau)));
+	}
+	ASSERT_EQ(0, tracking_fei(c, x, N, 1, dt, &fe));
+	EXPECT_TRUE(fe.ok);
+	NEAR(g, fe.amplitude, 0.02);
+	NEAR(2.6, fe.f_eq_hz, 0.01);
+	NEAR(tau * 1e3, fe.delay_ms, 0.3);
+	EXPECT_LT(fe.phase_deg, 0);
+	/* perfect tracking: 1 and no delay */
+	ASSERT_EQ(0, tracking_fei(c, c, N, 1, dt, &fe));
+	NEAR(1.0, fe.amplitude, 1e-12);
+	NEAR(0.0, fe.delay_ms, 1e-9);
+	/* too short to say */
+	EXPECT_EQ(-EINVAL, tracking_fei(c, x, 8, 1, dt, &fe));
 }
 
 TEST_HARNESS_MAIN

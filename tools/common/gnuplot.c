@@ -87,8 +87,8 @@ void gnuplot_response(FILE *f, const char *csv,
 	size_t n = h->n_dof < GNUPLOT_MAX_CURVES ? h->n_dof : GNUPLOT_MAX_CURVES;
 	int t = rths_hs_csv_column(h, ref, RTHS_HS_CSV_TIME, 0);
 
-	fprintf(f, "set output 'response.png'\nset multiplot layout 2,1 title 'Response'\n"
-		"set ylabel 'displacement (mm)'\nplot ");
+	fprintf(f, "set output 'response.png'\nset multiplot layout %d,1 title 'Response'\n"
+		"set ylabel 'displacement (mm)'\nplot ", ref ? 3 : 2);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with lines title 'DOF %zu'",
 			i ? ", " : "", csv, t,
@@ -96,6 +96,16 @@ void gnuplot_response(FILE *f, const char *csv,
 		if (ref)
 			fprintf(f, ", '%s' every ::1 using %d:($%d*1e3) with lines dt 2 title 'DOF %zu, all-numerical'",
 				csv, t,
+				rths_hs_csv_column(h, ref, RTHS_HS_CSV_UREF, i),
+				i + 1);
+	}
+	/* the hybrid test's difference from the all-numerical structure */
+	if (ref) {
+		fprintf(f, "\nset ylabel 'hybrid - all-numerical (mm)'\nplot ");
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "%s'%s' every ::1 using %d:(($%d-$%d)*1e3) with lines title 'DOF %zu'",
+				i ? ", " : "", csv, t,
+				rths_hs_csv_column(h, ref, RTHS_HS_CSV_U, i),
 				rths_hs_csv_column(h, ref, RTHS_HS_CSV_UREF, i),
 				i + 1);
 	}

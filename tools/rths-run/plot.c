@@ -1,25 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rths-run: PNG plots of a run: a gnuplot script over the CSV, run as a child. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <rths/hs_criteria.h>
 
 #include <rths/hs_output.h>
 
 #include "rths-run.h"
 #include "../common/gnuplot.h"
 
+/* The half-width of tracking.png's zoom around the peak, s. */
+#define ZOOM_S 0.25
+
+/* Each actuator's J1-J3 and FEI, for the plots' titles. */
+static void criteria_label(FILE *f, const struct rths_hs_history *h,
+			   size_t m)
+{
+	fprintf(f, "set label 1 \"");
+	for (size_t j = 0; j < m && h->rows > 2; j++) {
+		struct rths_hs_tracking tr;
+		struct fei fe;
+
+		rths_hs_tracking(h->target + h->n_act + j,
+				 h->disp + h->n_act + j, h->rows - 1,
+				 h->n_act, h->dt, 50, &tr);
+		fprintf(f, "%sactuator %zu: J1 %.2f ms, J2 %.2f %%, J3 %.2f %%",
+			j ? "\\n" : "", j + 1, tr.j1_ms, tr.j2_pct,
+			tr.j3_pct);
+		if (tracking_fei(h->target + h->n_act + j,
+				 h->disp + h->n_act + j, h->rows - 1,
+				 h->n_act, h->dt, &fe) == 0)
+			fprintf(f, ", FEI %.3f at %.1f deg (%.2f ms at %.2f Hz)",
+				fe.amplitude, fe.phase_deg, fe.delay_ms,
+				fe.f_eq_hz);
+	}
+	fprintf(f, "\" at graph 0.01, graph 0.97 front font ',9'\n");
+}
+
 static void script(FILE *f, const char *csv,
-		   const struct rths_hs_history *h, bool ref)
+		   const struct rths_hs_history *h, bool ref, bool delay)
 {
 	size_t m = h->n_act < GNUPLOT_MAX_CURVES ? h->n_act : GNUPLOT_MAX_CURVES;
 	int t = rths_hs_csv_column(h, ref, RTHS_HS_CSV_TIME, 0);
+	/* compute_us and flags follow the actuators' columns */
+	int cu = rths_hs_csv_column(h, ref, RTHS_HS_CSV_FORCE, h->n_act - 1) + 1;
+	size_t peak = 0;
+	double tp;
 
 	gnuplot_response(f, csv, h, ref);
 	if (!m)
 		return;
-	fprintf(f, "set output 'tracking.png'\nset multiplot layout 2,1 title 'Command against measured displacement'\n"
-		"set ylabel 'displacement (mm)'\nplot ");
+	rths_hs_peak(h->target, h->rows, h->n_act, &peak);
+	tp = h->t[peak];
+	fprintf(f, "set output 'tracking.png'\nset terminal pngcairo size 1200,1000 font ',10'\n"
+		"set multiplot layout 3,1 title 'Command against measured displacement'\n"
+		"set ylabel 'displacement (mm)'\n");
+	criteria_label(f, h, m);
+	fprintf(f, "plot ");
 	for (size_t j = 0; j < m; j++)
 		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with lines title 'target %zu', "
 			"'%s' every ::1 using %d:($%d*1e3) with lines title 'measured %zu'",
@@ -27,13 +67,30 @@ static void script(FILE *f, const char *csv,
 			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j), j + 1,
 			csv, t, rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
 			j + 1);
-	fprintf(f, "\nset xlabel 'time (s)'\nset ylabel 'measured - target (mm)'\nplot ");
+	/* the peak, close up: the delay shows as the curves' offset */
+	fprintf(f, "\nunset label 1\nset xrange [%.6f:%.6f]\n"
+		"set ylabel 'around the peak (mm)'\nplot ",
+		tp - ZOOM_S, tp + ZOOM_S);
+	for (size_t j = 0; j < m; j++)
+		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with linespoints pt 7 ps 0.4 title 'target %zu', "
+			"'%s' every ::1 using %d:($%d*1e3) with linespoints pt 6 ps 0.4 title 'measured %zu'",
+			j ? ", " : "", csv, t,
+			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j), j + 1,
+			csv, t, rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
+			j + 1);
+	fprintf(f, "\nset autoscale x\nset xlabel 'time (s)'\n"
+		"set ylabel 'measured - target (mm)'\nplot ");
 	for (size_t j = 0; j < m; j++)
 		fprintf(f, "%s'%s' every ::1 using %d:(($%d-$%d)*1e3) with lines title 'actuator %zu'",
 			j ? ", " : "", csv, t,
 			rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
 			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j), j + 1);
+	/* late steps (feedback flags extrapolated, held, decelerated) */
+	fprintf(f, ", '%s' every ::1 using %d:((int($%d) & 7) ? ($%d-$%d)*1e3 : 1/0) with points pt 7 ps 0.6 lc rgb 'red' title 'late step'",
+		csv, t, cu + 1, rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, 0),
+		rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, 0));
 	fprintf(f, "\nunset multiplot\nunset xlabel\n"
+		"set terminal pngcairo size 1200,800 font ',10'\n"
 		"set output 'hysteresis.png'\nset title 'Specimen force-displacement'\n"
 		"set xlabel 'measured displacement (mm)'\nset ylabel 'measured force (kN)'\nplot ");
 	for (size_t j = 0; j < m; j++)
@@ -41,29 +98,52 @@ static void script(FILE *f, const char *csv,
 			j ? ", " : "", csv,
 			rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
 			rths_hs_csv_column(h, ref, RTHS_HS_CSV_FORCE, j), j + 1);
-	fputc('\n', f);
+	/* each step's compute time against its budget, the step */
+	fprintf(f, "\nset output 'steptime.png'\nset title 'Step compute time against the budget'\n"
+		"set xlabel 'time (s)'\nset ylabel 'compute (us)'\n"
+		"plot '%s' every ::1 using %d:%d with impulses lc rgb 'dark-green' title 'compute', "
+		"%.6f with lines lc rgb 'blue' dt 2 title 'budget (the step)', "
+		"'%s' every ::1 using %d:((int($%d) & 7) ? $%d : 1/0) with points pt 7 ps 0.6 lc rgb 'red' title 'late step'\n",
+		csv, t, cu, h->dt * 1e6, csv, t, cu + 1, cu);
+	if (delay) {
+		fprintf(f, "set output 'delay.png'\nset title 'Delay estimate J1 over 2 s windows'\n"
+			"set xlabel 'time (s)'\nset ylabel 'J1 (ms)'\nplot ");
+		for (size_t j = 0; j < m; j++)
+			fprintf(f, "%s'delay.csv' every ::1 using 1:%zu with linespoints pt 7 ps 0.5 title 'actuator %zu'",
+				j ? ", " : "", j + 2, j + 1);
+		fputc('\n', f);
+	}
+	fprintf(f, "unset title\nunset xlabel\n");
 }
 
 struct script_ctx {
 	const char *csv;
 	const struct rths_hs_history *h;
-	bool ref;
+	bool ref, delay;
 };
 
 static void write_script(FILE *f, const void *ctx)
 {
 	const struct script_ctx *c = ctx;
 
-	script(f, c->csv, c->h, c->ref);
+	script(f, c->csv, c->h, c->ref, c->delay);
 }
 
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
 	 bool with_ref, bool run, struct rths_error *err)
 {
-	struct script_ctx c = { csv, h, with_ref };
+	struct script_ctx c = { csv, h, with_ref, false };
+	char path[PATH_MAX + 16];
+	int r;
 
-	if (strchr(csv, '\''))
+	if (strchr(csv, '\'') || strchr(dir, '\''))
 		return rths_error_set(err, RTHS_E_UNSUPPORTED, dir, 0, NULL,
 				      "plots: a quote in the output path");
+	/* J1 over 2 s windows every 0.5 s, for delay.png */
+	snprintf(path, sizeof(path), "%s/delay.csv", dir);
+	r = delay_csv(path, h, 2.0, 0.5, err);
+	if (r < 0)
+		return r;
+	c.delay = r > 0;
 	return gnuplot_script(dir, "rths-run", write_script, &c, run, err);
 }

@@ -25,6 +25,7 @@ struct report {
 	struct peak u[MAX_LISTED], a_abs[MAX_LISTED];
 	struct peak stroke[NCH], force[NCH];
 	struct rths_hs_tracking track[NCH];
+	struct fei fei[NCH];
 	bool has_ref;
 	double ref_rms[MAX_LISTED], ref_peak[MAX_LISTED];
 	bool ref_still[MAX_LISTED];	/* the reference does not move */
@@ -80,6 +81,10 @@ static void compute(const struct report_input *in, struct report *R)
 			rths_hs_tracking(h->target + R->m + j,
 					 h->disp + R->m + j, rows - 1, R->m,
 					 h->dt, 50, &R->track[j]);
+		/* the same in the frequency domain */
+		if (rows > 2)
+			tracking_fei(h->target + R->m + j, h->disp + R->m + j,
+				     rows - 1, R->m, h->dt, &R->fei[j]);
 	}
 	if (in->ref && in->ref->rows >= rows && in->ref->n_dof == R->n) {
 		R->has_ref = true;
@@ -316,6 +321,13 @@ void report_text(FILE *f, const struct report_input *in)
 			fprintf(f, "  actuator %-2zu              %6.2f ms  %7.3f %%  %7.3f %%\n",
 				j + 1, R.track[j].j1_ms, R.track[j].j2_pct,
 				R.track[j].j3_pct);
+		fprintf(f, "frequency evaluation index  amplitude   phase      delay at f_eq\n");
+		for (size_t j = 0; j < R.m; j++)
+			if (R.fei[j].ok)
+				fprintf(f, "  actuator %-2zu              %6.4f   %7.2f deg  %6.2f ms at %.2f Hz\n",
+					j + 1, R.fei[j].amplitude,
+					R.fei[j].phase_deg, R.fei[j].delay_ms,
+					R.fei[j].f_eq_hz);
 	}
 	if (R.has_ref) {
 		fprintf(f, "against the all-numerical structure (same integrator and step)\n");
@@ -406,8 +418,8 @@ int report_json(const char *path, const struct report_input *in,
 				"peak_pct", R.ref_peak[i]));
 		json_array_append_new(dofs, d);
 	}
-	for (size_t j = 0; j < R.m; j++)
-		json_array_append_new(acts, json_pack(
+	for (size_t j = 0; j < R.m; j++) {
+		json_t *a = json_pack(
 			"{s:o,s:o,s:f,s:f,s:f,s:[f,f,f],s:I}",
 			"stroke_m", peak_json(&R.stroke[j], 1),
 			"force_N", peak_json(&R.force[j], 1),
@@ -415,7 +427,17 @@ int report_json(const char *path, const struct report_input *in,
 			"J3_pct", R.track[j].j3_pct, "compensation",
 			res->comp_coeffs[j][0], res->comp_coeffs[j][1],
 			res->comp_coeffs[j][2], "compensation_fits",
-			(json_int_t)res->comp_updates[j]));
+			(json_int_t)res->comp_updates[j]);
+
+		if (R.fei[j].ok)
+			json_object_set_new(a, "FEI", json_pack(
+				"{s:f,s:f,s:f,s:f}", "amplitude",
+				R.fei[j].amplitude, "phase_deg",
+				R.fei[j].phase_deg, "delay_ms",
+				R.fei[j].delay_ms, "f_eq_hz",
+				R.fei[j].f_eq_hz));
+		json_array_append_new(acts, a);
+	}
 	root = json_pack("{s:s,s:s,s:s,s:f,s:i,s:i,s:I,s:I,s:b,s:b,s:o,s:o,"
 			 "s:{s:f,s:f,s:f,s:f,s:I},s:f,s:I}",
 			 "name", in->name, "backend", in->backend,

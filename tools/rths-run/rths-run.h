@@ -97,6 +97,24 @@ void run_view_stop(struct run_view *rv, double linger,
  * token of 16 or more URL-safe characters. */
 int run_view_token(const char *file, char *token, size_t len);
 
+/* Tracking indicators (indicators.c). */
+struct fei {
+	double amplitude;	/* |FEI|: 1 is no gain error */
+	double phase_deg;	/* arg(FEI) */
+	double f_eq_hz;		/* the command's power-weighted frequency */
+	double delay_ms;	/* -arg(FEI) / (2 pi f_eq) */
+	bool ok;
+};
+
+/* The frequency evaluation index of measured @x against commanded @c
+ * (@n samples @stride apart, @dt s): 0, or -errno. */
+int tracking_fei(const double *c, const double *x, size_t n, size_t stride,
+		 double dt, struct fei *out);
+/* J1 over windows of @window s every @hop s as CSV at @path: 1 written,
+ * 0 nothing to write (no actuator, too short), or -errno. */
+int delay_csv(const char *path, const struct rths_hs_history *h,
+	      double window, double hop, struct rths_error *err);
+
 /* What the summary shows (report.c). */
 struct report_input {
 	const char *name;
@@ -136,8 +154,9 @@ void report_over_budget_warning(FILE *f, const struct report_input *in);
 
 /*
  * Writes DIR/plots.gp for the CSV at @csv (its name relative to DIR)
- * and, if @run, runs gnuplot in DIR: response.png, tracking.png and
- * hysteresis.png (the last two with actuators only).
+ * and, if @run, runs gnuplot in DIR: response.png, and with actuators
+ * tracking.png, hysteresis.png, steptime.png and delay.png (over
+ * DIR/delay.csv, written here).
  * -RTHS_E_UNSUPPORTED if gnuplot is not installed.
  */
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
