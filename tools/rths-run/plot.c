@@ -40,6 +40,26 @@ static void criteria_label(FILE *f, const struct rths_hs_history *h,
 	fprintf(f, "\" at graph 0.01, graph 0.97 front font ',9'\n");
 }
 
+/* One plot line: each actuator's target and measured displacement. */
+static void target_measured(FILE *f, const char *csv,
+			    const struct rths_hs_history *h, bool ref,
+			    size_t m, const char *target_style,
+			    const char *measured_style)
+{
+	int t = rths_hs_csv_column(h, ref, RTHS_HS_CSV_TIME, 0);
+
+	fprintf(f, "plot ");
+	for (size_t j = 0; j < m; j++)
+		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with %s title 'target %zu', "
+			"'%s' every ::1 using %d:($%d*1e3) with %s title 'measured %zu'",
+			j ? ", " : "", csv, t,
+			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j),
+			target_style, j + 1, csv, t,
+			rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
+			measured_style, j + 1);
+	fputc('\n', f);
+}
+
 static void script(FILE *f, const char *csv,
 		   const struct rths_hs_history *h, bool ref, bool delay)
 {
@@ -59,26 +79,14 @@ static void script(FILE *f, const char *csv,
 		"set multiplot layout 3,1 title 'Command against measured displacement'\n"
 		"set ylabel 'displacement (mm)'\n");
 	criteria_label(f, h, m);
-	fprintf(f, "plot ");
-	for (size_t j = 0; j < m; j++)
-		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with lines title 'target %zu', "
-			"'%s' every ::1 using %d:($%d*1e3) with lines title 'measured %zu'",
-			j ? ", " : "", csv, t,
-			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j), j + 1,
-			csv, t, rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
-			j + 1);
+	target_measured(f, csv, h, ref, m, "lines", "lines");
 	/* the peak, close up: the delay shows as the curves' offset */
-	fprintf(f, "\nunset label 1\nset xrange [%.6f:%.6f]\n"
-		"set ylabel 'around the peak (mm)'\nplot ",
+	fprintf(f, "unset label 1\nset xrange [%.6f:%.6f]\n"
+		"set ylabel 'around the peak (mm)'\n",
 		tp - ZOOM_S, tp + ZOOM_S);
-	for (size_t j = 0; j < m; j++)
-		fprintf(f, "%s'%s' every ::1 using %d:($%d*1e3) with linespoints pt 7 ps 0.4 title 'target %zu', "
-			"'%s' every ::1 using %d:($%d*1e3) with linespoints pt 6 ps 0.4 title 'measured %zu'",
-			j ? ", " : "", csv, t,
-			rths_hs_csv_column(h, ref, RTHS_HS_CSV_TARGET, j), j + 1,
-			csv, t, rths_hs_csv_column(h, ref, RTHS_HS_CSV_DISP, j),
-			j + 1);
-	fprintf(f, "\nset autoscale x\nset xlabel 'time (s)'\n"
+	target_measured(f, csv, h, ref, m, "linespoints pt 7 ps 0.4",
+			"linespoints pt 6 ps 0.4");
+	fprintf(f, "set autoscale x\nset xlabel 'time (s)'\n"
 		"set ylabel 'measured - target (mm)'\nplot ");
 	for (size_t j = 0; j < m; j++)
 		fprintf(f, "%s'%s' every ::1 using %d:(($%d-$%d)*1e3) with lines title 'actuator %zu'",
