@@ -12,19 +12,21 @@ MAN_PAGES += Documentation/man/rths-coord.1
 COORD_COMMON := tools/common/gnuplot.c tools/common/hsrun.c \
 	tools/common/cli.c
 TOOL_OBJS_rths-coord = $(NET_OBJS_plain) \
-	$(patsubst %.c,$(O)/plain/%.o,$(COORD_COMMON))
-TOOL_LIBS_rths-coord = $(NET_LIBS)
+	$(patsubst %.c,$(O)/plain/%.o,$(COORD_COMMON)) $(LIVE_OBJS_plain)
+TOOL_LIBS_rths-coord = $(NET_LIBS) $(LIVE_LIBS)
 
 COORD_SRCS := tools/rths-coord.c $(sort $(wildcard tools/rths-coord/*.c)) \
-	$(COORD_COMMON) $(sort $(wildcard tools/net/*.c))
+	$(COORD_COMMON) $(sort $(wildcard tools/net/*.c)) \
+	$(sort $(wildcard tools/live/*.c))
 COORD_ASAN := $(O)/asan/tools/rths-coord
 $(COORD_ASAN): $(COORD_SRCS) $(wildcard tools/rths-coord/*.h) \
 		$(wildcard tools/common/*.h) $(wildcard tools/net/*.h) \
+		$(wildcard tools/live/*.h) $(O)/asan/tools/live/page.o \
 		$(O)/asan/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
-		$(CPPFLAGS_COMMON) $(COORD_SRCS) $(O)/asan/librths.a \
-		$(NET_LIBS) $(LIBRTHS_LIBS)
+		$(CPPFLAGS_COMMON) $(COORD_SRCS) $(O)/asan/tools/live/page.o \
+		$(O)/asan/librths.a $(NET_LIBS) $(LIVE_LIBS) $(LIBRTHS_LIBS)
 
 .PHONY: coord-check
 coord-check: $(O)/plain/tools/rths-coord $(COORD_ASAN) \

@@ -32,7 +32,7 @@ $(O)/$(1)/tools/live/page.c: $(LIVE_PAGE) mk/live.mk | $(DEPS_STAMP)
 	done; } > $$@.tmp && mv $$@.tmp $$@
 $(O)/$(1)/tools/live/page.o: $(O)/$(1)/tools/live/page.c
 	$$(CC) $$(CSTD) $$(CFLAGS_$(1)) -Wall -Wextra -Werror \
-		-fPIC -c $$< -o $$@
+		$$(CPPFLAGS) $$(CFLAGS) -fPIC -c $$< -o $$@
 endef
 $(foreach v,plain asan,$(eval $(call live_page_rule,$(v))))
 
@@ -41,7 +41,7 @@ $(foreach v,plain asan,$(eval $(call live_page_rule,$(v))))
 # HTTPS off loopback (openssl makes the certificate), and the page in
 # headless Chromium over the DevTools protocol (python3-websocket), whose
 # screenshot during the run goes to results/live-view.png.
-DEB_PKGS += python3-websocket openssl
+DEB_PKGS += python3-websocket openssl curl
 .PHONY: live-check
 live-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run
 	@mkdir -p $(O)/results
@@ -55,3 +55,21 @@ live-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run
 		cat $(O)/results/live-check-$$v.tap; \
 	done; exit $$rc
 CHECK_PARTS += live-check
+
+# Does the view touch the step loop?  The same run with no viewer and
+# with five (one stalled), alternately, in one invocation: offline at
+# the record's pace with a real-time step thread on the host, then the
+# demo on the sim card in a stock guest (BENCH_LIVE_VM=0 leaves the
+# guest out).  Prints; asserts nothing about time.
+BENCH_LIVE_VM ?= 1
+BENCHES += bench-live
+.PHONY: bench-live
+bench-live: $(O)/plain/tools/rths-run
+	@/usr/bin/python3 bench/live/viewers.py $(O)/plain/tools/rths-run \
+		examples/two-story-frame.json 2 -- --offline --pace \
+		--realtime -t 6
+	@if [ '$(BENCH_LIVE_VM)' != 0 ]; then \
+		$(MAKE) --no-print-directory module vm-kernels && \
+		$(VM_ENV) bench/live/viewers-guest.sh stock $(O)/results \
+			$(O)/kmod-stock $(O)/plain/tools/rths-run 2; \
+	fi

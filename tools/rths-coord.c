@@ -36,6 +36,10 @@ struct options {
 	uint32_t step_ticks;
 	long max_retries;	/* -1: the file's */
 	double duration, step_timeout, give_up;
+	struct coord_view_options view;
+	const char *token_file;
+	char token[257];
+	double linger;
 };
 
 static void usage(FILE *f)
@@ -63,6 +67,13 @@ static void usage(FILE *f)
 		"      --max-retries N   every site's max_retries\n"
 		"      --no-plots        do not run gnuplot\n"
 		"      --no-reference    skip the all-numerical reference run\n"
+		"      --live ADDR:PORT  serve a live view of the test there (loopback;\n"
+		"                        port 0: any free one; its URL goes to stderr)\n"
+		"      --live-token FILE the token the view asks for (first line of FILE);\n"
+		"                        needed, with HTTPS, off loopback\n"
+		"      --live-cert FILE, --live-key FILE\n"
+		"                        serve the view over HTTPS (PEM)\n"
+		"      --live-linger S   keep serving S seconds after the test\n"
 		"  -q, --quiet           no progress line, no summary on stdout\n"
 		"  -j, --json            the summary as JSON on stdout, in place\n"
 		"                        of its text\n"
@@ -109,6 +120,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "no-reference", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "live", required_argument, NULL, 'L' },
+		{ "live-token", required_argument, NULL, 'K' },
+		{ "live-cert", required_argument, NULL, 'E' },
+		{ "live-key", required_argument, NULL, 'P' },
+		{ "live-linger", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -133,6 +149,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'F': o->reference = false; break;
 		case 'q': o->quiet = true; break;
 		case 'v': coord_verbose = 1; break;
+		case 'L': o->view.listen = optarg; break;
+		case 'K': o->token_file = optarg; break;
+		case 'E': o->view.cert = optarg; break;
+		case 'P': o->view.key = optarg; break;
+		case 'g':
+			if (seconds_arg("live-linger", &o->linger))
+				return -1;
+			break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': exit(tool_version("rths-coord"));
 		case 'I':
@@ -178,6 +202,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	o->file = argv[optind];
+	if (!o->view.listen && (o->token_file || o->view.cert ||
+				o->view.key || o->linger > 0)) {
+		fprintf(stderr, "rths-coord: --live-token, --live-cert, --live-key and --live-linger go with --live\n");
+		return -1;
+	}
+	if (o->token_file) {
+		char err[512];
+
+		if (live_token_read(o->token_file, o->token, sizeof(o->token),
+				    err, sizeof(err)) < 0) {
+			fprintf(stderr, "rths-coord: %s\n", err);
+			return -1;
+		}
+		o->view.token = o->token;
+	}
 	return 0;
 }
 
@@ -361,13 +400,14 @@ int main(int argc, char **argv)
 	struct rths_hs_history h = { 0 }, ref = { 0 };
 	struct coord_options co = { 0 };
 	struct rths_hs_backend b = { 0 };
-	struct rths_hs_run_result res;
+	struct rths_hs_run_result res = { 0 };
 	struct rths_hs_sim_config cfg;
 	struct coord_config cc;
 	struct report rep = { 0 };
 	struct journal j = { 0 };
 	struct rths_error err;
 	struct progress prog;
+	struct coord_view view = { 0 };
 	struct sigaction sa;
 	struct options o;
 	char msg[1024], dir_default[160], jpath[PATH_MAX];
@@ -419,12 +459,23 @@ int main(int argc, char **argv)
 	rths_hs_experiment_sim_config(cc.x, &cfg);
 	cfg.backend = &b;
 	progress_init(&prog, !o.quiet, cc.x->integrator.dt, &b, &cc);
+	if (coord_view_start(&view, &cc, &o.view, &h, &b) < 0) {
+		rths_hs_backend_close(&b);
+		journal_close(&j);
+		coord_config_free(&cc);
+		return 1;
+	}
+	view.chain_ctx = &prog;
 	cfg.stop = &interrupted;
-	cfg.progress = progress_update;
-	cfg.progress_ctx = &prog;
+	cfg.progress = coord_view_step;
+	cfg.progress_ctx = &view;
 	cfg.progress_every = 1;
 	r = rths_hs_sim_run(&cfg, &h, &res, &err);
 	progress_done(&prog);
+	coord_view_finish(&view, r < 0 && !res.error ? "failed" :
+			  res.error ? "failed" :
+			  res.interrupted || interrupted ? "interrupted" :
+			  "done");
 	if (r < 0 && h.rows == 0) {
 		/* before the first step: nothing to write */
 		status = coord_fault(&b) == COORD_FAULT_AUTH ? 5 : 3;
@@ -432,6 +483,7 @@ int main(int argc, char **argv)
 		fail(&err);
 		if (status == 5)
 			fprintf(stderr, "rths-coord: %s\n", auth_hint);
+		coord_view_stop(&view, 0, NULL);
 		rths_hs_backend_close(&b);
 		journal_close(&j);
 		coord_config_free(&cc);
@@ -465,6 +517,7 @@ int main(int argc, char **argv)
 		status = failed(&b, &res, jpath);
 	}
 	coord_log_flush();
+	coord_view_stop(&view, o.linger, &interrupted);
 	rths_hs_backend_close(&b);
 	journal_close(&j);
 	rths_hs_history_free(&h);

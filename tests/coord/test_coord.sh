@@ -165,7 +165,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..43"
+echo "1..46"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -242,6 +242,33 @@ run -o "$T/b" --serial --no-reference
 check "a serial run completes" [ $? -eq 0 ]
 check "serial and parallel give the same history, bit for bit" \
 	same_history "$T/b"
+
+# the live view: each site's round trip, re-issues and reconnects
+TEST_ID=0x1010
+"$COORD" -q --no-plots --no-journal-sync --test-id "$TEST_ID" -o "$T/lv" \
+	--no-reference --live 127.0.0.1:0 --live-linger 3 "$T/bridge.json" \
+	2> "$T/coord-live.log" &
+LPID=$!
+wait_for "$T/coord-live.log" "live view at"
+URL=$(sed -n 's/.*live view at //p' "$T/coord-live.log")
+for _ in $(seq 300); do
+	curl -s -m 2 "${URL}summary.json" > "$T/live-summary.json"
+	grep -q '"state":"done"' "$T/live-summary.json" && break
+	sleep 0.05
+done
+curl -s -m 2 -o "$T/live-page.html" "$URL"
+wait $LPID
+st=$?
+check "rths-coord --live serves the test, and gives the same history" \
+	test $st -eq 0 -a -n "$(same_history "$T/lv" && echo same)"
+check "the view shows each site's round trip, re-issues and reconnects" \
+	python3 -c 'import json,sys
+s = json.load(open(sys.argv[1]))
+sys.exit(not (s["step"] == int(sys.argv[2]) and len(s["sites"]) == 3 and
+	all(x["rtt_mean_ms"] > 0 and x["reissues"] == 0 and
+	    x["reconnects"] == 0 for x in s["sites"])))' \
+	"$T/live-summary.json" "$STEPS"
+check "its page lists the sites' table" grep -q 'id="sites"' "$T/live-page.html"
 stop_sites
 
 # -------------------------------------------- a site killed and restarted

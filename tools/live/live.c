@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rths/hs_sim.h>
+
 #include "live.h"
 
 /* 2^14 frames: 16 s of steps at 1024 Hz, 3.7 MB */
@@ -26,9 +28,10 @@ int live_start(struct live **out, const struct live_config *c, char *err,
 	*out = NULL;
 	if (!l)
 		return -ENOMEM;
-	if (c->channels > LIVE_MAX_CH) {
-		snprintf(err, err_len, "the live view shows at most %d actuators",
-			 LIVE_MAX_CH);
+	if (c->channels > LIVE_MAX_CH || c->sites > LIVE_MAX_SITES) {
+		snprintf(err, err_len,
+			 "the live view shows at most %d actuators and %d sites",
+			 LIVE_MAX_CH, LIVE_MAX_SITES);
 		free(l);
 		return -EINVAL;
 	}
@@ -75,4 +78,48 @@ void live_stop(struct live *l)
 	live_view_free(l->view);
 	live_ring_free(&l->ring);
 	free(l);
+}
+
+void live_frame_from_history(struct live_frame *f,
+			     const struct rths_hs_history *h, uint64_t step)
+{
+	size_t m = h->n_act < LIVE_MAX_CH ? h->n_act : LIVE_MAX_CH;
+
+	memset(f, 0, sizeof(*f));
+	f->step = step;
+	f->t = h->t[step];
+	f->compute = h->compute[step];
+	f->flags = h->flags[step];
+	f->channels = (uint32_t)m;
+	for (size_t i = 0; i < m; i++) {
+		f->target[i] = h->target[step * h->n_act + i];
+		f->disp[i] = h->disp[step * h->n_act + i];
+		f->force[i] = h->force[step * h->n_act + i];
+	}
+}
+
+int live_token_read(const char *file, char *token, size_t len, char *err,
+		    size_t err_len)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
+	FILE *f = fopen(file, "r");
+	size_t n;
+
+	if (!f) {
+		snprintf(err, err_len, "%s: io: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!fgets(token, (int)len, f))
+		token[0] = '\0';
+	fclose(f);
+	n = strcspn(token, "\r\n");
+	token[n] = '\0';
+	/* it goes into URLs as it is */
+	if (n < 16 || strspn(token, ok) != n) {
+		snprintf(err, err_len,
+			 "%s:1: value: the token: expected 16 to %zu characters of [A-Za-z0-9-._~]",
+			 file, len - 1);
+		return -1;
+	}
+	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The live view of a run (Documentation/live-view.rst), served by the
- * tool itself: rths-run --live ADDR:PORT.
+ * tool itself: rths-run --live ADDR:PORT, rths-coord --live ADDR:PORT.
  *
  * The step thread publishes one frame a step with live_publish(): into a
  * lock-free ring (ring.h), with no lock, no allocation and no system
@@ -29,6 +29,8 @@ struct live_config {
 	const char *tool;	/* "rths-run", shown on the page */
 	const char *name;	/* the experiment's name */
 	unsigned int channels;	/* actuators, <= LIVE_MAX_CH */
+	unsigned int sites;	/* rths-coord's, <= LIVE_MAX_SITES */
+	const char *const *site_names;
 	double dt;		/* s, the step */
 	uint64_t steps;		/* planned */
 	double budget;		/* s, a step's compute budget */
@@ -52,6 +54,14 @@ void live_publish(struct live *l, const struct live_frame *f);
 void live_finish(struct live *l, const char *state);
 /* Stops the server and the view thread, frees everything (NULL: none). */
 void live_stop(struct live *l);
+/* Step @step of the history @h as a frame (the sites' fields zero). */
+struct rths_hs_history;
+void live_frame_from_history(struct live_frame *f,
+			     const struct rths_hs_history *h, uint64_t step);
+/* --live-token FILE: its first line into @token, 16 or more URL-safe
+ * characters; -1 with the reason in @err otherwise. */
+int live_token_read(const char *file, char *token, size_t len, char *err,
+		    size_t err_len);
 
 /* --- between view.c and server.c */
 struct live_view;

@@ -17,8 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Actuator channels a frame carries (rths-run's at most). */
+/* Actuator channels and sites a frame carries (the tools' at most). */
 #define LIVE_MAX_CH 8
+#define LIVE_MAX_SITES 8
 
 struct live_frame {
 	uint64_t step;
@@ -29,6 +30,11 @@ struct live_frame {
 	double target[LIVE_MAX_CH];	/* m, decoupled targets */
 	double disp[LIVE_MAX_CH];	/* m, measured */
 	double force[LIVE_MAX_CH];	/* N, measured */
+	/* a distributed test's sites (rths-coord) */
+	uint32_t sites;
+	float rtt_ms[LIVE_MAX_SITES];	/* this step's round trip */
+	uint32_t reissues[LIVE_MAX_SITES];	/* of this step */
+	uint32_t reconnects[LIVE_MAX_SITES];	/* so far */
 };
 
 struct live_slot {

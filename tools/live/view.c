@@ -28,7 +28,7 @@
 
 struct live_view {
 	struct live_ring *ring;
-	unsigned int ch;
+	unsigned int ch, sites;
 	double dt, budget;
 	uint64_t steps;
 	char *hello;
@@ -55,6 +55,9 @@ struct live_view {
 	struct rths_hs_tracking j[LIVE_MAX_CH];
 	uint64_t extrapolated, held, decelerated, gaps, over_budget;
 	double compute_max;
+	/* per site: round trips so far, re-issues */
+	double rtt_sum[LIVE_MAX_SITES], rtt_max[LIVE_MAX_SITES];
+	uint64_t rtt_n[LIVE_MAX_SITES], reissues[LIVE_MAX_SITES];
 	struct live_frame last;
 	bool has_last;
 	struct timespec t0;
@@ -112,6 +115,13 @@ static void count(struct live_view *v, const struct live_frame *f)
 		v->over_budget++;
 	if (f->compute > v->compute_max)
 		v->compute_max = f->compute;
+	for (unsigned int i = 0; i < v->sites && i < f->sites; i++) {
+		v->rtt_sum[i] += f->rtt_ms[i];
+		v->rtt_n[i]++;
+		if (f->rtt_ms[i] > v->rtt_max[i])
+			v->rtt_max[i] = f->rtt_ms[i];
+		v->reissues[i] += f->reissues[i];
+	}
 	v->last = *f;
 	v->has_last = true;
 }
@@ -148,6 +158,27 @@ static json_t *summary_json(struct live_view *v, const char *state)
 	json_object_set_new(s, "budget_s", json_real(v->budget));
 	json_object_set_new(s, "lost_frames", json_integer((json_int_t)v->lost));
 	json_object_set_new(s, "tracking", j);
+	if (v->sites) {
+		json_t *sites = json_array();
+
+		for (unsigned int i = 0; i < v->sites; i++) {
+			const struct live_frame *f = &v->last;
+			bool has = v->has_last && i < f->sites;
+
+			json_array_append_new(sites, json_pack(
+				"{s:f,s:f,s:f,s:I,s:I,s:s}",
+				"rtt_ms", has ? f->rtt_ms[i] : 0.0,
+				"rtt_mean_ms", v->rtt_n[i] ?
+				v->rtt_sum[i] / (double)v->rtt_n[i] : 0.0,
+				"rtt_max_ms", v->rtt_max[i],
+				"reissues", (json_int_t)v->reissues[i],
+				"reconnects",
+				(json_int_t)(has ? f->reconnects[i] : 0),
+				"state", !has ? "waiting" :
+				f->reissues[i] ? "re-issued" : "ok"));
+		}
+		json_object_set_new(s, "sites", sites);
+	}
 	return s;
 }
 
@@ -158,8 +189,11 @@ static json_t *frames_json(const struct live_view *v,
 	size_t stride = (k + POINTS - 1) / POINTS;
 	json_t *o = json_object(), *step = json_array(), *t = json_array(),
 	       *compute = json_array(), *flags = json_array(),
-	       *tg = json_array(), *d = json_array(), *fo = json_array();
+	       *tg = json_array(), *d = json_array(), *fo = json_array(),
+	       *rtt = json_array();
 
+	for (unsigned int i = 0; i < v->sites; i++)
+		json_array_append_new(rtt, json_array());
 	for (unsigned int i = 0; i < v->ch; i++) {
 		json_array_append_new(tg, json_array());
 		json_array_append_new(d, json_array());
@@ -178,6 +212,9 @@ static json_t *frames_json(const struct live_view *v,
 		json_array_append_new(t, json_real(f[p].t));
 		json_array_append_new(compute, json_real(f[p].compute));
 		json_array_append_new(flags, json_integer(late));
+		for (unsigned int i = 0; i < v->sites; i++)
+			json_array_append_new(json_array_get(rtt, i),
+					      json_real(f[p].rtt_ms[i]));
 		for (unsigned int i = 0; i < v->ch; i++) {
 			json_array_append_new(json_array_get(tg, i),
 					      json_real(f[p].target[i]));
@@ -194,6 +231,7 @@ static json_t *frames_json(const struct live_view *v,
 	json_object_set_new(o, "target", tg);
 	json_object_set_new(o, "disp", d);
 	json_object_set_new(o, "force", fo);
+	json_object_set_new(o, "rtt_ms", rtt);
 	return o;
 }
 
@@ -300,6 +338,7 @@ int live_view_new(struct live_view **out, const struct live_config *c,
 		return -ENOMEM;
 	v->ring = ring;
 	v->ch = c->channels;
+	v->sites = c->sites < LIVE_MAX_SITES ? c->sites : LIVE_MAX_SITES;
 	v->dt = c->dt;
 	v->budget = c->budget;
 	v->steps = c->steps;
@@ -311,6 +350,14 @@ int live_view_new(struct live_view **out, const struct live_config *c,
 		      "name", c->name, "channels", (int)c->channels, "dt",
 		      c->dt, "steps", (json_int_t)c->steps, "duration",
 		      (double)c->steps * c->dt, "budget_s", c->budget);
+	if (h && v->sites) {
+		json_t *names = json_array();
+
+		for (unsigned int i = 0; i < v->sites; i++)
+			json_array_append_new(names,
+					      json_string(c->site_names[i]));
+		json_object_set_new(h, "sites", names);
+	}
 	v->hello = h ? sse("hello", 0, h) : NULL;
 	if (!v->batch || !v->hello) {
 		live_view_free(v);

@@ -21,6 +21,7 @@
 #include <rths/hs_experiment.h>
 #include <rths/hs_output.h>
 
+#include "../live/live.h"
 #include "../net/conn.h"
 #include "../net/wire.h"
 
@@ -175,6 +176,35 @@ void progress_init(struct progress *p, bool on, double dt,
 		   struct rths_hs_backend *b, const struct coord_config *cc);
 void progress_update(void *ctx, uint64_t step, uint64_t steps);
 void progress_done(struct progress *p);
+
+/* view.c: the live view (--live). */
+struct coord_view_options {
+	const char *listen;		/* --live ADDR:PORT, or NULL */
+	const char *token;		/* --live-token's, or NULL */
+	const char *cert, *key;		/* --live-cert, --live-key */
+};
+
+struct coord_view {
+	struct live *live;
+	const struct rths_hs_history *h;	/* the run's, row by row */
+	struct rths_hs_backend *b;
+	size_t n_sites;
+	void *chain_ctx;		/* struct progress */
+};
+
+/* Starts the view if asked (its URL on stderr); -errno, said. */
+int coord_view_start(struct coord_view *v, const struct coord_config *cc,
+		     const struct coord_view_options *o,
+		     const struct rths_hs_history *h,
+		     struct rths_hs_backend *b);
+/* The loop's per-step callback (ctx: struct coord_view): publishes the
+ * step, then the progress line (progress_update()). */
+void coord_view_step(void *ctx, uint64_t step, uint64_t steps);
+/* The run is over (@state as live_finish()). */
+void coord_view_finish(struct coord_view *v, const char *state);
+/* After the outputs: @linger s more (less if *@stop), then stops. */
+void coord_view_stop(struct coord_view *v, double linger,
+		     const volatile sig_atomic_t *stop);
 
 /* report.c: what the summary shows. */
 struct report {

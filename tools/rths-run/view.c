@@ -34,19 +34,9 @@ void run_view_step(void *ctx, uint64_t step, uint64_t steps)
 	const struct rths_hs_history *h = rv->h;
 
 	if (rv->live && step < h->rows) {
-		struct live_frame f = {
-			.step = step,
-			.t = h->t[step],
-			.compute = h->compute[step],
-			.flags = h->flags[step],
-			.channels = (uint32_t)h->n_act,
-		};
+		struct live_frame f;
 
-		for (size_t i = 0; i < h->n_act && i < LIVE_MAX_CH; i++) {
-			f.target[i] = h->target[step * h->n_act + i];
-			f.disp[i] = h->disp[step * h->n_act + i];
-			f.force[i] = h->force[step * h->n_act + i];
-		}
+		live_frame_from_history(&f, h, step);
 		live_publish(rv->live, &f);
 	}
 	if (rv->pace) {
@@ -133,22 +123,10 @@ void run_view_stop(struct run_view *rv, double linger,
 
 int run_view_token(const char *file, char *token, size_t len)
 {
-	FILE *f = fopen(file, "r");
-	size_t n;
+	char err[512];
 
-	if (!f) {
-		fprintf(stderr, "rths-run: %s: io: %s\n", file, strerror(errno));
-		return -1;
-	}
-	if (!fgets(token, (int)len, f))
-		token[0] = '\0';
-	fclose(f);
-	n = strcspn(token, "\r\n");
-	token[n] = '\0';
-	/* it goes into URLs as it is */
-	if (n < 16 || strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~") != n) {
-		fprintf(stderr, "rths-run: %s:1: value: the token: expected 16 to %zu characters of [A-Za-z0-9-._~]\n",
-			file, len - 1);
+	if (live_token_read(file, token, len, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rths-run: %s\n", err);
 		return -1;
 	}
 	return 0;

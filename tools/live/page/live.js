@@ -10,6 +10,7 @@ const LATE = 1 | 2 | 4;		// RTHS_FB_F_EXTRAPOLATED | HELD | DECELERATED
 let hello = null, charts = [], computeChart = null, finished = false;
 let series = [];		// per actuator: {track: [], err: [], loop: []}
 let compute = [];
+let rtt = [], rttChart = null;	// rths-coord: each site's round trip
 
 function el(id) { return document.getElementById(id); }
 function num(v) { return Number.isFinite(v) ? v.toPrecision(9) : '-'; }
@@ -57,6 +58,20 @@ function start(h) {
 			['target', 'disp', 'force', 'j1', 'j2', 'j3'].map(
 				k => '<td id="' + k + '-' + i + '">-</td>').join('');
 	}
+	if (h.sites && h.sites.length) {
+		el('site-box').hidden = false;
+		const sites = el('sites');
+		h.sites.forEach((name, i) => {
+			const row = sites.insertRow();
+			row.innerHTML = '<th>' + name + '</th>' +
+				['state', 'rtt', 'rtt_mean', 'rtt_max', 'reissues',
+				 'reconnects'].map(k => '<td id="site-' + k + '-' +
+						   i + '">-</td>').join('');
+		});
+		rttChart = new Dygraph(el('rtt'),
+			[[0].concat(h.sites.map(() => null))],
+			{ labels: ['t (s)'].concat(h.sites), legend: 'always' });
+	}
 	computeChart = new Dygraph(el('compute'), [[0, null, null, null]], {
 		labels: ['t (s)', 'compute', 'budget', 'late step'],
 		series: { 'late step': { drawPoints: true, strokeWidth: 0,
@@ -85,6 +100,8 @@ function frames(d) {
 		}
 		compute.push([t, d.compute[p] * 1e3, hello.budget_s * 1e3,
 			      (d.flags[p] & LATE) ? d.compute[p] * 1e3 : null]);
+		if (rttChart)
+			rtt.push([t].concat(d.rtt_ms.map(r => r[p])));
 	}
 	if (n) {
 		const last = n - 1, t0 = d.t[last] - WINDOW_S;
@@ -99,6 +116,7 @@ function frames(d) {
 			setText('force-' + i, num(d.force[i][last]));
 		}
 		trim(compute, t0);
+		trim(rtt, t0);
 		el('step').dataset.step = d.step[last];
 		setText('step', d.step[last]);
 	}
@@ -119,6 +137,14 @@ function summary(s) {
 		setText('j2-' + i, j.j2_pct.toFixed(2));
 		setText('j3-' + i, j.j3_pct.toFixed(2));
 	});
+	(s.sites || []).forEach((x, i) => {
+		setText('site-state-' + i, x.state);
+		setText('site-rtt-' + i, x.rtt_ms.toFixed(2));
+		setText('site-rtt_mean-' + i, x.rtt_mean_ms.toFixed(2));
+		setText('site-rtt_max-' + i, x.rtt_max_ms.toFixed(2));
+		setText('site-reissues-' + i, x.reissues);
+		setText('site-reconnects-' + i, x.reconnects);
+	});
 	const st = el('state');
 	st.textContent = s.state;
 	st.className = 'state ' + s.state;
@@ -138,6 +164,8 @@ function draw() {
 	}
 	if (compute.length)
 		computeChart.updateOptions({ file: compute });
+	if (rttChart && rtt.length)
+		rttChart.updateOptions({ file: rtt });
 }
 
 const es = new EventSource('events' + window.location.search);
