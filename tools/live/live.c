@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rths/hs_sim.h>
 
@@ -122,4 +123,19 @@ int live_token_read(const char *file, char *token, size_t len, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+void live_stop_after(struct live *l, double linger,
+		     const volatile sig_atomic_t *stop)
+{
+	struct timespec ts;
+
+	if (l && linger > 0) {
+		ts.tv_sec = (time_t)linger;
+		ts.tv_nsec = (long)((linger - (double)ts.tv_sec) * 1e9);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR &&
+		       !(stop && *stop))
+			;
+	}
+	live_stop(l);
 }

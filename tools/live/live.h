@@ -18,6 +18,7 @@
 #ifndef RTHS_LIVE_H
 #define RTHS_LIVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,10 @@ void live_publish(struct live *l, const struct live_frame *f);
 void live_finish(struct live *l, const char *state);
 /* Stops the server and the view thread, frees everything (NULL: none). */
 void live_stop(struct live *l);
+/* live_stop() after serving @linger s more (less once *@stop is set:
+ * Ctrl-C). */
+void live_stop_after(struct live *l, double linger,
+		     const volatile sig_atomic_t *stop);
 /* Step @step of the history @h as a frame (the sites' fields zero). */
 struct rths_hs_history;
 void live_frame_from_history(struct live_frame *f,

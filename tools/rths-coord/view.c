@@ -85,19 +85,8 @@ void coord_view_finish(struct coord_view *v, const char *state)
 }
 
 void coord_view_stop(struct coord_view *v, double linger,
-		     const volatile sig_atomic_t *stop)
+		   const volatile sig_atomic_t *stop)
 {
-	struct timespec ts;
-
-	if (!v->live)
-		return;
-	if (linger > 0) {
-		ts.tv_sec = (time_t)linger;
-		ts.tv_nsec = (long)((linger - (double)ts.tv_sec) * 1e9);
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR &&
-		       !(stop && *stop))
-			;
-	}
-	live_stop(v->live);
+	live_stop_after(v->live, linger, stop);
 	v->live = NULL;
 }

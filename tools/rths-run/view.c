@@ -106,18 +106,7 @@ void run_view_finish(struct run_view *rv, const char *state)
 void run_view_stop(struct run_view *rv, double linger,
 		   const volatile sig_atomic_t *stop)
 {
-	struct timespec ts;
-
-	if (!rv->live)
-		return;
-	if (linger > 0) {
-		ts.tv_sec = (time_t)linger;
-		ts.tv_nsec = (long)((linger - (double)ts.tv_sec) * 1e9);
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR &&
-		       !(stop && *stop))
-			;
-	}
-	live_stop(rv->live);
+	live_stop_after(rv->live, linger, stop);
 	rv->live = NULL;
 }
 
