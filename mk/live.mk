@@ -42,10 +42,27 @@ $(foreach v,plain asan,$(eval $(call live_page_rule,$(v))))
 # headless Chromium over the DevTools protocol (python3-websocket), whose
 # screenshot during the run goes to results/live-view.png.
 DEB_PKGS += python3-websocket openssl curl
+# The ring alone, plain and under ASan/UBSan (tests/live/test_ring.c).
+define live_ring_test_rule
+$(O)/$(1)/tests/live/test_ring: tests/live/test_ring.c tools/live/ring.c \
+		tools/live/ring.h $(HARNESS) | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) -Wno-missing-prototypes $$(HARNESS_FLAGS) \
+		-Itools/live $$(CFLAGS_$(1)) $$(LDFLAGS_$(1)) -o $$@ $$< \
+		tools/live/ring.c -lpthread
+endef
+$(foreach v,plain asan,$(eval $(call live_ring_test_rule,$(v))))
+
 .PHONY: live-check
-live-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run
+live-check: $(O)/plain/tools/rths-run $(O)/asan/bin/rths-run \
+		$(O)/plain/tests/live/test_ring $(O)/asan/tests/live/test_ring
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
+		timeout 300 $(O)/$$v/tests/live/test_ring \
+			> $(O)/results/live-ring-$$v.tap 2>&1 || rc=1; \
+		cat $(O)/results/live-ring-$$v.tap; \
+	done; \
+	for v in plain asan; do \
 		b=$(O)/plain/tools/rths-run; \
 		[ $$v = asan ] && b=$(O)/asan/bin/rths-run; \
 		echo "== live-check-$$v"; \

@@ -55,13 +55,16 @@ size_t live_ring_read(struct live_ring *r, uint64_t *cursor,
 		struct live_slot *s = &r->slot[*cursor & r->mask];
 		uint64_t want = 2 * (*cursor + 1), a, b;
 
+		struct live_frame f;
+
 		a = atomic_load_explicit(&s->seq, memory_order_acquire);
-		out[got] = s->f;
+		f = s->f;
 		/* L3, matches L1 and L2: the copy before the second read */
 		atomic_thread_fence(memory_order_acquire);
 		b = atomic_load_explicit(&s->seq, memory_order_relaxed);
+		/* a torn copy never reaches @out */
 		if (a == want && b == want)
-			got++;
+			out[got++] = f;
 		else
 			(*lost)++;	/* overwritten while we read */
 		(*cursor)++;
