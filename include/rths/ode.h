@@ -29,7 +29,9 @@
  * column-major like LAPACK's and SUNDIALS' dense matrices: a callback
  * sets d f_i / d y_j as RTHS_MAT(J, i, j).  (Before librths.so.2 they
  * were row-major double arrays; the callback types changed so that such
- * code no longer compiles instead of running with a transposed matrix.)
+ * code no longer compiles instead of running with a transposed matrix;
+ * GCC before 14 only warns about the incompatible pointer, so this
+ * header makes it an error, below.)
  *
  * Errors follow librths's convention (rths/error.h): a negative errno
  * (-EINVAL for a bad argument or call order, -ENOMEM) or -RTHS_E_xxx
@@ -92,6 +94,23 @@ typedef int (*rths_ode_res_fn)(double t, const double *y, const double *yp,
 typedef int (*rths_ode_resjac_fn)(double t, const double *y,
 				  const double *yp, struct rths_mat *dFdy,
 				  struct rths_mat *dFdyp, void *params);
+
+/*
+ * The callbacks reach librths in struct fields (jac, resjac here, mass and
+ * phi_q in rths/ode_mech.h), set by assignment or an initializer, with no
+ * call whose arguments a macro could check.  So a callback of the old
+ * row-major type, int (*)(double, const double *, double *, void *), is
+ * caught as what it is, an incompatible pointer: an error in C++ and with
+ * GCC 14, only a warning with GCC 12 and clang 14, so C includes of this
+ * header make it an error there too (the diagnostic shows "double *"
+ * where "struct rths_mat *" is now).  It holds for the rest of the
+ * including file, as GCC 14 does by default; -w still silences it.
+ */
+#if !defined(__cplusplus) && defined(__clang__)
+#pragma GCC diagnostic error "-Wincompatible-function-pointer-types"
+#elif !defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic error "-Wincompatible-pointer-types"
+#endif
 
 /*
  * Either an explicit ODE (rhs set, optional jac) or an implicit DAE (res

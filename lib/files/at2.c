@@ -347,7 +347,10 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 						   field, npts);
 				goto out;
 			}
-			r = rths_hs_gm_append(gm, &cap, v * to_si, err);
+			r = rths_hs_gm_to_si(v, to_si, path, lineno, field,
+					     &v, err);
+			if (r >= 0)
+				r = rths_hs_gm_append(gm, &cap, v, err);
 			if (r < 0)
 				goto out;
 		}

@@ -14,6 +14,13 @@ FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
 
 /* A whole token as a number; Fortran D exponents accepted.  0 or -1. */
 int rths_hs_gm_parse_number(const char *tok, double *v);
+/* @v, read in the file's units, times @to_si: *si in m/s^2.  A product
+ * that is no finite number (1e308 g overflows) is refused at @path:@line,
+ * field @field, where it can be mended; the run would diverge later with
+ * no word of the file. */
+int rths_hs_gm_to_si(double v, double to_si, const char *path,
+		     unsigned int line, int field, double *si,
+		     struct rths_error *err);
 /* Append one value, growing gm->acc (capacity in *cap). */
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 		      struct rths_error *err);

@@ -29,6 +29,18 @@ int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 	return 0;
 }
 
+int rths_hs_gm_to_si(double v, double to_si, const char *path,
+		     unsigned int line, int field, double *si,
+		     struct rths_error *err)
+{
+	*si = v * to_si;
+	if (isfinite(*si))
+		return 0;
+	return rths_error_set(err, RTHS_E_GM_VALUE, path, line, NULL,
+			      "field %d: the acceleration %g is %g m/s^2 after unit conversion (x %g): expected a finite value",
+			      field, v, *si, to_si);
+}
+
 FILE *rths_hs_gm_open(struct rths_hs_gm *gm, const char *path,
 		      struct rths_error *err)
 {
@@ -149,7 +161,9 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 			first_line = lineno;
 		}
 		tprev = t;
-		r = rths_hs_gm_append(gm, &cap, a * to_si, err);
+		r = rths_hs_gm_to_si(a, to_si, path, lineno, 2, &a, err);
+		if (r >= 0)
+			r = rths_hs_gm_append(gm, &cap, a, err);
 		if (r < 0)
 			goto out;
 	}

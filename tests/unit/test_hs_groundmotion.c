@@ -226,6 +226,46 @@ TEST(at2_bad_files)
 	}
 }
 
+/*
+ * 1e308 g is a number, but not in m/s^2: both readers refuse what is no
+ * longer finite after the unit conversion, at its file:line, instead of
+ * handing the run an inf that diverges at its first step.
+ */
+TEST(overflow_after_unit_conversion)
+{
+	struct rths_error err;
+	struct rths_hs_gm gm;
+	char buf[1024];
+
+	memset(&err, 0, sizeof(err));
+	EXPECT_EQ(-RTHS_E_GM_VALUE,
+		  rths_hs_gm_read_at2(&gm, RTHS_HS_TESTDATA
+				      "/bad-overflow.AT2", &err));
+	rths_error_str(&err, buf, sizeof(buf));
+	TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "bad-overflow.AT2:7: field 2"));
+	EXPECT_NE(NULL, strstr(err.msg, "-1e+308 is -inf m/s^2"));
+	EXPECT_EQ(NULL, gm.acc);
+
+	memset(&err, 0, sizeof(err));
+	EXPECT_EQ(-RTHS_E_GM_VALUE,
+		  rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
+					     "/bad-overflow.txt", RTHS_HS_G,
+					     0, &err));
+	rths_error_str(&err, buf, sizeof(buf));
+	TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "bad-overflow.txt:4: field 2"));
+	EXPECT_NE(NULL, strstr(err.msg, "1e+308 is inf m/s^2"));
+	EXPECT_EQ(NULL, gm.acc);
+
+	/* the same value in m/s^2 needs no conversion and stays finite */
+	ASSERT_EQ(0, rths_hs_gm_read_two_column(&gm, RTHS_HS_TESTDATA
+						"/bad-overflow.txt", 1, 0,
+						&err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1e308, gm.acc[2]);
+	rths_hs_gm_free(&gm);
+}
+
 /* Acceleration units in other spellings, and the older NPTS line. */
 TEST(at2_acceleration_units)
 {
