@@ -86,11 +86,12 @@ int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
  * Partial derivatives of the residual at (t, y, yp), n x n dense views:
  * A = dF/dy, B = dF/dy'.  For an explicit ODE, A = -df/dy and *b_identity
  * is set (B is not written).  r0 is F at the point if the caller has it,
- * or NULL.
+ * or NULL.  h is the step the matrix is for (1/cj will do), which scales
+ * a DAE's finite-difference increments.
  */
 int ode_jacobian(struct rths_ode *s, double t, const double *y,
-		 const double *yp, const double *r0, struct rths_mat *A,
-		 struct rths_mat *B, int *b_identity);
+		 const double *yp, const double *r0, double h,
+		 struct rths_mat *A, struct rths_mat *B, int *b_identity);
 int ode_all_finite(const double *v, size_t n);
 
 /* --- error control (control.c) */
