@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Regressions of the outside review's numerics defects (issue 23):
- * finite-difference Jacobians of a DAE at tight tolerances.
+ * finite-difference Jacobians of a DAE at tight tolerances, and one error
+ * for a tolerance below rounding, whatever the method.
  */
 /* the harness's own definitions trip these */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <float.h>
 #include <math.h>
 
 #include "kselftest_harness.h"
@@ -93,6 +95,57 @@ TEST(fd_jacobian_tight_dae)
 			       mn, tol, d);
 			ASSERT_TRUE(d <= 1);
 		}
+	}
+}
+
+static int decay(double t, const double *y, double *f, void *params)
+{
+	f[0] = -y[0];
+	f[1] = -2 * y[1];
+	return 0;
+}
+
+/*
+ * rtol 1e-20 used to end differently per method: ABAM with
+ * RTHS_E_TOLERANCE, CONSTANT_BDF with RTHS_E_FIXEDSTEP, the others with
+ * success on this problem (the review saw RTHS_E_ERRTEST and
+ * RTHS_E_MAXSTEPS on others).  Now every method refuses it in
+ * rths_ode_new() with RTHS_E_TOLERANCE, as it does rtol 1e-16 (below 4
+ * DBL_EPSILON), and an rtol of 0 with an atol too small for y in
+ * rths_ode_init(); 4 DBL_EPSILON itself is accepted.
+ */
+TEST(impossible_tolerance_one_error)
+{
+	struct rths_ode_system sys = { .dim = 2, .rhs = decay };
+	double y0[2] = { 1, 1 };
+
+	for (int m = 0; m < RTHS_ODE_METHOD_COUNT; m++) {
+		const char *mn = rths_ode_method_name(m);
+		double rtols[] = { 1e-20, 1e-16 };
+		struct rths_ode_control c;
+		struct rths_ode *s;
+		int err = 0;
+
+		rths_ode_control_default(&c);
+		c.h_init = m == RTHS_ODE_CONSTANT_BDF ? 1e-3 : 0;
+		for (int k = 0; k < 2; k++) {
+			c.rtol = c.atol = rtols[k];
+			ASSERT_EQ(NULL, rths_ode_new(m, &sys, &c, &err));
+			ASSERT_EQ(-RTHS_E_TOLERANCE, err) TH_LOG("%s", mn);
+		}
+		/* pure absolute control, 1e-20 on values of 1 */
+		c.rtol = 0;
+		c.atol = 1e-20;
+		s = rths_ode_new(m, &sys, &c, &err);
+		ASSERT_NE(NULL, s);
+		ASSERT_EQ(-RTHS_E_TOLERANCE, rths_ode_init(s, 0, y0, NULL))
+			TH_LOG("%s", mn);
+		rths_ode_free(s);
+		c.rtol = c.atol = 4 * DBL_EPSILON;
+		s = rths_ode_new(m, &sys, &c, &err);
+		ASSERT_NE(NULL, s) TH_LOG("%s: %s", mn, rths_strerror(err));
+		ASSERT_EQ(0, rths_ode_init(s, 0, y0, NULL));
+		rths_ode_free(s);
 	}
 }
 
