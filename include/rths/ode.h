@@ -138,7 +138,8 @@ struct rths_ode_system {
  * noted here; rths_ode_control_default() fills them in explicitly.
  */
 struct rths_ode_control {
-	double rtol;		/* relative tolerance, >= 0 (1e-6) */
+	double rtol;		/* relative tolerance, 0 or >= 4 DBL_EPSILON
+				 * (1e-6); below: RTHS_E_TOLERANCE */
 	double atol;		/* absolute tolerance, >= 0 (1e-9) */
 	const double *atol_v;	/* per-component atol (dim), overrides atol */
 	double h_init;		/* first step, 0 = estimate; CONSTANT_BDF:

@@ -34,7 +34,7 @@ static const struct code_text texts[RTHS_E__END - RTHS_E_BASE] = {
 	T(RTHS_E_METHOD, "method",
 	  "the method cannot integrate this kind of system"),
 	T(RTHS_E_TOLERANCE, "tolerance",
-	  "tolerances are invalid or too small for machine precision"),
+	  "tolerances are invalid or too small for machine precision: rtol must be 0 or at least 4 DBL_EPSILON (8.9e-16), and rtol |y| + atol positive and at least that relative to y"),
 	T(RTHS_E_FIXEDSTEP, "fixed-step",
 	  "the fixed step is too large for the tolerances: its local error estimate exceeds them by more than control.fixed_err_max"),
 	T(RTHS_E_JSON_SYNTAX, "json-syntax", "not valid JSON"),

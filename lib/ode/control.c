@@ -27,7 +27,10 @@ int ode_control_check(const struct rths_ode_control *c, size_t n)
 		return -RTHS_E_NONFINITE;
 	if (c->has_t_stop && !isfinite(c->t_stop))
 		return -RTHS_E_NONFINITE;
-	if (c->rtol < 0 || c->atol < 0)
+	/* once, here, for every method: none can meet a tolerance below
+	 * rounding, and each used to fail differently on it */
+	if (c->rtol < 0 || c->atol < 0 ||
+	    (c->rtol > 0 && c->rtol < ODE_RTOL_MIN))
 		return -RTHS_E_TOLERANCE;
 	if (c->atol_v) {
 		if (!ode_all_finite(c->atol_v, n))
@@ -50,7 +53,7 @@ int ode_set_weights(struct rths_ode *s, const double *y)
 	for (size_t i = 0; i < s->n; i++) {
 		double w = rtol * fabs(y[i]) + s->atol[i];
 
-		if (!(w > 0))
+		if (!(w > 0) || w < ODE_RTOL_MIN * fabs(y[i]))
 			return -RTHS_E_TOLERANCE;
 		s->ewt[i] = 1.0 / w;
 	}

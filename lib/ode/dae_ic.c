@@ -96,7 +96,7 @@ int rths_ode_calc_ic(struct rths_ode *s, double t0,
 
 		r2 = ode_res(s, t0, y, yp, r);
 		if (!r2)
-			r2 = ode_jacobian(s, t0, y, yp, r, &A, &B, &bid);
+			r2 = ode_jacobian(s, t0, y, yp, r, h, &A, &B, &bid);
 		if (r2) {
 			rc = r2;
 			goto out;

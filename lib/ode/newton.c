@@ -285,9 +285,10 @@ static int sparse_jacobian(struct rths_ode *s, double t, const double *y)
 	return 0;
 }
 
-/* The Jacobian at (t, y, yp), sparse or dense. */
+/* The Jacobian at (t, y, yp) for an iteration matrix at cj, sparse or
+ * dense. */
 static int jacobian(struct rths_ode *s, double t, const double *y,
-		    const double *yp, const double *r0)
+		    const double *yp, const double *r0, double cj)
 {
 	struct ode_newton *nw = s->nw;
 	int rc;
@@ -299,7 +300,8 @@ static int jacobian(struct rths_ode *s, double t, const double *y,
 	rc = dense_storage(nw);
 	if (rc)
 		return rc;
-	return ode_jacobian(s, t, y, yp, r0, &nw->A, &nw->B, &nw->b_identity);
+	return ode_jacobian(s, t, y, yp, r0, 1.0 / cj, &nw->A, &nw->B,
+			    &nw->b_identity);
 }
 
 /* M = cj I - df/dy in compressed columns. */
@@ -403,7 +405,7 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
 	struct ode_newton *nw = s->nw;
 	int rc;
 
-	rc = jacobian(s, t, s->y, s->yp, r);
+	rc = jacobian(s, t, s->y, s->yp, r, cj);
 	if (rc)
 		return rc;
 	nw->have_jac = 1;
@@ -571,7 +573,7 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 			      ratio < 0.6 || ratio > 1.0 / 0.6;
 
 		if (need_jac) {
-			rc = jacobian(s, t, ypred, yppred, NULL);
+			rc = jacobian(s, t, ypred, yppred, NULL, cj);
 			if (rc)
 				return rc;
 			nw->have_jac = nw->jac_fresh = 1;

@@ -13,6 +13,13 @@
 #include <rths/ode.h>
 
 #define ODE_UROUND DBL_EPSILON
+/*
+ * The smallest relative tolerance (other than 0): rounding alone makes
+ * an error of a few u per step, and ABAM's test against it (Shampine and
+ * Gordon's) gave up below 4 u while the other methods ran into the step
+ * limit, the error test or the fixed step's limit (issue 23).
+ */
+#define ODE_RTOL_MIN (4 * DBL_EPSILON)
 
 struct rths_ode;
 struct ode_newton;
@@ -86,14 +93,20 @@ int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
  * Partial derivatives of the residual at (t, y, yp), n x n dense views:
  * A = dF/dy, B = dF/dy'.  For an explicit ODE, A = -df/dy and *b_identity
  * is set (B is not written).  r0 is F at the point if the caller has it,
- * or NULL.
+ * or NULL.  h is the step the matrix is for (1/cj will do), which scales
+ * a DAE's finite-difference increments.
  */
 int ode_jacobian(struct rths_ode *s, double t, const double *y,
-		 const double *yp, const double *r0, struct rths_mat *A,
-		 struct rths_mat *B, int *b_identity);
+		 const double *yp, const double *r0, double h,
+		 struct rths_mat *A, struct rths_mat *B, int *b_identity);
 int ode_all_finite(const double *v, size_t n);
 
 /* --- error control (control.c) */
+/*
+ * ewt_i = 1 / (rtol |y_i| + atol_i); -RTHS_E_TOLERANCE where that
+ * tolerance is not positive or below ODE_RTOL_MIN |y_i| (rtol 0 with an
+ * atol too small for y).
+ */
 int ode_set_weights(struct rths_ode *s, const double *y);
 /* Weighted RMS norm over all components: Newton convergence. */
 double ode_wrms(const struct rths_ode *s, const double *v);

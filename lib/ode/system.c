@@ -56,13 +56,30 @@ int ode_res(struct rths_ode *s, double t, const double *y, const double *yp,
 	return 0;
 }
 
-/* Perturbation for column j: sqrt(u) relative to the size of y_j or of
- * its tolerance, whichever is larger, so that tiny components still get
- * a perturbation the function notices. */
-static double fd_delta(const struct rths_ode *s, double v, size_t j)
+/*
+ * Increment for column j of dF/dy.  An ODE's: sqrt(u) relative to the
+ * size of y_j or of its tolerance, whichever is larger.  A DAE's, as
+ * IDA's: sqrt(u) of the larger of |y_j| and |h y'_j|, but at least the
+ * tolerance itself, with the sign of h y'_j.  sqrt(u) of the tolerance
+ * (DASSL's floor) was too small to change a residual of size 1: Robertson
+ * written as a DAE (y1 + y2 + y3 = 1) moved y3, which starts at zero, by
+ * 1.5e-17 at rtol 1e-9, the constraint's residual did not change in
+ * floating point, and GSTIFF, WSTIFF and DSTIFF failed at t = 0 from
+ * rtol 1e-9 on (issue 23).  The derivatives' increment stays sqrt(u)
+ * max(|y'_j|, 1).
+ */
+static double fd_delta(const struct rths_ode *s, double v, double vp,
+		       size_t j, double h)
 {
 	double scale = fabs(v);
 
+	if (s->dae) {
+		double d = ode_max(sqrt(ODE_UROUND) *
+				   ode_max(scale, fabs(h * vp)),
+				   1.0 / s->ewt[j]);
+
+		return h * vp < 0 ? -d : d;
+	}
 	if (s->ewt[j] > 0)
 		scale = ode_max(scale, 1.0 / s->ewt[j]);
 	if (scale == 0)
@@ -72,8 +89,8 @@ static double fd_delta(const struct rths_ode *s, double v, size_t j)
 
 /* Column-by-column differences of F in y (which = 0) or in y' (1). */
 static int fd_columns(struct rths_ode *s, double t, const double *y,
-		      const double *yp, const double *r0, struct rths_mat *M,
-		      int which)
+		      const double *yp, const double *r0, double h,
+		      struct rths_mat *M, int which)
 {
 	size_t n = s->n;
 	double *yy = s->fd_work, *rr = s->fd_work + n;
@@ -86,7 +103,7 @@ static int fd_columns(struct rths_ode *s, double t, const double *y,
 		double *v = which ? &ypp[j] : &yy[j];
 		double save = *v;
 		double d = which ? sqrt(ODE_UROUND) * ode_max(fabs(save), 1.0)
-				 : fd_delta(s, save, j);
+				 : fd_delta(s, save, yp[j], j, h);
 
 		*v = save + d;
 		d = *v - save;	/* the increment actually represented */
@@ -118,8 +135,8 @@ static int mat_finite(const struct rths_mat *M)
 }
 
 int ode_jacobian(struct rths_ode *s, double t, const double *y,
-		 const double *yp, const double *r0, struct rths_mat *A,
-		 struct rths_mat *B, int *b_identity)
+		 const double *yp, const double *r0, double h,
+		 struct rths_mat *A, struct rths_mat *B, int *b_identity)
 {
 	size_t n = s->n;
 	double *rbase = s->fd_work + 3 * n;
@@ -156,8 +173,8 @@ int ode_jacobian(struct rths_ode *s, double t, const double *y,
 			return rc;
 		r0 = rbase;
 	}
-	rc = fd_columns(s, t, y, yp, r0, A, 0);
+	rc = fd_columns(s, t, y, yp, r0, h, A, 0);
 	if (rc || !s->dae)
 		return rc;
-	return fd_columns(s, t, y, yp, r0, B, 1);
+	return fd_columns(s, t, y, yp, r0, h, B, 1);
 }

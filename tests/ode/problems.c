@@ -278,6 +278,17 @@ const struct ode_problem ode_prob_robertson = {
 	.exact = NULL,
 };
 
+int ode_rober_dae_res(double t, const double *y, const double *yp,
+		      double *r, void *params)
+{
+	(void)t;
+	(void)params;
+	r[0] = yp[0] + 0.04 * y[0] - 1e4 * y[1] * y[2];
+	r[1] = yp[1] - 0.04 * y[0] + 1e4 * y[1] * y[2] + 3e7 * y[1] * y[1];
+	r[2] = y[0] + y[1] + y[2] - 1;
+	return 0;
+}
+
 /* ---------------------------------------------------------------------
  * Van der Pol, mu = 1000, y0 = (2, 0) on [0, 3000] (MATLAB's vdp1000).
  */

@@ -38,6 +38,14 @@ extern const struct ode_problem ode_prob_chain;
 extern const struct ode_problem ode_prob_robertson;
 extern const struct ode_problem ode_prob_vdp;
 
+/*
+ * Robertson as an implicit DAE, the conservation law as its third
+ * equation (index 1): r = (y1' + 0.04 y1 - 1e4 y2 y3,
+ * y2' - 0.04 y1 + 1e4 y2 y3 + 3e7 y2^2, y1 + y2 + y3 - 1); params unused.
+ */
+int ode_rober_dae_res(double t, const double *y, const double *yp,
+		      double *r, void *params);
+
 /* Scaled error of y against ref, as described for scale[] above. */
 double ode_prob_error(const struct ode_problem *p, const double *y,
 		      const double *ref);

@@ -786,21 +786,11 @@ TEST(mech_nonfinite_force_is_nonfinite)
 
 /* --- consistent initial conditions of general DAEs */
 
-/* Robertson with the conservation law as the third equation (index 1):
- * y1' = -0.04 y1 + 1e4 y2 y3, y2' = 0.04 y1 - 1e4 y2 y3 - 3e7 y2^2,
- * 0 = y1 + y2 + y3 - 1. */
-static int rober_res(double t, const double *y, const double *yp, double *r,
-		     void *params)
-{
-	r[0] = yp[0] + 0.04 * y[0] - 1e4 * y[1] * y[2];
-	r[1] = yp[1] - 0.04 * y[0] + 1e4 * y[1] * y[2] + 3e7 * y[1] * y[1];
-	r[2] = y[0] + y[1] + y[2] - 1;
-	return 0;
-}
-
 static struct rths_ode *rober_dae(enum rths_ode_method m, double *atol)
 {
-	static const struct rths_ode_system sys = { .dim = 3, .res = rober_res };
+	static const struct rths_ode_system sys = {
+		.dim = 3, .res = ode_rober_dae_res,
+	};
 	const struct ode_problem *p = &ode_prob_robertson;
 	struct rths_ode_control c;
 
