@@ -43,6 +43,14 @@ void rths_hs_tracking(const double *c, const double *x, size_t n,
 		      size_t stride, double dt, unsigned int max_lag,
 		      struct rths_hs_tracking *out);
 
+/*
+ * J1 with whole lags, as the RTHS benchmark defines it: the lag (in samples)
+ * of the best correlation, without rths_hs_tracking()'s refinement
+ * between samples; the same search, so it is the refined J1 rounded to
+ * its peak sample.
+ */
+long rths_hs_tracking_whole_lag(const double *c, const double *x, size_t n,
+				size_t stride, unsigned int max_lag);
 /* sigma(a - ref) / sigma(ref) and max|a - ref| / max|ref|, in %. */
 void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
 			  size_t stride, double *rms_pct, double *peak_pct);

@@ -69,29 +69,50 @@ static double correlation(const double *c, const double *x, size_t n,
 	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
 
-void rths_hs_tracking(const double *c, const double *x, size_t n,
-		      size_t stride, double dt, unsigned int max_lag,
-		      struct rths_hs_tracking *out)
+/* The whole lag of the best correlation, searched from 0 outwards so
+ * that a tie keeps the smaller delay; *@best its correlation. */
+static long best_lag(const double *c, const double *x, size_t n,
+		     size_t stride, long m, double *best)
 {
-	double best = -INFINITY, lag = 0;
-	long at = 0, m;
+	long at = 0;
 
-	if (max_lag >= n)
-		max_lag = n ? (unsigned int)(n - 1) : 0;
-	m = max_lag;
-	/* From lag 0 outwards, so that a tie keeps the smaller delay. */
+	*best = -INFINITY;
 	for (long l = 0; l <= m; l++) {
 		for (int sgn = 1; sgn >= -1; sgn -= 2) {
 			double r = correlation(c, x, n, stride, sgn * l);
 
-			if (r > best) {
-				best = r;
+			if (r > *best) {
+				*best = r;
 				at = sgn * l;
 			}
 			if (!l)
 				break;
 		}
 	}
+	return at;
+}
+
+static long max_lag_of(size_t n, unsigned int max_lag)
+{
+	return max_lag >= n ? (n ? (long)n - 1 : 0) : (long)max_lag;
+}
+
+long rths_hs_tracking_whole_lag(const double *c, const double *x, size_t n,
+				size_t stride, unsigned int max_lag)
+{
+	double best;
+
+	return best_lag(c, x, n, stride, max_lag_of(n, max_lag), &best);
+}
+
+void rths_hs_tracking(const double *c, const double *x, size_t n,
+		      size_t stride, double dt, unsigned int max_lag,
+		      struct rths_hs_tracking *out)
+{
+	double best, lag;
+	long m = max_lag_of(n, max_lag);
+	long at = best_lag(c, x, n, stride, m, &best);
+
 	lag = (double)at;
 	if (at > -m && at < m) {
 		/* Vertex of the parabola through the peak and its neighbours. */

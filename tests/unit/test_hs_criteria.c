@@ -33,6 +33,9 @@ TEST(j1_finds_whole_and_fractional_delays)
 		       delays[d], tr.j1_samples, tr.j1_ms);
 		EXPECT_LT(fabs(tr.j1_samples - delays[d]), 0.05);
 		EXPECT_LT(fabs(tr.j1_ms - delays[d] * DT * 1e3), 0.05);
+		/* the benchmark's J1 in whole steps: the nearest one */
+		EXPECT_EQ(lround(delays[d]),
+			  rths_hs_tracking_whole_lag(c, x, N, 1, 50));
 	}
 }
 
