@@ -249,7 +249,13 @@ kernel=${VMLINUX:-$VMLINUZ}
 # loglevel=5 keeps errors and warnings (WARN_ON, "tainting kernel") on
 # the console and drops the info chatter; oops and panic raise it anyway.
 # panic=-1 reboots at once, which -no-reboot turns into QEMU's exit.
-append="console=ttyS0 loglevel=5 panic=-1 rthsvm.rw=$rwdir rthsvm.ctl=$ctlname$keep"
+# tsc=reliable: TCG derives every vCPU's TSC from one host clock, so it
+# is sound, but the clocksource watchdog, reading an emulated HPET late,
+# sometimes calls it skewed and marks it unstable at run time; the
+# static-key flip that follows is text patching on a running SMP guest,
+# which TCG has crashed on (a CI run: RIP in the middle of an
+# instruction in sched_clock_cpu, "Fatal exception in interrupt").
+append="console=ttyS0 loglevel=5 panic=-1 tsc=reliable rthsvm.rw=$rwdir rthsvm.ctl=$ctlname$keep"
 # stage2 brings the interface up.
 [ ${#fwds[@]} -eq 0 ] || append="$append rthsvm.net=1"
 for a in $extra; do append="$append $a"; done
