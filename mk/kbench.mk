@@ -35,3 +35,13 @@ bench-kernel: module $(KBENCH) vm-kernels
 		$(O)/kmod-$$f $(KBENCH),cat)
 
 BENCHES += bench-kernel
+
+# "make bench-syscalls": the system calls one step costs, counted by
+# strace in the guest, for a bare post/wait loop (rths_bench -l) spinning
+# and polling, and for rths-run's own loop (bench/kernel/guest-syscalls.sh).
+.PHONY: bench-syscalls
+bench-syscalls: module $(KBENCH) $(O)/plain/tools/rths-run vm-kernels
+	$(call guest_bench,syscalls,1500,bench/kernel/guest-syscalls.sh \
+		$(O)/kmod-$$f $(KBENCH) $(O)/plain/tools/rths-run,cat)
+
+BENCHES += bench-syscalls

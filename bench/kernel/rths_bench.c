@@ -4,7 +4,7 @@
  * mmap rings, against one netlink request per step, measured in the same
  * run.  The loop's latency is bench/latency/ ("make bench-latency").
  *
- * Usage: rths_bench [-n STEPS]
+ * Usage: rths_bench [-n STEPS] [-l spin|poll]
  * Run it as root with rths.ko and rths_sim.ko loaded.
  */
 #include <errno.h>
@@ -131,11 +131,67 @@ static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
 	return t0;
 }
 
+/*
+ * The smallest step loop on a real-time device, for counting its system
+ * calls (bench/kernel/guest-syscalls.sh runs it under strace -c with two
+ * step counts and takes the difference, so that setup and teardown
+ * cancel out).  One step: post the step's target, wait for its feedback,
+ * spinning on the ring (RTHS_WAIT_SPIN) or in poll().  A sim card on
+ * the hrtimer clock, one tick per step.
+ */
+static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
+{
+	struct rths_dev_config cfg = {
+		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS,
+		.clock = RTHS_CLOCK_HRTIMER,
+		.step_ticks = 1,
+	};
+	struct rths_feedback fb;
+	uint64_t n, late = 0;
+	struct rths_dev *dev;
+	double target;
+	int err;
+
+	rths_dev_del(ctl, "loop0");
+	err = rths_dev_new(ctl, "loop0", "sim", 1, NULL);
+	if (!err)
+		err = rths_dev_set(ctl, "loop0", &cfg, sizeof(cfg), NULL);
+	if (err)
+		die(ctl, "dev new", err);
+	err = rths_dev_open(ctl, "loop0", RTHS_OPEN_OWNER, &dev);
+	if (err)
+		die(ctl, "open", err);
+	err = rths_run_start(ctl, "loop0");
+	if (err)
+		die(ctl, "start", err);
+	rths_dev_sync(dev);
+	for (n = 1; n <= steps; n++) {
+		/* A slow ramp of a few mm. */
+		target = 1e-3 * (double)(n % 2000) / 2000.0;
+		err = rths_post(dev, n, &target);
+		if (err)
+			die(NULL, "post", err);
+		err = rths_wait_feedback(dev, &fb, 1000, wait);
+		if (err)
+			die(NULL, "wait", err);
+		if (fb.step != n)
+			die(NULL, "feedback out of order", -EPROTO);
+		late += fb.late_ticks != 0;
+	}
+	rths_run_stop(ctl, "loop0");
+	rths_dev_close(dev);
+	rths_dev_del(ctl, "loop0");
+	printf("steps %llu late %llu\n", (unsigned long long)steps,
+	       (unsigned long long)late);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rths_bench [-n STEPS]\n"
+		"usage: rths_bench [-n STEPS] [-l spin|poll]\n"
 		"  -n STEPS  steps per exchange measurement (default 20480)\n"
+		"  -l MODE   only run a post/wait step loop of STEPS steps on\n"
+		"            the hrtimer clock, waiting by MODE (for strace)\n"
 		"Prints the per-step exchange cost through the rings and by\n"
 		"netlink, and their ratios.\n");
 }
@@ -145,12 +201,16 @@ int main(int argc, char **argv)
 	uint64_t steps = 20480;
 	struct rths_ctl *ctl;
 	double ring, nl_tick, nl_get;
+	const char *loop = NULL;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "n:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:l:h")) != -1) {
 		switch (c) {
 		case 'n':
 			steps = strtoull(optarg, NULL, 0);
+			break;
+		case 'l':
+			loop = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -164,9 +224,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rths_bench: -n must be at least %d\n", BATCH);
 		return 2;
 	}
+	if (loop && strcmp(loop, "spin") && strcmp(loop, "poll")) {
+		fprintf(stderr, "rths_bench: -l takes spin or poll, not '%s'\n",
+			loop);
+		return 2;
+	}
 	err = rths_ctl_open(&ctl);
 	if (err)
 		die(NULL, "netlink (is rths.ko loaded?)", err);
+	if (loop) {
+		step_loop(ctl, steps, strcmp(loop, "spin") ? 0 : RTHS_WAIT_SPIN);
+		rths_ctl_close(ctl);
+		return 0;
+	}
 	ring = bench_rings(ctl, steps);
 	nl_tick = bench_netlink(ctl, steps, 1);
 	nl_get = bench_netlink(ctl, steps, 0);
