@@ -45,3 +45,12 @@ bench-syscalls: module $(KBENCH) $(O)/plain/tools/rths-run vm-kernels
 		$(O)/kmod-$$f $(KBENCH) $(O)/plain/tools/rths-run,cat)
 
 BENCHES += bench-syscalls
+
+# "make bench-memory": the kernel memory per device against the bytes
+# its records need (bench/kernel/guest-memory.sh), in the guest.
+.PHONY: bench-memory
+bench-memory: module $(O)/plain/tools/rthsctl vm-kernels
+	$(call guest_bench,memory,900,bench/kernel/guest-memory.sh \
+		$(O)/kmod-$$f $(O)/plain/tools/rthsctl,cat)
+
+BENCHES += bench-memory
