@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the test guest ("make bench-kernel"): rths_bench, the
-# per-step exchange cost through the rings against netlink.  The loop's
+# per-step exchange cost through the rings against netlink, then a
+# post/wait step loop's time from post to feedback against one tick
+# (rths_bench -l, spinning and polling).  The loop's
 # latency is "make bench-latency" (bench/latency/guest-latency.sh).
 # Usage: guest-bench.sh KMOD_DIR BENCH_BIN
 set -euo pipefail
@@ -11,3 +13,8 @@ insmod "$kmod/kernel/rths.ko"
 insmod "$kmod/kernel/cards/rths_sim.ko"
 echo "kernel $(uname -r)"
 "$bench"
+# Post to feedback, end to end, against one tick (no strace here).
+for mode in spin poll; do
+	echo "loop $mode:"
+	"$bench" -l $mode -n 10000
+done

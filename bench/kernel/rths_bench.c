@@ -131,13 +131,32 @@ static double bench_netlink(struct rths_ctl *ctl, uint64_t steps, int tick)
 	return t0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "NAME p50 p99 max" of @v (sorted in place), in us. */
+static void print_quantiles(const char *name, double *v, uint64_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	printf("%-44s %9.1f %9.1f %9.1f\n", name, v[n / 2] / 1e3,
+	       v[(uint64_t)(0.99 * (double)(n - 1))] / 1e3, v[n - 1] / 1e3);
+}
+
 /*
- * The smallest step loop on a real-time device, for counting its system
- * calls (bench/kernel/guest-syscalls.sh runs it under strace -c with two
- * step counts and takes the difference, so that setup and teardown
- * cancel out).  One step: post the step's target, wait for its feedback,
- * spinning on the ring (RTHS_WAIT_SPIN) or in poll().  A sim card on
- * the hrtimer clock, one tick per step.
+ * The smallest step loop on a real-time device: post the step's target,
+ * wait for its feedback, spinning on the ring (RTHS_WAIT_SPIN) or in
+ * poll().  A sim card on the hrtimer clock, one tick per step.
+ * bench/kernel/guest-syscalls.sh counts its system calls under strace;
+ * guest-bench.sh takes its times: from the post to the feedback seen
+ * (the floor is one tick: the command waits for the next tick, the sim
+ * card's I/O is a few instructions), and from the tick's grid instant
+ * (the feedback's time_ns, CLOCK_MONOTONIC as ours) to the feedback
+ * seen: the timer's and the thread's latency, the tick's work and the
+ * wake-up.
  */
 static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
 {
@@ -146,16 +165,23 @@ static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
 		.clock = RTHS_CLOCK_HRTIMER,
 		.step_ticks = 1,
 	};
+	double *e2e = calloc(steps, sizeof(*e2e));
+	double *grid = calloc(steps, sizeof(*grid));
+	struct rths_dev_info info;
 	struct rths_feedback fb;
 	uint64_t n, late = 0;
 	struct rths_dev *dev;
-	double target;
+	double target, t0, t1;
 	int err;
 
+	if (!e2e || !grid)
+		die(NULL, "memory", -ENOMEM);
 	rths_dev_del(ctl, "loop0");
 	err = rths_dev_new(ctl, "loop0", "sim", 1, NULL);
 	if (!err)
 		err = rths_dev_set(ctl, "loop0", &cfg, sizeof(cfg), NULL);
+	if (!err)
+		err = rths_dev_get(ctl, "loop0", &info, sizeof(info));
 	if (err)
 		die(ctl, "dev new", err);
 	err = rths_dev_open(ctl, "loop0", RTHS_OPEN_OWNER, &dev);
@@ -168,21 +194,32 @@ static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
 	for (n = 1; n <= steps; n++) {
 		/* A slow ramp of a few mm. */
 		target = 1e-3 * (double)(n % 2000) / 2000.0;
+		t0 = now_ns();
 		err = rths_post(dev, n, &target);
 		if (err)
 			die(NULL, "post", err);
 		err = rths_wait_feedback(dev, &fb, 1000, wait);
+		t1 = now_ns();
 		if (err)
 			die(NULL, "wait", err);
 		if (fb.step != n)
 			die(NULL, "feedback out of order", -EPROTO);
 		late += fb.late_ticks != 0;
+		e2e[n - 1] = t1 - t0;
+		grid[n - 1] = t1 - (double)fb.time_ns;
 	}
 	rths_run_stop(ctl, "loop0");
 	rths_dev_close(dev);
 	rths_dev_del(ctl, "loop0");
 	printf("steps %llu late %llu\n", (unsigned long long)steps,
 	       (unsigned long long)late);
+	printf("%-44s %9s %9s %9s\n", "step loop, one tick a step (us)", "p50",
+	       "p99", "max");
+	printf("%-44s %9.1f\n", "  floor: one tick", 1e6 / info.rate_hz);
+	print_quantiles("  post to feedback seen", e2e, steps);
+	print_quantiles("  tick's grid instant to feedback seen", grid, steps);
+	free(e2e);
+	free(grid);
 }
 
 static void usage(FILE *f)
