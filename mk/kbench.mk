@@ -29,10 +29,20 @@ endef
 $(KBENCH): $(O)/plain/bench/kernel/rths_bench.o $(O)/plain/librths.a
 	$(CC) -o $@ $^ $(LIBRTHS_LIBS)
 
+# The bare echo (bench/kernel/echo), the exchange's floor: built for the
+# bench only, per flavour, the way the splat module of mk/debug.mk is.
+ECHO_SRCS := bench/kernel/echo/rths_echo.c bench/kernel/echo/rths_echo.h \
+	bench/kernel/echo/Kbuild
+$(O)/echo-%/rths_echo.ko: $(ECHO_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	cp $(ECHO_SRCS) $(@D)/
+	$(MAKE) -C $(KDIR_$*) M=$(@D) O= $(KMOD_FLAGS) modules
+
 .PHONY: bench-kernel
-bench-kernel: module $(KBENCH) vm-kernels
+bench-kernel: module $(KBENCH) vm-kernels \
+		$(foreach f,$(VM_FLAVOURS),$(O)/echo-$(f)/rths_echo.ko)
 	$(call guest_bench,kernel,900,bench/kernel/guest-bench.sh \
-		$(O)/kmod-$$f $(KBENCH),cat)
+		$(O)/kmod-$$f $(KBENCH) $(O)/echo-$$f/rths_echo.ko,cat)
 
 BENCHES += bench-kernel
 

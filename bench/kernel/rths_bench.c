@@ -8,14 +8,20 @@
  * Run it as root with rths.ko and rths_sim.ko loaded.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <rths/device.h>
+
+#include "echo/rths_echo.h"
 
 #define BATCH 64	/* the command ring's default size */
 
@@ -146,36 +152,87 @@ static void print_quantiles(const char *name, double *v, uint64_t n)
 	       v[(uint64_t)(0.99 * (double)(n - 1))] / 1e3, v[n - 1] / 1e3);
 }
 
+/* One exchange a step: post @n's value, wait for its feedback and give
+ * the tick's grid instant; spinning or in poll(). */
+struct exchange {
+	const char *what;
+	int (*post)(void *priv, uint64_t n, double value);
+	int (*wait)(void *priv, uint64_t n, bool spin, uint64_t *time_ns);
+	void *priv;
+};
+
 /*
- * The smallest step loop on a real-time device: post the step's target,
- * wait for its feedback, spinning on the ring (RTHS_WAIT_SPIN) or in
- * poll().  A sim card on the hrtimer clock, one tick per step.
- * bench/kernel/guest-syscalls.sh counts its system calls under strace;
- * guest-bench.sh takes its times: from the post to the feedback seen
- * (the floor is one tick: the command waits for the next tick, the sim
- * card's I/O is a few instructions), and from the tick's grid instant
- * (the feedback's time_ns, CLOCK_MONOTONIC as ours) to the feedback
+ * The smallest step loop, one exchange a step, timed on CLOCK_MONOTONIC
+ * (the clock of the kernel's hrtimer and of the grid instants): from the
+ * post to the feedback seen, whose floor is one tick (the command waits
+ * for the next tick), and from the tick's grid instant to the feedback
  * seen: the timer's and the thread's latency, the tick's work and the
- * wake-up.
+ * wake-up.  bench/kernel/guest-syscalls.sh counts its system calls
+ * under strace.
  */
-static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
+static void time_loop(const struct exchange *x, uint64_t steps, bool spin,
+		      uint32_t rate)
+{
+	double *e2e = calloc(steps, sizeof(*e2e));
+	double *grid = calloc(steps, sizeof(*grid));
+	uint64_t n, time_ns;
+	double t0, t1;
+	int err;
+
+	if (!e2e || !grid)
+		die(NULL, "memory", -ENOMEM);
+	for (n = 1; n <= steps; n++) {
+		t0 = now_ns();
+		/* A slow ramp of a few mm. */
+		err = x->post(x->priv, n, 1e-3 * (double)(n % 2000) / 2000.0);
+		if (err)
+			die(NULL, "post", err);
+		err = x->wait(x->priv, n, spin, &time_ns);
+		t1 = now_ns();
+		if (err)
+			die(NULL, "wait", err);
+		e2e[n - 1] = t1 - t0;
+		grid[n - 1] = t1 - (double)time_ns;
+	}
+	printf("%s, %s, %llu steps of one tick (us)   p50       p99       max\n",
+	       x->what, spin ? "spinning" : "in poll()",
+	       (unsigned long long)steps);
+	printf("%-44s %9.1f\n", "  floor: one tick", 1e6 / rate);
+	print_quantiles("  post to feedback seen", e2e, steps);
+	print_quantiles("  tick's grid instant to feedback seen", grid, steps);
+	free(e2e);
+	free(grid);
+}
+
+static int rths_x_post(void *priv, uint64_t n, double value)
+{
+	return rths_post(priv, n, &value);
+}
+
+static int rths_x_wait(void *priv, uint64_t n, bool spin, uint64_t *time_ns)
+{
+	struct rths_feedback fb;
+	int err = rths_wait_feedback(priv, &fb, 1000, spin ? RTHS_WAIT_SPIN : 0);
+
+	if (err)
+		return err;
+	*time_ns = fb.time_ns;
+	return fb.step == n ? 0 : -EPROTO;
+}
+
+/* The rths exchange: a sim card on the hrtimer clock, one tick a step. */
+static void rths_loop(struct rths_ctl *ctl, uint64_t steps, bool spin)
 {
 	struct rths_dev_config cfg = {
 		.set = RTHS_CFG_CLOCK | RTHS_CFG_STEP_TICKS,
 		.clock = RTHS_CLOCK_HRTIMER,
 		.step_ticks = 1,
 	};
-	double *e2e = calloc(steps, sizeof(*e2e));
-	double *grid = calloc(steps, sizeof(*grid));
+	struct exchange x = { "rths", rths_x_post, rths_x_wait, NULL };
 	struct rths_dev_info info;
-	struct rths_feedback fb;
-	uint64_t n, late = 0;
 	struct rths_dev *dev;
-	double target, t0, t1;
 	int err;
 
-	if (!e2e || !grid)
-		die(NULL, "memory", -ENOMEM);
 	rths_dev_del(ctl, "loop0");
 	err = rths_dev_new(ctl, "loop0", "sim", 1, NULL);
 	if (!err)
@@ -191,44 +248,86 @@ static void step_loop(struct rths_ctl *ctl, uint64_t steps, unsigned int wait)
 	if (err)
 		die(ctl, "start", err);
 	rths_dev_sync(dev);
-	for (n = 1; n <= steps; n++) {
-		/* A slow ramp of a few mm. */
-		target = 1e-3 * (double)(n % 2000) / 2000.0;
-		t0 = now_ns();
-		err = rths_post(dev, n, &target);
-		if (err)
-			die(NULL, "post", err);
-		err = rths_wait_feedback(dev, &fb, 1000, wait);
-		t1 = now_ns();
-		if (err)
-			die(NULL, "wait", err);
-		if (fb.step != n)
-			die(NULL, "feedback out of order", -EPROTO);
-		late += fb.late_ticks != 0;
-		e2e[n - 1] = t1 - t0;
-		grid[n - 1] = t1 - (double)fb.time_ns;
-	}
+	x.priv = dev;
+	time_loop(&x, steps, spin, info.rate_hz);
 	rths_run_stop(ctl, "loop0");
 	rths_dev_close(dev);
 	rths_dev_del(ctl, "loop0");
-	printf("steps %llu late %llu\n", (unsigned long long)steps,
-	       (unsigned long long)late);
-	printf("%-44s %9s %9s %9s\n", "step loop, one tick a step (us)", "p50",
-	       "p99", "max");
-	printf("%-44s %9.1f\n", "  floor: one tick", 1e6 / info.rate_hz);
-	print_quantiles("  post to feedback seen", e2e, steps);
-	print_quantiles("  tick's grid instant to feedback seen", grid, steps);
-	free(e2e);
-	free(grid);
+}
+
+struct echo {
+	struct rths_echo_page *pg;
+	int fd;
+};
+
+static int echo_x_post(void *priv, uint64_t n, double value)
+{
+	struct echo *e = priv;
+
+	e->pg->cmd_val = (int64_t)(value * 1e9);
+	__atomic_store_n(&e->pg->cmd_seq, n, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int echo_x_wait(void *priv, uint64_t n, bool spin, uint64_t *time_ns)
+{
+	struct echo *e = priv;
+	struct pollfd pfd = { .fd = e->fd, .events = POLLIN };
+
+	while (__atomic_load_n(&e->pg->fb_seq, __ATOMIC_ACQUIRE) != n) {
+		if (spin)
+			continue;
+		if (poll(&pfd, 1, 1000) <= 0)
+			return -ETIMEDOUT;
+	}
+	e->pg->seen = n;
+	*time_ns = e->pg->fb_time_ns;
+	return 0;
+}
+
+/* The echo module's tick rate, from its parameter. */
+static uint32_t echo_rate(void)
+{
+	FILE *f = fopen("/sys/module/rths_echo/parameters/rate", "r");
+	unsigned int rate = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &rate) != 1)
+			rate = 0;
+		fclose(f);
+	}
+	if (!rate)
+		die(NULL, "rths_echo's rate (is rths_echo.ko loaded?)", -ENOENT);
+	return rate;
+}
+
+/* The floor: bench/kernel/echo's bare page and thread (rths_echo.ko). */
+static void echo_loop(uint64_t steps, bool spin, uint32_t rate)
+{
+	struct exchange x = { "echo", echo_x_post, echo_x_wait, NULL };
+	struct echo e;
+
+	e.fd = open("/dev/rths_echo", O_RDWR);
+	if (e.fd < 0)
+		die(NULL, "/dev/rths_echo (is rths_echo.ko loaded?)", -errno);
+	e.pg = mmap(NULL, sizeof(*e.pg), PROT_READ | PROT_WRITE, MAP_SHARED,
+		    e.fd, 0);
+	if (e.pg == MAP_FAILED)
+		die(NULL, "mmap /dev/rths_echo", -errno);
+	x.priv = &e;
+	time_loop(&x, steps, spin, rate);
+	munmap(e.pg, sizeof(*e.pg));
+	close(e.fd);
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rths_bench [-n STEPS] [-l spin|poll]\n"
+		"usage: rths_bench [-n STEPS] [-l spin|poll] [-e spin|poll]\n"
 		"  -n STEPS  steps per exchange measurement (default 20480)\n"
 		"  -l MODE   only run a post/wait step loop of STEPS steps on\n"
-		"            the hrtimer clock, waiting by MODE (for strace)\n"
+		"            the hrtimer clock, waiting by MODE, and time it\n"
+		"  -e MODE   the same loop on the bare echo (rths_echo.ko)\n"
 		"Prints the per-step exchange cost through the rings and by\n"
 		"netlink, and their ratios.\n");
 }
@@ -239,13 +338,17 @@ int main(int argc, char **argv)
 	struct rths_ctl *ctl;
 	double ring, nl_tick, nl_get;
 	const char *loop = NULL;
+	bool echo = false;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "n:l:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:l:e:h")) != -1) {
 		switch (c) {
 		case 'n':
 			steps = strtoull(optarg, NULL, 0);
 			break;
+		case 'e':
+			echo = true;
+			/* fall through */
 		case 'l':
 			loop = optarg;
 			break;
@@ -262,15 +365,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (loop && strcmp(loop, "spin") && strcmp(loop, "poll")) {
-		fprintf(stderr, "rths_bench: -l takes spin or poll, not '%s'\n",
-			loop);
+		fprintf(stderr, "rths_bench: -%c takes spin or poll, not '%s'\n",
+			echo ? 'e' : 'l', loop);
 		return 2;
+	}
+	if (echo) {
+		echo_loop(steps, !strcmp(loop, "spin"), echo_rate());
+		return 0;
 	}
 	err = rths_ctl_open(&ctl);
 	if (err)
 		die(NULL, "netlink (is rths.ko loaded?)", err);
 	if (loop) {
-		step_loop(ctl, steps, strcmp(loop, "spin") ? 0 : RTHS_WAIT_SPIN);
+		rths_loop(ctl, steps, !strcmp(loop, "spin"));
 		rths_ctl_close(ctl);
 		return 0;
 	}
