@@ -204,6 +204,21 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 			const double *u1, double ag1, double *r,
 			struct rths_error *err);
+/*
+ * rths_hs_odesub_step() given also the global velocities at the step's
+ * start @v0 (NULL: the last step's end velocity) and end @v1 (DOF
+ * vectors), as the hybrid loop gives them.  With the LINEAR input the
+ * interface then moves over the step as the cubic Hermite of its
+ * displacement and velocity at both ends (its velocity the cubic's
+ * derivative, a_g still linear), and the force at t1 is taken at the
+ * velocity v1: the coupling is second order in the step, where the
+ * mean velocity of rths_hs_odesub_step() makes it first order.  HOLD
+ * behaves as in rths_hs_odesub_step().
+ */
+int rths_hs_odesub_step_vel(struct rths_hs_odesub *s, double t1,
+			    const double *u1, const double *v0,
+			    const double *v1, double ag1, double *r,
+			    struct rths_error *err);
 /* The state y at the last step (dim values). */
 const double *rths_hs_odesub_state(const struct rths_hs_odesub *s);
 /* The interface force at the last step (on DOF i), N. */
