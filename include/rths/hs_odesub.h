@@ -16,7 +16,10 @@
  *          HOLD    u_b = u_{n+1}, a_g = a_g(t_{n+1})   (zero-order hold
  *                  of the step's command, as an actuator that jumps), or
  *          LINEAR  u_b and a_g linear from t_n to t_{n+1} (v_b is then
- *                  exactly the derivative of u_b);
+ *                  exactly the derivative of u_b); given the velocities
+ *                  at the ends (rths_hs_odesub_step_vel(), as the
+ *                  hybrid loop does), u_b is their cubic Hermite and
+ *                  v_b its derivative: second order in dt;
  *     3. y is integrated from t_n to t_{n+1} (rths_ode_init() at t_n, then
  *        rths_ode_step() up to t_{n+1}: each hybrid step is a fresh
  *        start, so no history crosses the kink of the input at t_n);
