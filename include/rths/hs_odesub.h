@@ -16,7 +16,10 @@
  *          HOLD    u_b = u_{n+1}, a_g = a_g(t_{n+1})   (zero-order hold
  *                  of the step's command, as an actuator that jumps), or
  *          LINEAR  u_b and a_g linear from t_n to t_{n+1} (v_b is then
- *                  exactly the derivative of u_b);
+ *                  exactly the derivative of u_b); given the velocities
+ *                  at the ends (rths_hs_odesub_step_vel(), as the
+ *                  hybrid loop does), u_b is their cubic Hermite and
+ *                  v_b its derivative: second order in dt;
  *     3. y is integrated from t_n to t_{n+1} (rths_ode_init() at t_n, then
  *        rths_ode_step() up to t_{n+1}: each hybrid step is a fresh
  *        start, so no history crosses the kink of the input at t_n);
@@ -204,6 +207,21 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 			const double *u1, double ag1, double *r,
 			struct rths_error *err);
+/*
+ * rths_hs_odesub_step() given also the global velocities at the step's
+ * start @v0 (NULL: the last step's end velocity) and end @v1 (DOF
+ * vectors), as the hybrid loop gives them.  With the LINEAR input the
+ * interface then moves over the step as the cubic Hermite of its
+ * displacement and velocity at both ends (its velocity the cubic's
+ * derivative, a_g still linear), and the force at t1 is taken at the
+ * velocity v1: the coupling is second order in the step, where the
+ * mean velocity of rths_hs_odesub_step() makes it first order.  HOLD
+ * behaves as in rths_hs_odesub_step().
+ */
+int rths_hs_odesub_step_vel(struct rths_hs_odesub *s, double t1,
+			    const double *u1, const double *v0,
+			    const double *v1, double ag1, double *r,
+			    struct rths_error *err);
 /* The state y at the last step (dim values). */
 const double *rths_hs_odesub_state(const struct rths_hs_odesub *s);
 /* The interface force at the last step (on DOF i), N. */

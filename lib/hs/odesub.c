@@ -250,16 +250,36 @@ double rths_hs_odesub_force(const struct rths_hs_odesub *s)
 void rths_hs_odesub_input_at(const struct rths_hs_odesub *s, double t,
 			     double *ub, double *ag)
 {
-	double tau;
+	double tau, h = s->t1 - s->t0;
 
-	if (s->input == RTHS_HS_ODESUB_HOLD || !(s->t1 > s->t0)) {
+	if (s->input == RTHS_HS_ODESUB_HOLD || !(h > 0)) {
 		*ub = s->ub1;
 		*ag = s->ag1;
 		return;
 	}
-	tau = (t - s->t0) / (s->t1 - s->t0);
-	*ub = s->ub0 + tau * (s->ub1 - s->ub0);
+	tau = (t - s->t0) / h;
 	*ag = s->ag0 + tau * (s->ag1 - s->ag0);
+	if (!s->hermite) {
+		*ub = s->ub0 + tau * (s->ub1 - s->ub0);
+		return;
+	}
+	/* The cubic Hermite of the step's ends: second order within it. */
+	*ub = (1 + 2 * tau) * (1 - tau) * (1 - tau) * s->ub0 +
+	      tau * (1 - tau) * (1 - tau) * h * s->vb0 +
+	      tau * tau * (3 - 2 * tau) * s->ub1 +
+	      tau * tau * (tau - 1) * h * s->vb1;
+}
+
+double rths_hs_odesub_vb_at(const struct rths_hs_odesub *s, double t)
+{
+	double tau, h = s->t1 - s->t0;
+
+	if (!s->hermite || s->input == RTHS_HS_ODESUB_HOLD || !(h > 0))
+		return s->vb;
+	tau = (t - s->t0) / h;
+	return 6 * tau * (1 - tau) * (s->ub1 - s->ub0) / h +
+	       (1 - tau) * (1 - 3 * tau) * s->vb0 +
+	       tau * (3 * tau - 2) * s->vb1;
 }
 
 static double damper_rate(const struct rths_hs_odesub *s, double f)
@@ -290,7 +310,8 @@ static int rhs(double t, const double *y, double *dydt, void *params)
 	}
 	for (size_t j = 0; j < s->nm; j++) {
 		const double *x = y, *v = y + s->nm;
-		double xl = j ? x[j - 1] : ub, vl = j ? v[j - 1] : s->vb;
+		double xl = j ? x[j - 1] : ub;
+		double vl = j ? v[j - 1] : rths_hs_odesub_vb_at(s, t);
 		double f = -s->k[j] * (x[j] - xl) - s->c[j] * (v[j] - vl) -
 			   s->m[j] * ag;
 
@@ -403,7 +424,8 @@ int rths_hs_odesub_start(struct rths_hs_odesub *s, double t0,
 	s->t0 = s->t1 = t0;
 	s->ub0 = s->ub1 = ub;
 	s->ag0 = s->ag1 = ag0;
-	s->vb = vb;
+	s->vb = s->vb0 = s->vb1 = vb;
+	s->hermite = false;
 	if (s->kind == RTHS_HS_ODESUB_MULTIBODY)
 		return rths_hs_mb_start(s, err);
 	s->force = force_of(s, s->y, ub, vb);
@@ -455,13 +477,17 @@ int rths_hs_odesub_integrate(struct rths_hs_odesub *s, double *y,
 	return 0;
 }
 
-int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
-			const double *u1, double ag1, double *r,
-			struct rths_error *err)
+/*
+ * One step; @vel: the interface velocities at the step's end, @vb1, and
+ * start, *@vb0 (NULL: the last step's end), are given.
+ */
+static int step(struct rths_hs_odesub *s, double t1, const double *u1,
+		bool vel, const double *pvb0, double vb1, double ag1,
+		double *r, struct rths_error *err)
 {
 	const struct rths_ode_stats *st;
 	struct work_rec *w;
-	double t_start = mono_now(), h, ub1;
+	double t_start = mono_now(), h, ub1, vb0;
 	int rc;
 
 	if (!s->ode || !(t1 > s->t1))
@@ -471,8 +497,12 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 	 * its one DOF is the interface displacement (the ground
 	 * acceleration goes in as the acceleration). */
 	ub1 = iface_disp(s, u1);
-	rc = rths_hs_substructure_check_input(1, 1, &ub1, NULL, &ag1, &t1,
-					      err);
+	vb0 = pvb0 ? *pvb0 : s->vb1;
+	rc = rths_hs_substructure_check_input(1, 1, &ub1, vel ? &vb1 : NULL,
+					      &ag1, &t1, err);
+	if (rc == 0 && vel)
+		rc = rths_hs_substructure_check_input(1, 1, &ub1, &vb0, NULL,
+						      NULL, err);
 	if (rc < 0)
 		return rc;
 	h = t1 - s->t1;
@@ -483,6 +513,9 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 	s->ub1 = ub1;
 	s->ag1 = ag1;
 	s->vb = (s->ub1 - s->ub0) / h;
+	s->hermite = vel && s->input == RTHS_HS_ODESUB_LINEAR;
+	s->vb0 = s->hermite ? vb0 : s->vb;
+	s->vb1 = s->hermite ? vb1 : s->vb;
 	st = rths_ode_get_stats(s->ode);
 	if (s->kind == RTHS_HS_ODESUB_MULTIBODY) {
 		rc = rths_hs_mb_step(s, &s->force, err);
@@ -500,7 +533,8 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 		if (rc < 0)
 			return rc;
 		memcpy(s->y, s->y_try, s->dim * sizeof(double));
-		s->force = force_of(s, s->y, s->ub1, s->vb);
+		s->force = force_of(s, s->y, s->ub1,
+				    rths_hs_odesub_vb_at(s, s->t1));
 	}
 	add_force(s, s->force, r);
 	if (s->kind == RTHS_HS_ODESUB_MULTIBODY)
@@ -516,6 +550,32 @@ int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
 		w->compute = mono_now() - t_start;
 	}
 	return 0;
+}
+
+int rths_hs_odesub_step(struct rths_hs_odesub *s, double t1,
+			const double *u1, double ag1, double *r,
+			struct rths_error *err)
+{
+	return step(s, t1, u1, false, NULL, 0, ag1, r, err);
+}
+
+static double iface_vel(const struct rths_hs_odesub *s, const double *v)
+{
+	return v[s->dof_i] - (s->dof_j >= 0 ? v[s->dof_j] : 0.0);
+}
+
+int rths_hs_odesub_step_vel(struct rths_hs_odesub *s, double t1,
+			    const double *u1, const double *v0,
+			    const double *v1, double ag1, double *r,
+			    struct rths_error *err)
+{
+	double vb0 = v0 ? iface_vel(s, v0) : 0;
+
+	if (!v1)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "ODE substructure: no end velocity");
+	return step(s, t1, u1, true, v0 ? &vb0 : NULL, iface_vel(s, v1), ag1,
+		    r, err);
 }
 
 static int cmp_double(const void *a, const void *b)

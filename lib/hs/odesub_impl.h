@@ -30,8 +30,12 @@ struct rths_hs_odesub {
 	unsigned long max_steps, max_f_evals;
 	struct rths_ode *ode;
 	double *y, *y_try;
-	/* the step's input: u_b, a_g at t0 and t1, v_b */
+	/* the step's input: u_b, a_g at t0 and t1, v_b; with the step's
+	 * end velocities (rths_hs_odesub_step_vel(), LINEAR input) u_b is
+	 * the cubic Hermite of ub0, vb0, ub1, vb1 instead */
 	double t0, t1, ub0, ub1, ag0, ag1, vb;
+	double vb0, vb1;
+	bool hermite;
 	double force;
 	/* multibody (odesub_mb.c) */
 	struct mb *mb;
@@ -45,9 +49,10 @@ struct rths_hs_odesub {
 void rths_hs_odesub_compute(const struct rths_hs_odesub *s, double *total,
 			    double *worst);
 
-/* u_b and a_g at t within the step (v_b is s->vb). */
+/* u_b and a_g at t within the step, and v_b. */
 void rths_hs_odesub_input_at(const struct rths_hs_odesub *s, double t,
 			     double *ub, double *ag);
+double rths_hs_odesub_vb_at(const struct rths_hs_odesub *s, double t);
 /* rths_ode_step() from s->t0 to s->t1 under the caps (after init);
  * @after (may be NULL) sees every accepted step. */
 int rths_hs_odesub_integrate(struct rths_hs_odesub *s, double *y,

@@ -157,6 +157,7 @@ static void forces(const struct mb *mb, double t, const double *q,
 		   const double *v, double *F, double *fbase)
 {
 	double ub = base_ub(mb, t), ag = base_ag(mb, t);
+	double vb = rths_hs_odesub_vb_at(mb->s, t);
 
 	*fbase = 0;
 	for (size_t b = 0; b < mb->nb; b++) {
@@ -168,7 +169,7 @@ static void forces(const struct mb *mb, double t, const double *q,
 		const struct rths_hs_mb_spring *s = &mb->sp[k];
 		double e[2], f, dPa[2], dPb[2];
 
-		spring_state(mb, k, q, v, ub, mb->s->vb, e, &f, dPa, dPb, NULL,
+		spring_state(mb, k, q, v, ub, vb, e, &f, dPa, dPb, NULL,
 			     NULL);
 		/* tension pulls b towards a and a towards b */
 		add_gen(F, s->body_b, -f * e[0], -f * e[1], dPb);
@@ -279,11 +280,11 @@ static int phi_q_cb(double t, const double *q, struct rths_mat *G,
 static int phi_t_cb(double t, const double *q, double *phi_t, void *params)
 {
 	const struct mb *mb = params;
-	double phi[2 * MAXJ];
+	double phi[2 * MAXJ], vb = rths_hs_odesub_vb_at(mb->s, t);
 
 	constraints(mb, q, base_ub(mb, t), phi, NULL, phi_t);
 	for (size_t i = 0; i < mb->nc; i++)
-		phi_t[i] *= mb->s->vb;
+		phi_t[i] *= vb;
 	return 0;
 }
 
@@ -581,7 +582,7 @@ static double base_force(const struct mb *mb, double t, const double *q,
 static double energy(const struct mb *mb, double t, const double *q,
 		     const double *v, double *diss)
 {
-	double e = 0, ub = base_ub(mb, t);
+	double e = 0, ub = base_ub(mb, t), vb = rths_hs_odesub_vb_at(mb->s, t);
 
 	*diss = 0;
 	for (size_t b = 0; b < mb->nb; b++)
@@ -592,7 +593,7 @@ static double energy(const struct mb *mb, double t, const double *q,
 	for (size_t k = 0; k < mb->ns; k++) {
 		double ed[2], f, dPa[2], dPb[2], d, es;
 
-		spring_state(mb, k, q, v, ub, mb->s->vb, ed, &f, dPa, dPb, &d,
+		spring_state(mb, k, q, v, ub, vb, ed, &f, dPa, dPb, &d,
 			     &es);
 		e += es;
 		*diss += d;
@@ -604,7 +605,8 @@ static double energy(const struct mb *mb, double t, const double *q,
 static double net_power(const struct mb *mb, double t, const double *q,
 			const double *v, const double *lam)
 {
-	double diss, p = -base_force(mb, t, q, v, lam) * mb->s->vb;
+	double diss, p = -base_force(mb, t, q, v, lam) *
+				 rths_hs_odesub_vb_at(mb->s, t);
 	double ag = base_ag(mb, t);
 
 	energy(mb, t, q, v, &diss);

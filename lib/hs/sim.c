@@ -121,6 +121,10 @@ struct loop {
 	double *f, *r_exp;
 	double *r_num;		/* r_exp plus the ODE substructures' */
 	double *mr;		/* M r: the ground force is -ag M r */
+	/* for the ODE substructures: the interface velocity at n+1, the
+	 * commands of steps n, n-1, n-2 and how many of them there are */
+	double *v1, *uc[3];
+	int n_uc;
 	double (*now)(void *ctx);
 };
 
@@ -173,12 +177,15 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 	r = rths_hs_model_copy(&L->model, cfg->model, err);
 	if (r < 0)
 		return r;
-	L->f = rths_zalloc(4 * L->n, err);
+	L->f = rths_zalloc(8 * L->n, err);
 	if (!L->f)
 		return -ENOMEM;
 	L->r_exp = L->f + L->n;
 	L->mr = L->r_exp + L->n;
 	L->r_num = L->mr + L->n;
+	L->v1 = L->r_num + L->n;
+	for (int i = 0; i < 3; i++)
+		L->uc[i] = L->v1 + (size_t)(i + 1) * L->n;
 	rths_hs_model_ground_force(&L->model, -1.0, L->mr);
 	if (sub && (cfg->k_if || cfg->c_if)) {
 		kd = rths_zalloc(2 * L->n * L->n, err);
@@ -288,19 +295,59 @@ static void record_state(struct loop *L, struct rths_hs_history *h,
 	h->rows = n + 1;
 }
 
-/* The ODE substructures' step: their force joins the measured one. */
+/*
+ * The velocity at step n+1 from the commands, by the backward difference
+ * of third order (second and first on the first steps).  Not the
+ * integrator's v_{n+1}: CR's, for one, is the step's mean velocity,
+ * v(t_{n+1/2}) to second order, so that a cubic through it would bend
+ * the wrong way.  Differences of the commands keep their smooth error
+ * (the integrator's) and add O(dt^3): the cubic over the step then has
+ * the interface's acceleration at t_{n+1} to second order, which the
+ * reaction of a mass joined rigidly to the DOF needs.
+ */
+static void ode_velocity(struct loop *L, const double *u1)
+{
+	double dt = L->cfg->integrator.dt;
+	double *u0 = L->uc[0], *um = L->uc[1], *umm = L->uc[2];
+
+	for (size_t i = 0; i < L->n; i++) {
+		if (L->n_uc >= 3)
+			L->v1[i] = (11 * u1[i] - 18 * u0[i] + 9 * um[i] -
+				    2 * umm[i]) / (6 * dt);
+		else if (L->n_uc == 2)
+			L->v1[i] = (3 * u1[i] - 4 * u0[i] + um[i]) / (2 * dt);
+		else
+			L->v1[i] = (u1[i] - u0[i]) / dt;
+	}
+	memcpy(umm, um, L->n * sizeof(double));
+	memcpy(um, u0, L->n * sizeof(double));
+	memcpy(u0, u1, L->n * sizeof(double));
+	if (L->n_uc < 3)
+		L->n_uc++;
+}
+
+/*
+ * The ODE substructures' step: their force joins the measured one.  They
+ * are given the interface velocity at the step's end (its start: the
+ * last step's end, the model's at the first), so that the interface
+ * moves over the step at second order, not at its mean velocity
+ * (first).
+ */
 static int ode_step(struct loop *L, double t, const double *u1, double ag,
 		    struct rths_error *err)
 {
+	const double *v0 = L->n_uc == 1 ? rths_hs_stepper_v(L->st) : NULL;
 	int r = 0;
 
+	ode_velocity(L, u1);
 	memset(L->r_num, 0, L->n * sizeof(double));
 	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
 		struct rths_error e = { 0 };
 
 		char path[sizeof(e.path) + 48];
 
-		r = rths_hs_odesub_step(L->ode[i], t, u1, ag, L->r_num, &e);
+		r = rths_hs_odesub_step_vel(L->ode[i], t, u1, v0, L->v1, ag,
+					    L->r_num, &e);
 		if (r < 0) {
 			/* the experiment file's path of what gave out */
 			snprintf(path, sizeof(path), "ode_substructures[%zu]%s%s",
@@ -317,6 +364,8 @@ static int odesubs_start(struct loop *L, double ag0, uint64_t steps,
 {
 	int r = 0;
 
+	memcpy(L->uc[0], rths_hs_stepper_u(L->st), L->n * sizeof(double));
+	L->n_uc = 1;
 	for (size_t i = 0; r == 0 && i < L->n_ode; i++) {
 		struct rths_error e = { 0 };
 		char path[sizeof(e.path) + 48];

@@ -333,6 +333,74 @@ TEST(odesub_refuses_what_is_not_finite)
 	rths_hs_odesub_free(ref);
 }
 
+/*
+ * rths_hs_odesub_step_vel(): under HOLD it is rths_hs_odesub_step()
+ * to the bit; under LINEAR with the velocities of a linear motion (the
+ * mean velocity at both ends) the cubic is that line, so it matches
+ * rths_hs_odesub_step() to the solver's tolerance; a velocity that is
+ * not finite is refused before anything moves, naming it.
+ */
+TEST(step_vel_falls_back_and_checks_velocities)
+{
+	enum rths_hs_odesub_input ins[] = { RTHS_HS_ODESUB_HOLD,
+					    RTHS_HS_ODESUB_LINEAR };
+
+	for (int k = 0; k < 2; k++) {
+		struct rths_hs_odesub *s, *ref;
+		struct rths_ode_control ctl;
+		struct rths_error e;
+		double u0 = 0, dev = 0, peak = 0, bad = NAN;
+
+		rths_ode_control_default(&ctl);
+		ctl.rtol = 1e-10;
+		ctl.atol = 1e-14;
+		ASSERT_EQ(0, rths_hs_odesub_new_chain(&s, 0, 2, chain_m,
+						      chain_k, chain_c, &e));
+		ASSERT_EQ(0, rths_hs_odesub_new_chain(&ref, 0, 2, chain_m,
+						      chain_k, chain_c, &e));
+		ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_GSTIFF,
+						       &ctl, &e));
+		ASSERT_EQ(0, rths_hs_odesub_set_method(ref, RTHS_ODE_GSTIFF,
+						       &ctl, &e));
+		rths_hs_odesub_set_input(s, ins[k]);
+		rths_hs_odesub_set_input(ref, ins[k]);
+		ASSERT_EQ(0, rths_hs_odesub_start(s, 0, &u0, NULL, 0, 50, &e));
+		ASSERT_EQ(0, rths_hs_odesub_start(ref, 0, &u0, NULL, 0, 50,
+						  &e));
+		for (int n = 1; n <= 50; n++) {
+			double t = n * DT, u1 = u_at(t), ag = ag_at(t);
+			double vb = (u1 - u0) / DT, r = 0, rr = 0;
+
+			if (n == 1) {
+				EXPECT_EQ(-RTHS_E_DIVERGED,
+					  rths_hs_odesub_step_vel(s, t, &u1,
+								  &bad, &vb,
+								  ag, &r, &e));
+				EXPECT_NE(NULL, strstr(e.msg, "velocity 0 is nan"));
+				EXPECT_EQ(-RTHS_E_DIVERGED,
+					  rths_hs_odesub_step_vel(s, t, &u1,
+								  NULL, &bad,
+								  ag, &r, &e));
+				EXPECT_EQ(0, r);
+			}
+			ASSERT_EQ(0, rths_hs_odesub_step_vel(s, t, &u1, &vb,
+							     &vb, ag, &r, &e));
+			ASSERT_EQ(0, rths_hs_odesub_step(ref, t, &u1, ag, &rr,
+							 &e));
+			if (ins[k] == RTHS_HS_ODESUB_HOLD)
+				EXPECT_EQ(rr, r);
+			dev = fmax(dev, fabs(r - rr));
+			peak = fmax(peak, fabs(rr));
+			u0 = u1;
+		}
+		TH_LOG("%s: force difference %.2e of the peak",
+		       k ? "linear" : "hold", dev / peak);
+		EXPECT_LT(dev, 1e-6 * peak);
+		rths_hs_odesub_free(s);
+		rths_hs_odesub_free(ref);
+	}
+}
+
 /* The one check itself: DOF count first, then each value in order. */
 TEST(substructure_check_input)
 {
@@ -648,6 +716,51 @@ TEST(device_refuses_uncapped_adaptive_methods)
 }
 
 /*
+ * The two-story frame (5 % Rayleigh damping), the monolithic three-DOF
+ * model with a tuned mass (@tm: mass, stiffness, dashpot) as its third
+ * floor, and @dur s of the default synthetic record.
+ */
+static int tuned_frame(struct rths_hs_model *frame, struct rths_hs_model *mono,
+		       struct rths_hs_gm *gm, double dur, double tm[3])
+{
+	const double mt = 50, ft = 2.9, zt = 0.08;
+	const double kt = mt * pow(2 * M_PI * ft, 2);
+	const double ct = 2 * zt * mt * 2 * M_PI * ft;
+	double m3[3] = { 1000, 1000, mt }, k3[3] = { 1.19e6, 1.0e6, kt };
+	double w[2], a0, a1;
+	struct rths_hs_synth_params sp;
+	struct rths_error e;
+	int r;
+
+	tm[0] = mt;
+	tm[1] = kt;
+	tm[2] = ct;
+	r = rths_hs_model_shear_building(frame, 2, m3, k3, &e);
+	if (r == 0)
+		r = rths_hs_model_frequencies(frame, NULL, w, NULL, &e);
+	if (r < 0)
+		return r;
+	rths_hs_rayleigh_coefficients(w[0], w[1], 0.05, 0.05, &a0, &a1);
+	rths_hs_model_set_rayleigh(frame, a0, a1);
+	r = rths_hs_model_shear_building(mono, 3, m3, k3, &e);
+	if (r < 0)
+		return r;
+	/* the frame's damping, and the tuned mass's dashpot */
+	memset(mono->c, 0, 9 * sizeof(double));
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			mono->c[j * 3 + i] = frame->c[j * 2 + i];
+	mono->c[1 * 3 + 1] += ct;
+	mono->c[2 * 3 + 2] += ct;
+	mono->c[1 * 3 + 2] -= ct;
+	mono->c[2 * 3 + 1] -= ct;
+	rths_hs_synth_defaults(&sp);
+	sp.duration = dur;
+	sp.dt = 0.01;
+	return rths_hs_gm_synthetic(gm, &sp, &e);
+}
+
+/*
  * The coupling in the loop: a soft chain (a 50 kg tuned mass on the
  * roof) run as an ODE substructure beside the two-story frame, against
  * the monolithic three-DOF model (the tuned mass as a third floor) under
@@ -658,12 +771,8 @@ TEST(device_refuses_uncapped_adaptive_methods)
  */
 TEST(coupled_chain_matches_monolithic_model)
 {
-	const double mt = 50, ft = 2.9, zt = 0.08;
-	const double kt = mt * pow(2 * M_PI * ft, 2), ct = 2 * zt * mt * 2 * M_PI * ft;
-	double m3[3] = { 1000, 1000, mt }, k3[3] = { 1.19e6, 1.0e6, kt };
-	double w[2], a0, a1, d_rms = 0, ref_rms = 0, bare_rms = 0;
+	double tm[3], d_rms = 0, ref_rms = 0, bare_rms = 0;
 	struct rths_hs_model frame, mono;
-	struct rths_hs_synth_params sp;
 	struct rths_hs_gm gm;
 	struct rths_hs_sim_config cfg;
 	struct rths_hs_history h, hm, hb;
@@ -671,25 +780,9 @@ TEST(coupled_chain_matches_monolithic_model)
 	struct rths_hs_odesub *s;
 	struct rths_error e;
 
-	ASSERT_EQ(0, rths_hs_model_shear_building(&frame, 2, m3, k3, &e));
-	ASSERT_EQ(0, rths_hs_model_frequencies(&frame, NULL, w, NULL, &e));
-	rths_hs_rayleigh_coefficients(w[0], w[1], 0.05, 0.05, &a0, &a1);
-	rths_hs_model_set_rayleigh(&frame, a0, a1);
-	ASSERT_EQ(0, rths_hs_model_shear_building(&mono, 3, m3, k3, &e));
-	/* the frame's damping, and the tuned mass's dashpot */
-	memset(mono.c, 0, 9 * sizeof(double));
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++)
-			mono.c[j * 3 + i] = frame.c[j * 2 + i];
-	mono.c[1 * 3 + 1] += ct;
-	mono.c[2 * 3 + 2] += ct;
-	mono.c[1 * 3 + 2] -= ct;
-	mono.c[2 * 3 + 1] -= ct;
-	rths_hs_synth_defaults(&sp);
-	sp.duration = 6;
-	sp.dt = 0.01;
-	ASSERT_EQ(0, rths_hs_gm_synthetic(&gm, &sp, &e));
-	ASSERT_EQ(0, rths_hs_odesub_new_chain(&s, 1, 1, &mt, &kt, &ct, &e));
+	ASSERT_EQ(0, tuned_frame(&frame, &mono, &gm, 6, tm));
+	ASSERT_EQ(0, rths_hs_odesub_new_chain(&s, 1, 1, &tm[0], &tm[1], &tm[2],
+					      &e));
 	rths_hs_odesub_set_input(s, RTHS_HS_ODESUB_LINEAR);
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -949,6 +1042,17 @@ static int tmd_rhs(double t, const double y[], double f[], void *params)
 	return GSL_SUCCESS;
 }
 
+/* A run of @m under @gm by CR at steps of @dt, all numerical. */
+static void cr_config(struct rths_hs_sim_config *cfg,
+		      const struct rths_hs_gm *gm,
+		      const struct rths_hs_model *m, double dt)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->gm = gm;
+	cfg->model = m;
+	rths_hs_stepper_defaults(&cfg->integrator, RTHS_HS_CR, dt);
+}
+
 /* The loop's error against the reduced model, RMS over the run relative
  * to the reference's RMS. */
 struct tmd_errors {
@@ -956,6 +1060,28 @@ struct tmd_errors {
 	double bare;	/* the frame without the pendulum */
 	double phi;	/* the pendulum's angle */
 };
+
+/*
+ * The velocity of DOF @i at row @k of @h as the loop gives it to the ODE
+ * substructures: the backward difference of the commands (third order,
+ * lower on the first steps).
+ */
+static double command_velocity(const struct rths_hs_history *h, size_t k,
+			       size_t i)
+{
+	size_t n = h->n_dof;
+	const double *u = h->u;
+	double dt = h->t[1] - h->t[0];
+
+	if (k >= 3)
+		return (11 * u[k * n + i] - 18 * u[(k - 1) * n + i] +
+			9 * u[(k - 2) * n + i] - 2 * u[(k - 3) * n + i]) /
+		       (6 * dt);
+	if (k == 2)
+		return (3 * u[k * n + i] - 4 * u[(k - 1) * n + i] +
+			u[(k - 2) * n + i]) / (2 * dt);
+	return (u[k * n + i] - u[(k - 1) * n + i]) / dt;
+}
 
 /*
  * Pendulum @p on the roof of the two-story frame in the hybrid loop (CR
@@ -999,10 +1125,7 @@ static void pend_on_frame(struct __test_metadata *_metadata,
 	rths_ode_control_default(&ctl);
 	ctl.rtol = ctl.atol = 1e-10;
 	ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_GSTIFF, &ctl, &e));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.gm = &gm;
-	cfg.model = &frame;
-	rths_hs_stepper_defaults(&cfg.integrator, RTHS_HS_CR, DT);
+	cr_config(&cfg, &gm, &frame, DT);
 	ASSERT_EQ(0, rths_hs_sim_run_odesubs(&cfg, &s, 1, &h, &res, &e))
 		TH_LOG("%s: %s", e.path, e.msg);
 	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &hb, &res, &e));
@@ -1017,10 +1140,17 @@ static void pend_on_frame(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, rths_hs_odesub_start(s, 0, u0, NULL, ag0,
 						  h.rows, &e));
 		for (size_t k = 1; k < h.rows; k++) {
-			double r[2] = { 0, 0 };
+			double r[2] = { 0, 0 }, v1[2];
 
-			ASSERT_EQ(0, rths_hs_odesub_step(s, h.t[k], h.u + 2 * k,
-							 h.ag[k], r, &e));
+			/* the loop's velocities: its differences of the
+			 * commands (CR's are its displacements) */
+			for (size_t i = 0; i < 2; i++)
+				v1[i] = command_velocity(&h, k, i);
+			ASSERT_EQ(0, rths_hs_odesub_step_vel(s, h.t[k],
+							     h.u + 2 * k,
+							     k == 1 ? h.v : NULL,
+							     v1, h.ag[k], r,
+							     &e));
 			phi_hist[k] = rths_hs_odesub_mb_q(s)[2];
 		}
 	}
@@ -1125,6 +1255,139 @@ TEST(pendulum_on_frame_matches_reduced_model)
 	EXPECT_LT(err.roof, 0.002);
 	EXPECT_LT(err.phi, 0.002);
 	EXPECT_LT(10 * err.roof, err.bare);
+}
+
+/*
+ * The coupling's order: the hybrid loop (CR) at 1024, 4096 and 16384 Hz
+ * over 2 s of the default synthetic record, against the coupled system
+ * solved by GSL's rk8pd to 1e-12: the largest roof error over the run
+ * relative to the reference's peak.  @chain: the 50 kg tuned mass of
+ * coupled_chain_matches_monolithic_model (linear input); otherwise the
+ * TMD example's pendulum (SI2, GSTIFF at rtol = atol = 1e-10) against
+ * the reduced model.  *cr_own: CR's own error on the monolithic
+ * three-DOF model (the chain only).
+ */
+struct order_sys {
+	const struct rths_hs_model *mono;
+	const struct rths_hs_gm *gm;
+};
+
+static int mono_rhs(double t, const double y[], double f[], void *params)
+{
+	const struct order_sys *os = params;
+	const struct rths_hs_model *m = os->mono;
+	double ag = rths_hs_gm_at(os->gm, t);
+
+	for (int i = 0; i < 3; i++) {
+		double b = -m->m[i * 3 + i] * ag;
+
+		for (int j = 0; j < 3; j++)
+			b -= m->c[i * 3 + j] * y[3 + j] + m->k[i * 3 + j] * y[j];
+		f[i] = y[3 + i];
+		f[3 + i] = b / m->m[i * 3 + i];
+	}
+	return GSL_SUCCESS;
+}
+
+static void coupled_error(struct __test_metadata *_metadata, bool chain,
+			  double rate, double *err, double *cr_own)
+{
+	double tm[3], y[6] = { 0 }, t = 0, peak = 0, d = 0, dm = 0;
+	struct rths_hs_model frame, mono;
+	struct rths_hs_gm gm;
+	struct rths_hs_sim_config cfg;
+	struct rths_hs_history h, hm;
+	struct rths_hs_run_result res;
+	struct rths_ode_control ctl;
+	struct rths_hs_odesub *s;
+	struct rths_error e;
+	struct pend tmd;
+	struct order_sys os = { &mono, &gm };
+	struct tmd_frame tf = { &frame, &gm, &tmd };
+	gsl_odeiv2_system sys = { tmd_rhs, NULL, 6, &tf };
+	gsl_odeiv2_driver *drv;
+
+	ASSERT_EQ(0, tuned_frame(&frame, &mono, &gm, 2, tm));
+	if (chain) {
+		ASSERT_EQ(0, rths_hs_odesub_new_chain(&s, 1, 1, &tm[0], &tm[1],
+						      &tm[2], &e));
+		rths_hs_odesub_set_input(s, RTHS_HS_ODESUB_LINEAR);
+		rths_ode_control_default(&ctl);
+		ctl.rtol = ctl.atol = 1e-11;
+		sys.function = mono_rhs;
+		sys.params = &os;
+	} else {
+		ASSERT_EQ(0, example_pend("two-story-frame-tmd.json", &tmd));
+		ASSERT_EQ(0, pend_new(&s, 1, &tmd, RTHS_ODE_MECH_SI2, &e));
+		rths_ode_control_default(&ctl);
+		ctl.rtol = ctl.atol = 1e-12;
+	}
+	ASSERT_EQ(0, rths_hs_odesub_set_method(s, RTHS_ODE_GSTIFF, &ctl, &e));
+	cr_config(&cfg, &gm, &frame, 1.0 / rate);
+	ASSERT_EQ(0, rths_hs_sim_run_odesubs(&cfg, &s, 1, &h, &res, &e))
+		TH_LOG("%s: %s", e.path, e.msg);
+	cfg.model = &mono;
+	ASSERT_EQ(0, rths_hs_sim_run(&cfg, &hm, &res, &e));
+	drv = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd,
+					    1e-6, 1e-12, 1e-12);
+	for (size_t k = 1; k < h.rows; k++) {
+		ASSERT_EQ(GSL_SUCCESS,
+			  gsl_odeiv2_driver_apply(drv, &t, h.t[k], y));
+		peak = fmax(peak, fabs(y[1]));
+		d = fmax(d, fabs(h.u[2 * k + 1] - y[1]));
+		dm = fmax(dm, fabs(hm.u[3 * k + 1] - y[1]));
+	}
+	*err = d / peak;
+	*cr_own = dm / peak;
+	gsl_odeiv2_driver_free(drv);
+	rths_hs_history_free(&h);
+	rths_hs_history_free(&hm);
+	rths_hs_odesub_free(s);
+	rths_hs_gm_free(&gm);
+	rths_hs_model_free(&frame);
+	rths_hs_model_free(&mono);
+}
+
+/* Both ways at 1024, 4096 and 16384 Hz: the errors printed, the order
+ * (from the first to the last) at least 1.8. */
+static void coupling_order(struct __test_metadata *_metadata, bool chain)
+{
+	static const double rates[] = { 1024, 4096, 16384 };
+	double err[3], own[3], order;
+
+	for (int i = 0; i < 3; i++)
+		coupled_error(_metadata, chain, rates[i], &err[i], &own[i]);
+	order = log(err[0] / err[2]) / log(16);
+	TH_LOG("%s: roof error %.2e, %.2e, %.2e of the peak at 1024, 4096, 16384 Hz: order %.2f",
+	       chain ? "tuned mass (chain)" : "TMD pendulum", err[0], err[1],
+	       err[2], order);
+	if (chain)
+		TH_LOG("CR alone on the monolithic model: %.2e, %.2e, %.2e",
+		       own[0], own[1], own[2]);
+	EXPECT_GT(order, 1.8);
+}
+
+/* Under ASan the 16384 Hz runs take longer than the harness's 30 s. */
+FIXTURE(order) {
+	int unused;
+};
+
+FIXTURE_SETUP(order)
+{
+}
+
+FIXTURE_TEARDOWN(order)
+{
+}
+
+TEST_F_TIMEOUT(order, coupling_is_second_order_tuned_mass, 300)
+{
+	coupling_order(_metadata, true);
+}
+
+TEST_F_TIMEOUT(order, coupling_is_second_order_pendulum, 300)
+{
+	coupling_order(_metadata, false);
 }
 
 /* @x with its first @n ODE substructures run offline for x->duration:
