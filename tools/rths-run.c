@@ -605,10 +605,7 @@ int main(int argc, char **argv)
 	provenance_end(&prov);
 	step_thread_leave(&thread);
 	progress_done(&prog);
-	run_view_finish(&view, r < 0 && !res.error ? "failed" :
-			res.error ? (res.err.code == -RTHS_E_BACKEND ? "held" :
-				     "failed") :
-			res.interrupted ? "interrupted" : "done");
+	run_view_finish(&view, r, &res);
 	/* before the reference run starts them again */
 	for (size_t i = 0; h.rows > 1 && i < x->n_odesubs; i++)
 		rths_hs_odesub_work(x->odesubs[i], &ode_work[i], NULL);

@@ -68,6 +68,16 @@ void live_finish(struct live *l, const char *state)
 	live_view_finish(l->view, state);
 }
 
+const char *live_run_state(int r, const struct rths_hs_run_result *res,
+			   bool interrupted)
+{
+	if (res->error)
+		return res->err.code == -RTHS_E_BACKEND ? "held" : "failed";
+	if (r < 0)
+		return "failed";
+	return res->interrupted || interrupted ? "interrupted" : "done";
+}
+
 void live_stop(struct live *l)
 {
 	if (!l)

@@ -53,6 +53,15 @@ void live_publish(struct live *l, const struct live_frame *f);
 /* The run is over (@state: "done", "interrupted", "held", "failed"): the
  * streams end after the last frame. */
 void live_finish(struct live *l, const char *state);
+/*
+ * The state a run ends the view in, from rths_hs_sim_run()'s return @r
+ * and @res (@interrupted: the tool's own stop flag): "failed" if it could
+ * not start or failed on the way, "held" if the backend failed (and was
+ * brought to hold), "interrupted", else "done".
+ */
+struct rths_hs_run_result;
+const char *live_run_state(int r, const struct rths_hs_run_result *res,
+			   bool interrupted);
 /* Stops the server and the view thread, frees everything (NULL: none). */
 void live_stop(struct live *l);
 /* live_stop() after serving @linger s more (less once *@stop is set:

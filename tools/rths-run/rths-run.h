@@ -87,8 +87,9 @@ int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 double run_view_clock(void *ctx);
 /* The step thread's per-step callback (ctx: struct run_view). */
 void run_view_step(void *ctx, uint64_t step, uint64_t steps);
-/* The run is over (@state as live_finish()). */
-void run_view_finish(struct run_view *rv, const char *state);
+/* The run is over: rths_hs_sim_run()'s @r and @res (live_run_state()). */
+void run_view_finish(struct run_view *rv, int r,
+		     const struct rths_hs_run_result *res);
 /* After the outputs: serves @linger s more (less if *@stop is set),
  * then stops. */
 void run_view_stop(struct run_view *rv, double linger,

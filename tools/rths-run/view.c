@@ -97,10 +97,11 @@ int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 	return 0;
 }
 
-void run_view_finish(struct run_view *rv, const char *state)
+void run_view_finish(struct run_view *rv, int r,
+		     const struct rths_hs_run_result *res)
 {
 	if (rv->live)
-		live_finish(rv->live, state);
+		live_finish(rv->live, live_run_state(r, res, false));
 }
 
 void run_view_stop(struct run_view *rv, double linger,
