@@ -12,13 +12,15 @@ Usage: viewers.py RTHS_RUN EXPERIMENT.json [ROUNDS] [-- RTHS_RUN_ARGS...]
 """
 import csv
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tests", "live"))
+import liveclient  # noqa: E402
 
 argv = sys.argv[1:]
 extra = []
@@ -28,15 +30,6 @@ if "--" in argv:
 RUN, EXPERIMENT = argv[0], argv[1]
 ROUNDS = int(argv[2]) if len(argv) > 2 else 2
 WORK = tempfile.mkdtemp(prefix="rths-bench-live-")
-
-
-def reader(url, stop):
-    try:
-        with urllib.request.urlopen(url + "events", timeout=60) as r:
-            while not stop.is_set() and r.readline():
-                pass
-    except OSError:
-        pass
 
 
 def one(name, viewers):
@@ -49,22 +42,14 @@ def one(name, viewers):
                          stderr=err)
     stop, threads, stalled = threading.Event(), [], None
     if viewers:
-        url = None
-        while url is None and p.poll() is None:
-            err.seek(0)
-            text = err.read()
-            if "live view at " in text:
-                url = text.split("live view at ")[1].split()[0]
-            time.sleep(0.02)
+        url = liveclient.wait_url(p, err, tries=10 ** 6, pause=0.02)
         if url:
-            hp = url.split("//")[1].split("/")[0].rsplit(":", 1)
             for _ in range(viewers - 1):
-                t = threading.Thread(target=reader, args=(url, stop))
+                t = threading.Thread(target=liveclient.reader,
+                                     args=(url, stop))
                 t.start()
                 threads.append(t)
-            stalled = socket.create_connection((hp[0], int(hp[1])))
-            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            stalled = liveclient.stalled(url)
     p.wait()
     stop.set()
     for t in threads:
