@@ -82,6 +82,10 @@ struct run_view {
 int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 		   const struct run_view_options *o,
 		   const struct rths_hs_history *h);
+/* The view's threads off the step thread's CPU and the device loop's, at
+ * SCHED_IDLE (live_place()), once the step thread is pinned. */
+void run_view_place(struct run_view *rv, const struct step_thread *t,
+		    const struct rths_hs_experiment *x, bool device);
 /* The run's clock for the compute times: the monotonic one less the
  * time the pace slept (ctx: struct run_view). */
 double run_view_clock(void *ctx);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/steprt.h"
 #include "rths-run.h"
 
 static double mono(void)
@@ -95,6 +96,15 @@ int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 	/* on stderr even with -q: the operator needs it to watch */
 	fprintf(stderr, "rths-run: live view at %s\n", live_url(rv->live));
 	return 0;
+}
+
+void run_view_place(struct run_view *rv, const struct step_thread *t,
+		    const struct rths_hs_experiment *x, bool device)
+{
+	if (!rv->live)
+		return;
+	live_place(rv->live, t->entered ? t->st.cpu : -1,
+		   device ? steprt_loop_cpu(x) : -1);
 }
 
 void run_view_finish(struct run_view *rv, int r,
