@@ -265,7 +265,9 @@ int device_sub_open(struct device_sub **out, const struct substructure *sub)
 		struct rths_hs_comp_params cp = x->comp;
 
 		cp.dt = (double)x->device.step_ticks / x->device.rate;
-		r = rths_hs_comp_new(&d->comp[i], &cp, &d->err);
+		/* as the engine: a plug-in is told its actuator */
+		r = rths_hs_comp_new_channel(&d->comp[i], &cp,
+					     (unsigned int)i, &d->err);
 	}
 	return r;
 }
