@@ -171,6 +171,17 @@ for _ in range(10):
         break
 check(st == 200 and b"rths live view" in body,
       "after the crowd the page is served again", (st, body[:200]))
+# the view's threads (all but the step thread) at SCHED_IDLE
+policies = {}
+for tid in os.listdir("/proc/%d/task" % p.pid):
+    try:
+        with open("/proc/%d/task/%s/stat" % (p.pid, tid)) as f:
+            policies[int(tid)] = int(f.read().rsplit(")", 1)[1].split()[38])
+    except (OSError, IndexError, ValueError):
+        pass
+check(len(policies) > 2 and all(v == 5 for t, v in policies.items()
+                                if t != p.pid),
+      "the view's threads run at SCHED_IDLE", policies)
 slow.settimeout(20)
 try:
     while slow.recv(64):
