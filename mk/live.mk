@@ -76,7 +76,8 @@ CHECK_PARTS += live-check
 # Does the view touch the step loop?  The same run with no viewer and
 # with five (one stalled), alternately, in one invocation: offline at
 # the record's pace with a real-time step thread on the host, then the
-# demo on the sim card in a stock guest (BENCH_LIVE_VM=0 leaves the
+# demo on the sim card in a stock guest, its viewers on the host through
+# QEMU's forward with HTTPS and a token (BENCH_LIVE_VM=0 leaves the
 # guest out).  Prints; asserts nothing about time.
 BENCH_LIVE_VM ?= 1
 BENCHES += bench-live

@@ -472,10 +472,7 @@ int main(int argc, char **argv)
 	cfg.progress_every = 1;
 	r = rths_hs_sim_run(&cfg, &h, &res, &err);
 	progress_done(&prog);
-	coord_view_finish(&view, r < 0 && !res.error ? "failed" :
-			  res.error ? "failed" :
-			  res.interrupted || interrupted ? "interrupted" :
-			  "done");
+	coord_view_finish(&view, r, &res, interrupted);
 	if (r < 0 && h.rows == 0) {
 		/* before the first step: nothing to write */
 		status = coord_fault(&b) == COORD_FAULT_AUTH ? 5 : 3;

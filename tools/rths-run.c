@@ -491,7 +491,7 @@ int main(int argc, char **argv)
 	struct provenance prov;
 	struct sigaction sa;
 	struct options o;
-	bool previewed, backend_failed, has_ref = false;
+	bool previewed, backend_failed, has_ref = false, device;
 	double exchange[2] = { 0, 0 };
 	char dir_default[sizeof(x->name) + 16];
 	const char *dir;
@@ -570,9 +570,9 @@ int main(int argc, char **argv)
 	}
 	/* the step thread, as the run allocates its history: locked memory
 	 * is resident from the allocation on */
-	r = step_thread_enter(x, x->has_specimen && !o.offline &&
-			      x->device.backend == RTHS_HS_BACKEND_DEVICE,
-			      &thread, &err);
+	device = x->has_specimen && !o.offline &&
+		 x->device.backend == RTHS_HS_BACKEND_DEVICE;
+	r = step_thread_enter(x, device, &thread, &err);
 	if (r < 0) {
 		if (x->has_specimen)
 			rths_hs_backend_close(&b);
@@ -581,6 +581,8 @@ int main(int argc, char **argv)
 		return TOOL_FAILED;
 	}
 	step_thread_warn(&thread);
+	/* the view's threads, made before, off the step thread's CPU */
+	run_view_place(&view, &thread, x, device);
 	progress_init(&prog, !o.quiet && o.progress != 0, x->integrator.dt);
 	if (o.progress == 1 && !o.quiet)
 		prog.on = true;
@@ -605,10 +607,7 @@ int main(int argc, char **argv)
 	provenance_end(&prov);
 	step_thread_leave(&thread);
 	progress_done(&prog);
-	run_view_finish(&view, r < 0 && !res.error ? "failed" :
-			res.error ? (res.err.code == -RTHS_E_BACKEND ? "held" :
-				     "failed") :
-			res.interrupted ? "interrupted" : "done");
+	run_view_finish(&view, r, &res);
 	/* before the reference run starts them again */
 	for (size_t i = 0; h.rows > 1 && i < x->n_odesubs; i++)
 		rths_hs_odesub_work(x->odesubs[i], &ode_work[i], NULL);

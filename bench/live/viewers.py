@@ -8,69 +8,132 @@ max, and the late steps (non-zero feedback flags).  The spread between
 rounds of the same kind is the run-to-run noise.  Prints; asserts
 nothing about time.
 
-Usage: viewers.py RTHS_RUN EXPERIMENT.json [ROUNDS] [-- RTHS_RUN_ARGS...]
+With --remote DIR ADDR:PORT the viewers are another machine's (the host
+of a test guest, bench/live/viewers-guest.sh): rths-run serves on
+ADDR:PORT with HTTPS and a token (DIR/cert.pem, DIR/key.pem, DIR/token),
+writes DIR/NAME.url when it serves and DIR/NAME.end when it is over, and
+DIR/done at the end; "viewers.py --viewers DIR HOST:PORT" on the other
+machine reads DIR/NAME.url, opens the five viewers through HOST:PORT
+(the forward to ADDR:PORT), and closes them on DIR/NAME.end.
+
+Usage: viewers.py RTHS_RUN EXPERIMENT.json [ROUNDS] [--remote DIR ADDR:PORT]
+                  [-- RTHS_RUN_ARGS...]
+       viewers.py --viewers DIR HOST:PORT
 """
 import csv
 import os
-import socket
+import ssl
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tests", "live"))
+import liveclient  # noqa: E402
+
+def start_viewers(url, n, stop, context=None, connect=None, got=None):
+    """@n - 1 readers and one stalled viewer of the view at @url (dialled
+    through @connect, (host, port), if given); the readers' frames events
+    counted in @got."""
+    if connect:
+        url = url.replace(url.split("//")[1].split("/")[0],
+                          "%s:%d" % connect, 1)
+    threads = []
+    for _ in range(n - 1):
+        t = threading.Thread(target=liveclient.reader,
+                             args=(url, stop, got, context))
+        t.start()
+        threads.append(t)
+    return threads, liveclient.stalled(url, context)
+
+
+def close_viewers(stop, threads, stalled):
+    stop.set()
+    for t in threads:
+        t.join(timeout=15)
+    if stalled:
+        stalled.close()
+
+
+def remote_viewers(share, hostport):
+    """The other machine's half of --remote: viewers for each NAME.url."""
+    h, p = hostport.rsplit(":", 1)
+    ctx = ssl.create_default_context(cafile=os.path.join(share, "cert.pem"))
+    ctx.check_hostname = False
+    seen = set()
+    while not os.path.exists(os.path.join(share, "done")):
+        new = [f for f in os.listdir(share)
+               if f.endswith(".url") and f not in seen]
+        if not new:
+            time.sleep(0.05)
+            continue
+        name = new[0][:-4]
+        seen.add(new[0])
+        with open(os.path.join(share, new[0])) as f:
+            url = f.read().strip()
+        stop, got = threading.Event(), []
+        try:
+            threads, stalled = start_viewers(url, 5, stop, ctx,
+                                             (h, int(p)), got)
+        except OSError as e:
+            print("viewers.py: %s: %s" % (name, e), file=sys.stderr)
+            threads, stalled = [], None
+        while not os.path.exists(os.path.join(share, name + ".end")):
+            time.sleep(0.1)
+        close_viewers(stop, threads, stalled)
+        print("# %s: 5 viewers through %s, the 4 readers got %d frames "
+              "events" % (name, hostport, len(got)))
+        sys.stdout.flush()
+    return 0
+
 
 argv = sys.argv[1:]
+if argv and argv[0] == "--viewers":
+    sys.exit(remote_viewers(argv[1], argv[2]))
 extra = []
 if "--" in argv:
     extra = argv[argv.index("--") + 1:]
     argv = argv[:argv.index("--")]
+REMOTE = None
+if "--remote" in argv:
+    i = argv.index("--remote")
+    REMOTE = argv[i + 1:i + 3]
+    argv = argv[:i] + argv[i + 3:]
 RUN, EXPERIMENT = argv[0], argv[1]
 ROUNDS = int(argv[2]) if len(argv) > 2 else 2
 WORK = tempfile.mkdtemp(prefix="rths-bench-live-")
 
 
-def reader(url, stop):
-    try:
-        with urllib.request.urlopen(url + "events", timeout=60) as r:
-            while not stop.is_set() and r.readline():
-                pass
-    except OSError:
-        pass
-
-
 def one(name, viewers):
     out = os.path.join(WORK, name)
     args = [RUN, "-q", "--no-plots", "--no-reference", "-o", out] + extra
-    if viewers:
+    if viewers and REMOTE:
+        share = REMOTE[0]
+        args += ["--live", REMOTE[1],
+                 "--live-token", os.path.join(share, "token"),
+                 "--live-cert", os.path.join(share, "cert.pem"),
+                 "--live-key", os.path.join(share, "key.pem")]
+    elif viewers:
         args += ["--live", "127.0.0.1:0"]
     err = open(os.path.join(WORK, name + ".err"), "w+")
     p = subprocess.Popen(args + [EXPERIMENT], stdout=subprocess.DEVNULL,
                          stderr=err)
     stop, threads, stalled = threading.Event(), [], None
     if viewers:
-        url = None
-        while url is None and p.poll() is None:
-            err.seek(0)
-            text = err.read()
-            if "live view at " in text:
-                url = text.split("live view at ")[1].split()[0]
-            time.sleep(0.02)
-        if url:
-            hp = url.split("//")[1].split("/")[0].rsplit(":", 1)
-            for _ in range(viewers - 1):
-                t = threading.Thread(target=reader, args=(url, stop))
-                t.start()
-                threads.append(t)
-            stalled = socket.create_connection((hp[0], int(hp[1])))
-            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        url = liveclient.wait_url(p, err, tries=10 ** 6, pause=0.02)
+        if url and REMOTE:
+            with open(os.path.join(REMOTE[0], name + ".url.tmp"), "w") as f:
+                f.write(url + "\n")
+            os.rename(os.path.join(REMOTE[0], name + ".url.tmp"),
+                      os.path.join(REMOTE[0], name + ".url"))
+        elif url:
+            threads, stalled = start_viewers(url, viewers, stop)
     p.wait()
-    stop.set()
-    for t in threads:
-        t.join(timeout=15)
-    if stalled:
-        stalled.close()
+    if viewers and REMOTE:
+        open(os.path.join(REMOTE[0], name + ".end"), "w").close()
+    close_viewers(stop, threads, stalled)
     if p.returncode != 0:
         err.seek(0)
         sys.exit("viewers.py: %s failed:\n%s" % (name, err.read()))
@@ -112,3 +175,5 @@ print("ratio 5 viewers / none: p50 %.3f, p99 %.3f (noise: none's p50 "
           max(p50) / min(p50)))
 print("extra late steps with 5 viewers: %d" % (
     sum(r[3] for r in res[5]) - sum(r[3] for r in res[0])))
+if REMOTE:
+    open(os.path.join(REMOTE[0], "done"), "w").close()

@@ -25,6 +25,9 @@ import urllib.request
 
 import websocket
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import liveclient  # noqa: E402
+
 RUN, EXPERIMENT, RESULTS = sys.argv[1], sys.argv[2], sys.argv[3]
 WORK = tempfile.mkdtemp(prefix="rths-live-")
 DURATION = "6"			# s of the record, paced
@@ -53,17 +56,7 @@ def start(name, *extra, pace=True, live="127.0.0.1:0", duration=DURATION):
     args += list(extra) + [EXPERIMENT]
     err = open(os.path.join(WORK, name + ".err"), "w+")
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err)
-    url = None
-    for _ in range(200):
-        err.seek(0)
-        text = err.read()
-        if "live view at " in text:
-            url = text.split("live view at ")[1].split()[0]
-            break
-        if p.poll() is not None:
-            break
-        time.sleep(0.05)
-    return p, url, out, err
+    return p, liveclient.wait_url(p, err), out, err
 
 
 def history(out):
@@ -86,32 +79,7 @@ def get(url, method="GET", headers=None, context=None):
         return None, str(e).encode()
 
 
-def hostport(url):
-    hp = url.split("//")[1].split("/")[0]
-    h, p = hp.rsplit(":", 1)
-    return h, int(p)
-
-
-def sse_reader(url, stop, got):
-    """A well-behaved viewer: reads the stream to its end."""
-    try:
-        with urllib.request.urlopen(url + "events", timeout=30) as r:
-            while not stop.is_set():
-                line = r.readline()
-                if not line:
-                    break
-                if line.startswith(b"event: frames"):
-                    got.append(1)
-    except OSError:
-        pass
-
-
-def stalled_viewer(url):
-    """Asks for the stream and never reads it."""
-    s = socket.create_connection(hostport(url))
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-    return s
+hostport = liveclient.hostport
 
 
 # --- the baselines: no view, no pace
@@ -144,11 +112,11 @@ check(url is not None, "the view's URL is on stderr",
       open(os.path.join(WORK, "hostile.err")).read())
 stop = threading.Event()
 got = [[] for _ in range(4)]
-readers = [threading.Thread(target=sse_reader, args=(url, stop, g))
+readers = [threading.Thread(target=liveclient.reader, args=(url, stop, g))
            for g in got]
 for t in readers:
     t.start()
-stalled = stalled_viewer(url)
+stalled = liveclient.stalled(url)
 st, body = get(url + "no/such/page")
 check(st == 404, "an unknown path: 404", st)
 st, body = get(url + "events", method="POST")
@@ -203,6 +171,17 @@ for _ in range(10):
         break
 check(st == 200 and b"rths live view" in body,
       "after the crowd the page is served again", (st, body[:200]))
+# the view's threads (all but the step thread) at SCHED_IDLE
+policies = {}
+for tid in os.listdir("/proc/%d/task" % p.pid):
+    try:
+        with open("/proc/%d/task/%s/stat" % (p.pid, tid)) as f:
+            policies[int(tid)] = int(f.read().rsplit(")", 1)[1].split()[38])
+    except (OSError, IndexError, ValueError):
+        pass
+check(len(policies) > 2 and all(v == 5 for t, v in policies.items()
+                                if t != p.pid),
+      "the view's threads run at SCHED_IDLE", policies)
 slow.settimeout(20)
 try:
     while slow.recv(64):

@@ -8,8 +8,7 @@
 
 #include "steprt.h"
 
-/* The kernel loop's CPU: device.cpu, else what the device reports. */
-static int loop_cpu(const struct rths_hs_experiment *x)
+int steprt_loop_cpu(const struct rths_hs_experiment *x)
 {
 	struct rths_dev_info info;
 	struct rths_ctl *ctl;
@@ -36,7 +35,7 @@ int steprt_enter(const struct rths_hs_experiment *x, bool device,
 	st->cpu = -1;
 	if (!rt->enabled)
 		return 0;
-	rths_rt_config_default(&c, sizeof(c), device ? loop_cpu(x) : -1);
+	rths_rt_config_default(&c, sizeof(c), device ? steprt_loop_cpu(x) : -1);
 	c.flags = (rt->lock_memory ? RTHS_RT_LOCK : 0) |
 		  (rt->required ? RTHS_RT_REQUIRED : 0);
 	c.priority = rt->priority;

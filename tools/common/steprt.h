@@ -18,6 +18,10 @@
 int steprt_enter(const struct rths_hs_experiment *x, bool device,
 		 struct rths_rt_status *st, struct rths_error *err);
 
+/* The device's kernel loop CPU: device.cpu, else what the device
+ * reports; -1 if neither. */
+int steprt_loop_cpu(const struct rths_hs_experiment *x);
+
 /* What could not be done and which limit to raise, one line each to
  * @say (without the tool's name); nothing when all was done. */
 void steprt_warn(const struct rths_rt_status *st,

@@ -15,6 +15,7 @@
 
 struct live {
 	struct live_ring ring;
+	struct live_place place;
 	struct live_view *view;
 	struct live_server *server;
 	char url[512];
@@ -36,12 +37,13 @@ int live_start(struct live **out, const struct live_config *c, char *err,
 		free(l);
 		return -EINVAL;
 	}
+	live_place_init(&l->place);
 	r = live_ring_init(&l->ring, RING_ORDER);
 	if (r == 0)
-		r = live_view_new(&l->view, c, &l->ring);
+		r = live_view_new(&l->view, c, &l->ring, &l->place);
 	if (r == 0)
-		r = live_server_start(&l->server, c, l->view, l->url,
-				      sizeof(l->url), err, err_len);
+		r = live_server_start(&l->server, c, l->view, &l->place,
+				      l->url, sizeof(l->url), err, err_len);
 	else
 		snprintf(err, err_len, "cannot start the view: %s",
 			 strerror(-r));
@@ -58,6 +60,12 @@ const char *live_url(const struct live *l)
 	return l->url;
 }
 
+void live_place(struct live *l, int step_cpu, int loop_cpu)
+{
+	if (l)
+		live_place_set(&l->place, step_cpu, loop_cpu);
+}
+
 void live_publish(struct live *l, const struct live_frame *f)
 {
 	live_ring_publish(&l->ring, f);
@@ -66,6 +74,16 @@ void live_publish(struct live *l, const struct live_frame *f)
 void live_finish(struct live *l, const char *state)
 {
 	live_view_finish(l->view, state);
+}
+
+const char *live_run_state(int r, const struct rths_hs_run_result *res,
+			   bool interrupted)
+{
+	if (res->error)
+		return res->err.code == -RTHS_E_BACKEND ? "held" : "failed";
+	if (r < 0)
+		return "failed";
+	return res->interrupted || interrupted ? "interrupted" : "done";
 }
 
 void live_stop(struct live *l)
@@ -78,6 +96,7 @@ void live_stop(struct live *l)
 	live_server_stop(l->server);
 	live_view_free(l->view);
 	live_ring_free(&l->ring);
+	live_place_destroy(&l->place);
 	free(l);
 }
 

@@ -18,7 +18,10 @@
 #ifndef RTHS_LIVE_H
 #define RTHS_LIVE_H
 
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,11 +51,29 @@ int live_start(struct live **out, const struct live_config *c, char *err,
 	       size_t err_len);
 /* The URL to open (token included). */
 const char *live_url(const struct live *l);
+/*
+ * Where the view's threads run: SCHED_IDLE (nice 19 if that cannot be
+ * had), on the CPUs the process had at live_start() less @step_cpu and
+ * @loop_cpu (-1: none or unknown); less @step_cpu only if that leaves
+ * none, anywhere if there is one CPU.  They are SCHED_IDLE from their
+ * first wake-up on, whoever created them; call this once the step thread
+ * is pinned (before its loop), and each thread moves at its next wake-up.
+ */
+void live_place(struct live *l, int step_cpu, int loop_cpu);
 /* The step thread's one call a step. */
 void live_publish(struct live *l, const struct live_frame *f);
 /* The run is over (@state: "done", "interrupted", "held", "failed"): the
  * streams end after the last frame. */
 void live_finish(struct live *l, const char *state);
+/*
+ * The state a run ends the view in, from rths_hs_sim_run()'s return @r
+ * and @res (@interrupted: the tool's own stop flag): "failed" if it could
+ * not start or failed on the way, "held" if the backend failed (and was
+ * brought to hold), "interrupted", else "done".
+ */
+struct rths_hs_run_result;
+const char *live_run_state(int r, const struct rths_hs_run_result *res,
+			   bool interrupted);
 /* Stops the server and the view thread, frees everything (NULL: none). */
 void live_stop(struct live *l);
 /* live_stop() after serving @linger s more (less once *@stop is set:
@@ -68,11 +89,24 @@ void live_frame_from_history(struct live_frame *f,
 int live_token_read(const char *file, char *token, size_t len, char *err,
 		    size_t err_len);
 
-/* --- between view.c and server.c */
+/* --- between live.c, place.c, view.c and server.c */
+struct live_place {
+	atomic_uint gen;	/* bumped by each live_place_set() */
+	pthread_mutex_t lock;	/* over set */
+	cpu_set_t allowed, set;
+};
+
+void live_place_init(struct live_place *p);
+void live_place_destroy(struct live_place *p);
+void live_place_set(struct live_place *p, int step_cpu, int loop_cpu);
+/* The calling thread to SCHED_IDLE and the latest set (cheap when
+ * nothing changed). */
+void live_place_self(struct live_place *p);
+
 struct live_view;
 
 int live_view_new(struct live_view **out, const struct live_config *c,
-		  struct live_ring *ring);
+		  struct live_ring *ring, struct live_place *place);
 void live_view_finish(struct live_view *v, const char *state);
 void live_view_free(struct live_view *v);
 /* The "hello" event a new stream starts with (static while it runs). */
@@ -90,7 +124,8 @@ char *live_view_summary(struct live_view *v);
 struct live_server;
 
 int live_server_start(struct live_server **out, const struct live_config *c,
-		      struct live_view *v, char *url, size_t url_len,
+		      struct live_view *v, struct live_place *place,
+		      char *url, size_t url_len,
 		      char *err, size_t err_len);
 void live_server_stop(struct live_server *s);
 

@@ -37,6 +37,7 @@ extern const char live_page_html[], live_page_js[], live_page_css[];
 struct live_server {
 	struct MHD_Daemon *d;
 	struct live_view *v;
+	struct live_place *place;
 	char *token;
 	char *js, *css;		/* dygraphs' */
 	size_t js_len, css_len;
@@ -75,6 +76,7 @@ static int slurp(const char *path, char **out, size_t *len, char *err,
 /* A stream of events: the hello, then every event as it comes. */
 struct stream {
 	struct live_view *v;
+	struct live_place *place;
 	uint64_t seq;
 	char *buf;
 	size_t len, off;
@@ -86,6 +88,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 	size_t n;
 
 	(void)pos;
+	live_place_self(st->place);
 	if (st->off == st->len) {
 		bool end;
 		char *text = live_view_next(st->v, &st->seq, KEEPALIVE_MS,
@@ -191,6 +194,7 @@ static enum MHD_Result events(struct live_server *s, struct MHD_Connection *c)
 	if (!st)
 		return MHD_NO;
 	st->v = s->v;
+	st->place = s->place;
 	/* a browser that reconnects goes on after the last event it had */
 	if (last)
 		st->seq = strtoull(last, NULL, 10);
@@ -218,6 +222,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	(void)version;
 	(void)upload;
 	(void)con_cls;
+	/* a connection's thread, created by the listening one */
+	live_place_self(s->place);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "the live view is read only\n");
@@ -253,6 +259,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 				   strlen(sum), MHD_RESPMEM_MUST_FREE) : MHD_NO;
 	}
 	return text(c, MHD_HTTP_NOT_FOUND, "no such page\n");
+}
+
+/* Every connection: the listening thread places itself first, so that
+ * the connection's thread it creates next starts where it should. */
+static enum MHD_Result accept_one(void *cls, const struct sockaddr *addr,
+				  socklen_t addrlen)
+{
+	struct live_server *s = cls;
+
+	(void)addr;
+	(void)addrlen;
+	live_place_self(s->place);
+	return MHD_YES;
 }
 
 /* "ADDR:PORT" or "[ADDR6]:PORT" into @ss; *@loopback set. */
@@ -336,7 +355,8 @@ static void server_free(struct live_server *s)
 }
 
 int live_server_start(struct live_server **out, const struct live_config *c,
-		      struct live_view *v, char *url, size_t url_len,
+		      struct live_view *v, struct live_place *place,
+		      char *url, size_t url_len,
 		      char *err, size_t err_len)
 {
 	const char *dir = c->js_dir ? c->js_dir : RTHS_DYGRAPHS_DIR;
@@ -353,6 +373,7 @@ int live_server_start(struct live_server **out, const struct live_config *c,
 	if (!s)
 		return -ENOMEM;
 	s->v = v;
+	s->place = place;
 	r = parse_listen(c->listen, &ss, &sl, &loopback, err, err_len);
 	if (r == 0 && !loopback && (!https || !c->token)) {
 		snprintf(err, err_len,
@@ -388,7 +409,7 @@ int live_server_start(struct live_server **out, const struct live_config *c,
 		(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0) |
 		(https ? MHD_USE_TLS : 0);
 	s->d = MHD_start_daemon(
-		flags, 0, NULL, NULL, handle, s,
+		flags, 0, accept_one, s, handle, s,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT,

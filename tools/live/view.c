@@ -28,6 +28,7 @@
 
 struct live_view {
 	struct live_ring *ring;
+	struct live_place *place;
 	unsigned int ch, sites;
 	double dt, budget;
 	uint64_t steps;
@@ -303,6 +304,7 @@ static void *view_main(void *arg)
 	struct live_view *v = arg;
 	struct timespec next;
 
+	live_place_self(v->place);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		bool finish;
@@ -316,6 +318,7 @@ static void *view_main(void *arg)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
 				       NULL) == EINTR)
 			;
+		live_place_self(v->place);
 		pthread_mutex_lock(&v->lock);
 		finish = v->finish;
 		memcpy(state, v->state, sizeof(state));
@@ -327,7 +330,7 @@ static void *view_main(void *arg)
 }
 
 int live_view_new(struct live_view **out, const struct live_config *c,
-		  struct live_ring *ring)
+		  struct live_ring *ring, struct live_place *place)
 {
 	struct live_view *v = calloc(1, sizeof(*v));
 	json_t *h;
@@ -337,6 +340,7 @@ int live_view_new(struct live_view **out, const struct live_config *c,
 	if (!v)
 		return -ENOMEM;
 	v->ring = ring;
+	v->place = place;
 	v->ch = c->channels;
 	v->sites = c->sites < LIVE_MAX_SITES ? c->sites : LIVE_MAX_SITES;
 	v->dt = c->dt;

@@ -200,8 +200,10 @@ int coord_view_start(struct coord_view *v, const struct coord_config *cc,
 /* The loop's per-step callback (ctx: struct coord_view): publishes the
  * step, then the progress line (progress_update()). */
 void coord_view_step(void *ctx, uint64_t step, uint64_t steps);
-/* The run is over (@state as live_finish()). */
-void coord_view_finish(struct coord_view *v, const char *state);
+/* The run is over: rths_hs_sim_run()'s @r and @res, and the tool's own
+ * stop flag (live_run_state()). */
+void coord_view_finish(struct coord_view *v, int r,
+		       const struct rths_hs_run_result *res, bool interrupted);
 /* After the outputs: @linger s more (less if *@stop), then stops. */
 void coord_view_stop(struct coord_view *v, double linger,
 		     const volatile sig_atomic_t *stop);

@@ -78,10 +78,11 @@ int coord_view_start(struct coord_view *v, const struct coord_config *cc,
 	return 0;
 }
 
-void coord_view_finish(struct coord_view *v, const char *state)
+void coord_view_finish(struct coord_view *v, int r,
+		       const struct rths_hs_run_result *res, bool interrupted)
 {
 	if (v->live)
-		live_finish(v->live, state);
+		live_finish(v->live, live_run_state(r, res, interrupted));
 }
 
 void coord_view_stop(struct coord_view *v, double linger,

@@ -82,13 +82,18 @@ struct run_view {
 int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 		   const struct run_view_options *o,
 		   const struct rths_hs_history *h);
+/* The view's threads off the step thread's CPU and the device loop's, at
+ * SCHED_IDLE (live_place()), once the step thread is pinned. */
+void run_view_place(struct run_view *rv, const struct step_thread *t,
+		    const struct rths_hs_experiment *x, bool device);
 /* The run's clock for the compute times: the monotonic one less the
  * time the pace slept (ctx: struct run_view). */
 double run_view_clock(void *ctx);
 /* The step thread's per-step callback (ctx: struct run_view). */
 void run_view_step(void *ctx, uint64_t step, uint64_t steps);
-/* The run is over (@state as live_finish()). */
-void run_view_finish(struct run_view *rv, const char *state);
+/* The run is over: rths_hs_sim_run()'s @r and @res (live_run_state()). */
+void run_view_finish(struct run_view *rv, int r,
+		     const struct rths_hs_run_result *res);
 /* After the outputs: serves @linger s more (less if *@stop is set),
  * then stops. */
 void run_view_stop(struct run_view *rv, double linger,

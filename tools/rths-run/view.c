@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/steprt.h"
 #include "rths-run.h"
 
 static double mono(void)
@@ -97,10 +98,20 @@ int run_view_start(struct run_view *rv, const struct rths_hs_experiment *x,
 	return 0;
 }
 
-void run_view_finish(struct run_view *rv, const char *state)
+void run_view_place(struct run_view *rv, const struct step_thread *t,
+		    const struct rths_hs_experiment *x, bool device)
+{
+	if (!rv->live)
+		return;
+	live_place(rv->live, t->entered ? t->st.cpu : -1,
+		   device ? steprt_loop_cpu(x) : -1);
+}
+
+void run_view_finish(struct run_view *rv, int r,
+		     const struct rths_hs_run_result *res)
 {
 	if (rv->live)
-		live_finish(rv->live, state);
+		live_finish(rv->live, live_run_state(r, res, false));
 }
 
 void run_view_stop(struct run_view *rv, double linger,

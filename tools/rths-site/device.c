@@ -21,6 +21,7 @@
 #include <rths/hs_setup.h>
 #include <rths/rt.h>
 
+#include "hs/compensation_impl.h"
 #include "site.h"
 #include "../common/cli.h"
 
@@ -264,7 +265,9 @@ int device_sub_open(struct device_sub **out, const struct substructure *sub)
 		struct rths_hs_comp_params cp = x->comp;
 
 		cp.dt = (double)x->device.step_ticks / x->device.rate;
-		r = rths_hs_comp_new(&d->comp[i], &cp, &d->err);
+		/* as the engine: a plug-in is told its actuator */
+		r = rths_hs_comp_new_channel(&d->comp[i], &cp,
+					     (unsigned int)i, &d->err);
 	}
 	return r;
 }
@@ -303,8 +306,14 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 	r = rths_hs_setup_strokes(&d->x->setup, u, tgt, &d->err);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < d->m; i++)
-		cmd[i] = rths_hs_comp_command(d->comp[i], tgt[i]);
+	/* the engine's checked call: a failing plug-in or a non-finite
+	 * command is an error, never a NaN sent to the card */
+	for (size_t i = 0; i < d->m; i++) {
+		r = rths_hs_comp_step(d->comp[i], d->step + 1, tgt[i], &cmd[i],
+				      &d->err);
+		if (r < 0)
+			return r;
+	}
 	r = rths_hs_backend_post(&d->b, d->step + 1, cmd, &d->err);
 	if (r == 0)
 		r = rths_hs_backend_wait(&d->b, d->step + 1, &fb, &d->err);
@@ -314,8 +323,12 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 	d->seq = seq;
 	if (d->step == 1)
 		rths_rt_counters(&d->rt_first, sizeof(d->rt_first));
-	for (size_t i = 0; i < d->m; i++)
-		rths_hs_comp_observe(d->comp[i], cmd[i], fb.disp[i]);
+	for (size_t i = 0; i < d->m; i++) {
+		r = rths_hs_comp_learn(d->comp[i], d->step, cmd[i],
+				       fb.disp[i], &d->err);
+		if (r < 0)
+			return r;
+	}
 	r = rths_hs_setup_position(&d->x->setup, fb.disp, u, d->disp, &d->err);
 	if (r == 0)
 		r = rths_hs_setup_force(&d->x->setup, d->disp, fb.force,
