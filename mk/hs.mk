@@ -52,12 +52,16 @@ $(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \
 # Debian's reference BLAS; HS_FRAME_DENSE_MAX=5000 asks for it).
 HS_FRAME_DOFS ?= 2000 5000
 HS_FRAME_DENSE_MAX ?= 2000
+# The frames of the growth part (sparse only): the model struct holds
+# dense n x n matrices, so 10,000 DOF (three of 800 MB) is the most a
+# 24 GB machine takes.
+HS_GROWTH_DOFS ?= 300 1000 3000 10000
 
 .PHONY: bench-hs
 # One BLAS thread: the step and its dgemv bound are measured alike.
 bench-hs: $(HS_BENCH)
 	OPENBLAS_NUM_THREADS=1 $(HS_BENCH) -f "$(HS_FRAME_DOFS)" \
-		-d $(HS_FRAME_DENSE_MAX)
+		-d $(HS_FRAME_DENSE_MAX) -g "$(HS_GROWTH_DOFS)"
 
 # rths-run's exit status as its man page gives it (plain and ASan/UBSan
 # builds of the tool; the ASan one in bin/, as asan/tools/rths-run holds

@@ -8,9 +8,11 @@
  * are medians of batches; only the ratios mean anything on a shared
  * machine.  Then a 2-D plane frame model, sparse against dense (frame.c).
  *
- * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-s]
+ * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-g "DOFS ..."] [-s]
  *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
  *   -d  the largest frame also stepped dense (default 2000)
+ *   -g  frames of these sizes on the sparse path, then each method's
+ *       growth exponent of time against DOF (default "": none)
  *   -s  the frame only, not the shear buildings
  */
 #include <cblas.h>
@@ -117,22 +119,97 @@ double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 	return bench_hs_median(t, BATCHES);
 }
 
+/* The slope of log @t against log @n over @k points, least squares. */
+static double growth_exponent(const double *n, const double *t, int k)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+
+	for (int i = 0; i < k; i++) {
+		double x = log(n[i]), y = log(t[i]);
+
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+#define GROWTH_MAX 16
+
+/*
+ * Frames of the sizes in @sizes on the sparse path (frame.c prints each
+ * one's table), then how each method's step and its floor grow with the
+ * DOF: the fitted exponent over every size, and over those of 1,000 DOF
+ * and more, where the per-step overhead no longer counts.
+ */
+static void growth(const char *sizes, size_t dense_max)
+{
+	static const char *const names[BENCH_HS_FRAME_METHODS] = {
+		"cr", "kr_alpha", "alpha_os", "newmark_implicit",
+	};
+	double ts[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
+	double tf[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
+	double dofs[GROWTH_MAX];
+	int k = 0, big = 0;
+
+	while (k < GROWTH_MAX) {
+		double sp[BENCH_HS_FRAME_METHODS], fl[BENCH_HS_FRAME_METHODS];
+		char *end;
+		size_t d = strtoul(sizes, &end, 10), n;
+
+		if (end == sizes)
+			break;
+		sizes = end;
+		bench_hs_frame(d, dense_max, sp, fl, &n);
+		dofs[k] = (double)n;
+		for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
+			ts[m][k] = sp[m];
+			tf[m][k] = fl[m];
+		}
+		k++;
+	}
+	if (k < 2)
+		return;
+	for (int i = 0; i < k; i++)
+		big += dofs[i] >= 1000;
+	printf("\nbench-hs: growth of one sparse step with the frame's DOF (%.0f to %.0f DOF, %d sizes)\n",
+	       dofs[0], dofs[k - 1], k);
+	printf("  method             us/DOF at %6.0f   us/DOF at %6.0f   exponent   >=1000 DOF   floor's exponent\n",
+	       dofs[0], dofs[k - 1]);
+	for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
+		double e_big = NAN;
+
+		if (big >= 2)
+			e_big = growth_exponent(dofs + k - big, ts[m] + k - big,
+						big);
+		printf("  %-16s   %16.4f   %16.4f   %8.2f   %10.2f   %16.2f\n",
+		       names[m], ts[m][0] * 1e6 / dofs[0],
+		       ts[m][k - 1] * 1e6 / dofs[k - 1],
+		       growth_exponent(dofs, ts[m], k), e_big,
+		       growth_exponent(dofs, tf[m], k));
+	}
+	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
-	const char *frames = "2000 5000";
+	const char *frames = "2000 5000", *grow = "";
 	size_t dense_max = 2000;
 	int opt, sizes_off = 0;
 
-	while ((opt = getopt(argc, argv, "f:d:s")) != -1) {
+	while ((opt = getopt(argc, argv, "f:d:g:s")) != -1) {
 		if (opt == 's') {
 			sizes_off = 1;
 		} else if (opt == 'f') {
 			frames = optarg;
 		} else if (opt == 'd') {
 			dense_max = strtoul(optarg, NULL, 10);
+		} else if (opt == 'g') {
+			grow = optarg;
 		} else {
-			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-s]\n",
+			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-g \"DOFS ...\"] [-s]\n",
 				argv[0]);
 			return 2;
 		}
@@ -202,8 +279,9 @@ int main(int argc, char **argv)
 
 		if (end == frames)
 			break;
-		bench_hs_frame(dofs, dense_max);
+		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL);
 		frames = end;
 	}
+	growth(grow, dense_max);
 	return 0;
 }

@@ -163,8 +163,11 @@ static double time_floor(const struct rths_hs_stepper *st,
 	return bench_hs_median(t, BENCH_HS_BATCHES);
 }
 
-/* Sparse and dense steps of one frame, and the floor. */
-void bench_hs_frame(size_t dofs, size_t dense_max)
+/* Sparse and dense steps of one frame, and the floor; each method's
+ * sparse step and floor into @sparse and @floor (seconds), and the DOF
+ * into @n_out, when they are not NULL. */
+void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
+		    double *floor, size_t *n_out)
 {
 	size_t bays = 9, stories = dofs / 3 / (bays + 1);
 	static const enum rths_hs_method meth[] = {
@@ -208,7 +211,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 
 		/* sparse whatever the size, to find where it pays */
 		rths_hs_sparse_min_dofs = 1;
-		ts = bench_hs_time_steps(&mo, meth[m], f, mr, 200);
+		ts = bench_hs_time_steps(&mo, meth[m], f, mr,
+					 n > 20000 ? 20 : 200);
 		/* the floor on the same matrices as the sparse stepper's */
 		rths_hs_stepper_defaults(&p, meth[m], dt);
 		if (rths_hs_stepper_new(&st, &mo, NULL, &p, NULL) < 0 ||
@@ -222,7 +226,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 		     rths_hs_csc_combine(st, am, af * g * dt,
 					 af * be * dt * dt, &nm, NULL) < 0))
 			exit(1);
-		tf = time_floor(st, meth[m], &d, &nm, x, y, 2000);
+		tf = time_floor(st, meth[m], &d, &nm, x, y,
+				n > 20000 ? 100 : 2000);
 		if (!m) {
 			struct la_lin lu;
 			struct rths_hs_csc dd;
@@ -247,6 +252,10 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 						 n < 500 ? 200 : 20);
 		}
 		rths_hs_sparse_min_dofs = keep;
+		if (sparse)
+			sparse[m] = ts;
+		if (floor)
+			floor[m] = tf;
 		printf("  %-16s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
 		       rths_hs_method_name(meth[m]), ts * 1e6, tf * 1e6,
 		       ts / tf, td * 1e6, td / ts);
@@ -259,6 +268,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max)
 	       "         alpha-OS: K u, C v~, K0 a, C v; newmark_implicit: three residuals M a, K u, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
+	if (n_out)
+		*n_out = n;
 	rths_hs_model_free(&mo);
 	free(f);
 }

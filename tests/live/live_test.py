@@ -31,7 +31,7 @@ import liveclient  # noqa: E402
 RUN, EXPERIMENT, RESULTS = sys.argv[1], sys.argv[2], sys.argv[3]
 WORK = tempfile.mkdtemp(prefix="rths-live-")
 DURATION = "6"			# s of the record, paced
-LONG = "15"			# the browser's runs: Chromium starts slowly
+LONG = "25"			# the browser's runs: Chromium starts slowly
 results = []
 
 
@@ -193,15 +193,21 @@ slow.close()
 check(cut < 16, "a slowloris request is cut after the idle time",
       "%.1f s" % cut)
 p.wait(timeout=120)
+# The tool's exit ends each stream: a reader still reading after that
+# did not get to the end.  How many frames events each got depends on
+# the CPU the view's SCHED_IDLE threads are given on a loaded machine.
+for t in readers:
+    t.join(timeout=10)
+ended = [not t.is_alive() for t in readers]
 stop.set()
 for t in readers:
     t.join(timeout=10)
 stalled.close()
 check(p.returncode == 0, "the run finished (exit 0) with all that going on",
       open(os.path.join(WORK, "hostile.err")).read())
-check(all(len(g) > 10 for g in got),
+check(all(ended) and all(len(g) > 0 for g in got),
       "four viewers each got the stream to its end",
-      [len(g) for g in got])
+      "frames events %s, ended %s" % ([len(g) for g in got], ended))
 hist, _ = history(out)
 check(hist == base_hist,
       "its history is the run's without a view (all but compute_us)")
