@@ -10,7 +10,9 @@
 #include <complex.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 
@@ -498,6 +500,81 @@ TEST(names_round_trip)
 	EXPECT_EQ(RTHS_HS_GENERALIZED_ALPHA,
 		  rths_hs_method_from_name("generalized_alpha"));
 	EXPECT_EQ(RTHS_HS_HHT_ALPHA, rths_hs_method_from_name("hht_alpha"));
+}
+
+/* Experiment files: the names, rho_inf or alpha, fixed_iter. */
+static int parse(struct rths_hs_experiment **x, const char *integrator,
+		 bool specimen, struct rths_error *err)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "{ \"model\": { \"type\": \"shear_building\", \"stories\": ["
+		 " { \"mass\": 500, \"stiffness\": 8e5 },"
+		 " { \"mass\": 500, \"stiffness\": 6e5 } ] },"
+		 " %s \"integrator\": { %s } }",
+		 specimen ?
+		 "\"substructure\": { \"experimental_stories\": [1] }," : "",
+		 integrator);
+	memset(err, 0, sizeof(*err));
+	*x = NULL;
+	return rths_hs_experiment_parse(text, "inline", ".", x, err);
+}
+
+TEST(experiment_files)
+{
+	static const struct {
+		const char *integrator;
+		int code;
+		const char *path;
+	} bad[] = {
+		{ "\"method\": \"hht_alpha\", \"alpha\": -0.1, \"rho_inf\": 0.9",
+		  RTHS_E_CONFLICT, "integrator.rho_inf" },
+		{ "\"method\": \"hht_alpha\", \"rho_inf\": 0.4",
+		  RTHS_E_OUT_OF_RANGE, "integrator.rho_inf" },
+		{ "\"method\": \"generalized_alpha\", \"alpha\": -0.1",
+		  RTHS_E_CONFLICT, "integrator.alpha" },
+		{ "\"method\": \"newmark_implicit\", \"fixed_iter\": 2",
+		  RTHS_E_CONFLICT, "integrator.fixed_iter" },
+		{ "\"method\": \"generalized_alpha\", \"fixed_iter\": 2, \"max_iter\": 5",
+		  RTHS_E_CONFLICT, "integrator.fixed_iter" },
+		{ "\"method\": \"generalized_alpha\", \"fixed_iter\": 0",
+		  RTHS_E_OUT_OF_RANGE, "integrator.fixed_iter" },
+		{ "\"method\": \"generalized_alpha\", \"rho_inf\": 1.5",
+		  RTHS_E_OUT_OF_RANGE, "integrator.rho_inf" },
+	};
+	struct rths_hs_experiment *x;
+	struct rths_error err;
+
+	ASSERT_EQ(0, parse(&x, "\"method\": \"generalized_alpha\", \"rho_inf\": 0.6, \"fixed_iter\": 3",
+			   false, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(RTHS_HS_GENERALIZED_ALPHA, x->integrator.method);
+	EXPECT_EQ(0.6, x->integrator.rho_inf);
+	EXPECT_EQ(3, x->integrator.max_iter);
+	EXPECT_EQ(0, x->integrator.tol);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse(&x, "\"method\": \"hht_alpha\", \"rho_inf\": 0.5, \"max_iter\": 7, \"tolerance\": 1e-8",
+			   false, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(RTHS_HS_HHT_ALPHA, x->integrator.method);
+	EXPECT_LT(fabs(x->integrator.alpha + 1.0 / 3), 1e-15);
+	EXPECT_EQ(7, x->integrator.max_iter);
+	EXPECT_EQ(1e-8, x->integrator.tol);
+	rths_hs_experiment_free(x);
+	ASSERT_EQ(0, parse(&x, "\"method\": \"hht_alpha\", \"alpha\": -0.2",
+			   false, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-0.2, x->integrator.alpha);
+	rths_hs_experiment_free(x);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-bad[i].code, parse(&x, bad[i].integrator, false,
+					      &err)) TH_LOG("%s", bad[i].integrator);
+		EXPECT_STREQ(bad[i].path, err.path) TH_LOG("%s", err.msg);
+		EXPECT_EQ(NULL, x);
+	}
+	/* all-numerical only */
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
+		  parse(&x, "\"method\": \"generalized_alpha\"", true, &err));
+	EXPECT_STREQ("integrator.method", err.path);
+	TH_LOG("%s", err.msg);
 }
 
 TEST_HARNESS_MAIN
