@@ -318,7 +318,9 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 	    (r = rths_hs_exp_plugin(c, o, base_dir, x)) < 0)
 		return r;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (!(BIT(p->method) & own[i].methods) &&
+		/* a plug-in's number (0x100 on) reads none of them */
+		if (!((unsigned int)p->method < 32 &&
+		      (BIT(p->method) & own[i].methods)) &&
 		    json_object_get(o, own[i].key)) {
 			char q[RTHS_HS_JPATH];
 
