@@ -124,7 +124,8 @@ void bench_frame_element(double *K, size_t n, long a, long b, double dx,
  * M a, K u, C v; KR-alpha also N a, M x, D y; alpha-OS K u~, C v~, K0 a,
  * C v; implicit Newmark three residuals (M a, K u, C v) on a linear
  * model (the first, the one after the first correction, and the one
- * that keeps a and v consistent once converged).
+ * that keeps a and v consistent once converged); generalized-alpha and
+ * HHT-alpha the same three and the step's constant part (M a, C v).
  */
 static double time_floor(const struct rths_hs_stepper *st,
 			 enum rths_hs_method m, const struct rths_hs_csc *d,
@@ -138,7 +139,9 @@ static double time_floor(const struct rths_hs_stepper *st,
 		double t0 = bench_hs_now();
 
 		for (long i = 0; i < reps; i++) {
-			int rounds = m == RTHS_HS_NEWMARK_IMPLICIT ? 3 : 1;
+			bool ga = m == RTHS_HS_GENERALIZED_ALPHA ||
+				  m == RTHS_HS_HHT_ALPHA;
+			int rounds = m == RTHS_HS_NEWMARK_IMPLICIT || ga ? 3 : 1;
 
 			if (m == RTHS_HS_ALPHA_OS) {
 				la_csc_gemv(&sp->k.m, 1.0, x, 0.0, y);
@@ -150,6 +153,10 @@ static double time_floor(const struct rths_hs_stepper *st,
 			for (int k = 0; k < rounds; k++) {
 				la_csc_gemv(&sp->m.m, 1.0, x, 0.0, y);
 				la_csc_gemv(&sp->k.m, 1.0, x, 0.5, y);
+				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
+			}
+			if (ga) {
+				la_csc_gemv(&sp->m.m, 1.0, x, 0.5, y);
 				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
 			}
 			if (m == RTHS_HS_KR_ALPHA) {
@@ -172,7 +179,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	size_t bays = 9, stories = dofs / 3 / (bays + 1);
 	static const enum rths_hs_method meth[] = {
 		RTHS_HS_CR, RTHS_HS_KR_ALPHA, RTHS_HS_ALPHA_OS,
-		RTHS_HS_NEWMARK_IMPLICIT,
+		RTHS_HS_NEWMARK_IMPLICIT, RTHS_HS_GENERALIZED_ALPHA,
+		RTHS_HS_HHT_ALPHA,
 	};
 	struct rths_hs_model mo;
 	double *f, *mr, *x, *y;
@@ -265,7 +273,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 		printf("  dense skipped: %zu DOF > %zu (HS_FRAME_DENSE_MAX; its setup factors and inverts n x n matrices)\n",
 		       n, dense_max);
 	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y;\n"
-	       "         alpha-OS: K u, C v~, K0 a, C v; newmark_implicit: three residuals M a, K u, C v)\n");
+	       "         alpha-OS: K u, C v~, K0 a, C v; newmark_implicit: three residuals M a, K u, C v;\n"
+	       "         generalized_alpha, hht_alpha: the same and M a, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
 	if (n_out)

@@ -26,6 +26,10 @@
  *   NEWMARK_IMPLICIT  average acceleration with modified Newton on the
  *		numerical model; needs the whole restoring force during the
  *		step, so only for all-numerical (reference) runs.
+ *   GENERALIZED_ALPHA  Chung-Hulbert, numerical damping rho_inf, and
+ *   HHT_ALPHA	Hilber-Hughes-Taylor, alpha in [-1/3, 0]: implicit with
+ *		modified Newton like NEWMARK_IMPLICIT (all-numerical runs
+ *		only), to a tolerance or a fixed number of iterations.
  *
  * The integration matrices of CR, KR-alpha and alpha-OS use the initial
  * stiffness K0 of the model plus an estimate of the specimen's stiffness
@@ -56,6 +60,8 @@ enum rths_hs_method {
 	RTHS_HS_NEWMARK_EXPLICIT,
 	RTHS_HS_CENTRAL_DIFFERENCE,
 	RTHS_HS_NEWMARK_IMPLICIT,
+	RTHS_HS_GENERALIZED_ALPHA,
+	RTHS_HS_HHT_ALPHA,
 	/* Plug-ins (rths/hs_plugin.h): the numbers that
 	 * rths_hs_integrator_register() gives, RTHS_HS_MAX_PLUGINS of them. */
 	RTHS_HS_PLUGIN_FIRST = 0x100,
@@ -65,19 +71,23 @@ enum rths_hs_method {
 struct rths_hs_stepper_params {
 	enum rths_hs_method method;
 	double dt;		/* s */
-	double rho_inf;		/* KR-alpha: spectral radius at infinity,
-				 * [0, 1]; 1 is CR (no dissipation) */
-	double alpha;		/* alpha-OS: [-1/3, 0] */
+	double rho_inf;		/* KR-alpha, generalized-alpha: spectral
+				 * radius at infinity, [0, 1]; 1 is CR
+				 * (KR-alpha), no dissipation */
+	double alpha;		/* alpha-OS, HHT-alpha: [-1/3, 0]; HHT from
+				 * rho_inf in [1/2, 1]: (rho - 1)/(rho + 1) */
 	double gamma;		/* explicit Newmark: >= 1/2 */
-	unsigned int max_iter;	/* implicit Newmark: Newton iterations */
-	double tol;		/* implicit Newmark: relative tolerance */
+	unsigned int max_iter;	/* implicit methods: Newton iterations */
+	double tol;		/* implicit methods: relative tolerance;
+				 * generalized-alpha and HHT-alpha: 0 makes
+				 * exactly max_iter iterations every step */
 };
 
 /* rho_inf 0.8, alpha -0.05, gamma 0.5, 100 iterations, tol 1e-10. */
 void rths_hs_stepper_defaults(struct rths_hs_stepper_params *p,
 			      enum rths_hs_method method, double dt);
 /* "cr", "kr_alpha", "alpha_os", "newmark_explicit", "central_difference",
- * "newmark_implicit". */
+ * "newmark_implicit", "generalized_alpha", "hht_alpha". */
 const char *rths_hs_method_name(enum rths_hs_method m);
 /* The method by name; 0 (no method: the enum starts at 1) if @name is
  * unknown or NULL.  Not an error code, not negative. */
@@ -133,6 +143,9 @@ double rths_hs_stepper_time(const struct rths_hs_stepper *st);
 size_t rths_hs_stepper_dofs(const struct rths_hs_stepper *st);
 const struct rths_hs_stepper_params *
 rths_hs_stepper_params(const struct rths_hs_stepper *st);
+/* Newton iterations of the last commanded step; 0 for the methods that
+ * do not iterate. */
+unsigned int rths_hs_stepper_iterations(const struct rths_hs_stepper *st);
 
 #ifdef __cplusplus
 }

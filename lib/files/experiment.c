@@ -240,22 +240,38 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 {
 	static const char *const keys[] = { "method", "dt", "rho_inf", "alpha",
 					    "gamma", "max_iter", "tolerance",
-					    "allow_coarse_step", "plugin",
+					    "fixed_iter", "allow_coarse_step",
+					    "plugin",
 					    "params", NULL };
+#define BIT(m) (1u << (m))
+#define NEWTON (BIT(RTHS_HS_NEWMARK_IMPLICIT) | \
+		BIT(RTHS_HS_GENERALIZED_ALPHA) | BIT(RTHS_HS_HHT_ALPHA))
 	/* The parameters each method reads; any other is an error. */
 	static const struct {
 		const char *key;
-		enum rths_hs_method method;
+		unsigned int methods;	/* BIT(method) */
+		const char *which;
 	} own[] = {
-		{ "rho_inf", RTHS_HS_KR_ALPHA },
-		{ "alpha", RTHS_HS_ALPHA_OS },
-		{ "gamma", RTHS_HS_NEWMARK_EXPLICIT },
-		{ "max_iter", RTHS_HS_NEWMARK_IMPLICIT },
-		{ "tolerance", RTHS_HS_NEWMARK_IMPLICIT },
+		{ "rho_inf", BIT(RTHS_HS_KR_ALPHA) |
+			     BIT(RTHS_HS_GENERALIZED_ALPHA) |
+			     BIT(RTHS_HS_HHT_ALPHA),
+		  "kr_alpha, generalized_alpha and hht_alpha" },
+		{ "alpha", BIT(RTHS_HS_ALPHA_OS) | BIT(RTHS_HS_HHT_ALPHA),
+		  "alpha_os and hht_alpha" },
+		{ "gamma", BIT(RTHS_HS_NEWMARK_EXPLICIT), "newmark_explicit" },
+		{ "max_iter", NEWTON,
+		  "newmark_implicit, generalized_alpha and hht_alpha" },
+		{ "tolerance", NEWTON,
+		  "newmark_implicit, generalized_alpha and hht_alpha" },
+		{ "fixed_iter", BIT(RTHS_HS_GENERALIZED_ALPHA) |
+				BIT(RTHS_HS_HHT_ALPHA),
+		  "generalized_alpha and hht_alpha" },
 	};
+#undef NEWTON
 	static const char *const methods[] = {
 		"cr", "kr_alpha", "alpha_os", "newmark_explicit",
-		"central_difference", "newmark_implicit", NULL,
+		"central_difference", "newmark_implicit", "generalized_alpha",
+		"hht_alpha", NULL,
 	};
 	static const struct rths_hs_jrange unit = { .lo = 0, .hi = 1 };
 	static const struct rths_hs_jrange alpha = { .lo = -1.0 / 3, .hi = 0 };
@@ -302,17 +318,45 @@ static int integrator(const struct rths_hs_jctx *c, json_t *root,
 	    (r = rths_hs_exp_plugin(c, o, base_dir, x)) < 0)
 		return r;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (p->method != own[i].method &&
+		/* a plug-in's number (0x100 on) reads none of them */
+		if (!((unsigned int)p->method < 32 &&
+		      (BIT(p->method) & own[i].methods)) &&
 		    json_object_get(o, own[i].key)) {
 			char q[RTHS_HS_JPATH];
 
 			rths_hs_jpath_key(q, "integrator", own[i].key);
 			return rths_hs_jfail(c, RTHS_E_CONFLICT, q,
 					     "%s applies to %s only; the method is %s",
-					     own[i].key,
-					     rths_hs_method_name(own[i].method),
+					     own[i].key, own[i].which,
 					     rths_hs_method_name(p->method));
 		}
+#undef BIT
+	if (p->method == RTHS_HS_HHT_ALPHA && json_object_get(o, "rho_inf")) {
+		if (json_object_get(o, "alpha"))
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
+					     "integrator.rho_inf",
+					     "hht_alpha takes alpha or rho_inf, not both");
+		/* HHT's alpha >= -1/3 is rho_inf >= 1/2 */
+		if (!(p->rho_inf >= 0.5))
+			return rths_hs_jfail(c, RTHS_E_OUT_OF_RANGE,
+					     "integrator.rho_inf",
+					     "hht_alpha: expected rho_inf in [0.5, 1] (alpha in [-1/3, 0])");
+		p->alpha = (p->rho_inf - 1) / (p->rho_inf + 1);
+	}
+	if (json_object_get(o, "fixed_iter")) {
+		if (json_object_get(o, "max_iter") ||
+		    json_object_get(o, "tolerance"))
+			return rths_hs_jfail(c, RTHS_E_CONFLICT,
+					     "integrator.fixed_iter",
+					     "fixed_iter is a number of iterations without a tolerance; give it or max_iter and tolerance, not both");
+		r = rths_hs_juint(c, o, "integrator", "fixed_iter", false, 1,
+				  100, &it);
+		if (r < 0)
+			return r;
+		p->max_iter = (unsigned int)it;
+		p->tol = 0;
+		return 0;
+	}
 	r = rths_hs_juint(c, o, "integrator", "max_iter", false, 1, 10000, &it);
 	if (r == 0)
 		p->max_iter = (unsigned int)it;
@@ -703,10 +747,13 @@ static int cross_checks(const struct rths_hs_jctx *c, json_t *root,
 	double d;
 	int r;
 
-	if (x->integrator.method == RTHS_HS_NEWMARK_IMPLICIT && x->has_specimen)
+	if ((x->integrator.method == RTHS_HS_NEWMARK_IMPLICIT ||
+	     x->integrator.method == RTHS_HS_GENERALIZED_ALPHA ||
+	     x->integrator.method == RTHS_HS_HHT_ALPHA) && x->has_specimen)
 		return rths_hs_jfail(c, RTHS_E_UNSUPPORTED,
 				     "integrator.method",
-				     "newmark_implicit needs the whole restoring force inside the step; with a specimen use cr, kr_alpha or alpha_os");
+				     "%s needs the whole restoring force inside the step; with a specimen use cr, kr_alpha or alpha_os",
+				     rths_hs_method_name(x->integrator.method));
 	r = rths_hs_jnumber(c, root, "", "duration", false,
 			    &rths_hs_jr_positive, &x->duration);
 	if (r < 0)

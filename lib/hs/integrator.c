@@ -19,6 +19,9 @@ static const struct {
 					 &rths_hs_central_difference_ops },
 	[RTHS_HS_NEWMARK_IMPLICIT] = { "newmark_implicit",
 				       &rths_hs_newmark_implicit_ops },
+	[RTHS_HS_GENERALIZED_ALPHA] = { "generalized_alpha",
+					&rths_hs_generalized_alpha_ops },
+	[RTHS_HS_HHT_ALPHA] = { "hht_alpha", &rths_hs_generalized_alpha_ops },
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -100,8 +103,26 @@ int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
 	if (p->method == RTHS_HS_NEWMARK_IMPLICIT &&
 	    (p->max_iter < 1 || !(p->tol > 0 && p->tol < 1)))
 		return BAD("tolerance", "expected max_iter >= 1 and 0 < tol < 1");
+	if (p->method == RTHS_HS_GENERALIZED_ALPHA &&
+	    !(p->rho_inf >= 0 && p->rho_inf <= 1))
+		return BAD("rho_inf", "expected rho_inf in [0, 1]");
+	if (p->method == RTHS_HS_HHT_ALPHA &&
+	    !(p->alpha >= -1.0 / 3.0 && p->alpha <= 0))
+		return BAD("alpha", "expected alpha in [-1/3, 0]");
+	/* tol 0: a fixed number of iterations */
+	if (rths_hs_method_implicit(p->method) &&
+	    p->method != RTHS_HS_NEWMARK_IMPLICIT &&
+	    (p->max_iter < 1 || !(p->tol >= 0 && p->tol < 1)))
+		return BAD("tolerance",
+			   "expected max_iter >= 1 and 0 <= tol < 1 (0: max_iter iterations every step)");
 	return 0;
 #undef BAD
+}
+
+bool rths_hs_method_implicit(enum rths_hs_method m)
+{
+	return m == RTHS_HS_NEWMARK_IMPLICIT ||
+	       m == RTHS_HS_GENERALIZED_ALPHA || m == RTHS_HS_HHT_ALPHA;
 }
 
 double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
@@ -158,10 +179,11 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	r = rths_hs_stepper_params_check(p, err);
 	if (r < 0)
 		return r;
-	if (p->method == RTHS_HS_NEWMARK_IMPLICIT && est)
+	if (rths_hs_method_implicit(p->method) && est)
 		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
 				      "method",
-				      "newmark_implicit needs the whole restoring force inside the step; use it for all-numerical runs only");
+				      "%s needs the whole restoring force inside the step; use it for all-numerical runs only",
+				      rths_hs_method_name(p->method));
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
@@ -254,6 +276,7 @@ int rths_hs_stepper_command(struct rths_hs_stepper *st, const double *f_next,
 			memcpy(st->f1, f_next, st->n * sizeof(double));
 		else
 			memset(st->f1, 0, st->n * sizeof(double));
+		st->iterations = 0;
 		r = st->ops->command(st, err);
 		if (r < 0)
 			return r;
@@ -322,4 +345,9 @@ const struct rths_hs_stepper_params *
 rths_hs_stepper_params(const struct rths_hs_stepper *st)
 {
 	return &st->p;
+}
+
+unsigned int rths_hs_stepper_iterations(const struct rths_hs_stepper *st)
+{
+	return st->iterations;
 }

@@ -70,6 +70,7 @@ struct rths_hs_stepper {
 	double *r;		/* total restoring force at n */
 	double *w1, *w2, *w3;	/* scratch vectors */
 	uint64_t step;
+	unsigned int iterations;	/* Newton, of the last command */
 	bool started, commanded;
 	void *priv;
 };
@@ -80,6 +81,8 @@ extern const struct rths_hs_stepper_ops rths_hs_alpha_os_ops;
 extern const struct rths_hs_stepper_ops rths_hs_newmark_explicit_ops;
 extern const struct rths_hs_stepper_ops rths_hs_central_difference_ops;
 extern const struct rths_hs_stepper_ops rths_hs_newmark_implicit_ops;
+/* Generalized-alpha and HHT-alpha (integrator_galpha.c). */
+extern const struct rths_hs_stepper_ops rths_hs_generalized_alpha_ops;
 /* Calls a registered plug-in (integrator_plugin.c). */
 extern const struct rths_hs_stepper_ops rths_hs_plugin_ops;
 
@@ -97,6 +100,8 @@ void rths_hs_model_element_forces(struct rths_hs_model *m, const double *u,
 /* out = K u + f_el(u) + r_exp (trial state of the model's elements). */
 void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
 			       const double *r_exp, double *out);
+/* Newmark implicit, generalized-alpha, HHT-alpha: all-numerical only. */
+bool rths_hs_method_implicit(enum rths_hs_method m);
 /* n x n matrix a*M + b*C + c*K0 (newly allocated). */
 double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
 				double b, double c, struct rths_error *err);

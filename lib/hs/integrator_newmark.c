@@ -90,6 +90,7 @@ static int nmi_command(struct rths_hs_stepper *st, struct rths_error *err)
 		la_lin_solve(&e->keff, res, 1);
 		for (size_t i = 0; i < n; i++)
 			st->u1[i] += res[i];
+		st->iterations = it + 1;
 		du = la_norm_inf(n, res);
 		scale = la_norm_inf(n, st->u1);
 		if (du <= st->p.tol * scale || du == 0) {

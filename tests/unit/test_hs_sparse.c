@@ -149,6 +149,13 @@ TEST(newmark_implicit_sparse_matches_dense)
 	compare(_metadata, RTHS_HS_NEWMARK_IMPLICIT, 1, 0);
 }
 
+TEST(generalized_alpha_and_hht_sparse_match_dense)
+{
+	compare(_metadata, RTHS_HS_GENERALIZED_ALPHA, 0, 0);
+	compare(_metadata, RTHS_HS_GENERALIZED_ALPHA, 1, 0);
+	compare(_metadata, RTHS_HS_HHT_ALPHA, 1, 0);
+}
+
 /* dt omega_max is about 0.35 here, inside both explicit limits. */
 TEST(newmark_explicit_sparse_matches_dense)
 {
