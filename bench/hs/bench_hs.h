@@ -16,7 +16,8 @@ double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 			   double *f, const double *mr, long reps);
 /* The frame part: a frame of about @dofs DOF, dense up to @dense_max;
  * the four methods' sparse step and floor times, and the DOF, out. */
-#define BENCH_HS_FRAME_METHODS 4
+#define BENCH_HS_FRAME_METHODS 6
+extern const enum rths_hs_method bench_hs_frame_methods[BENCH_HS_FRAME_METHODS];
 void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 		    double *floor, size_t *n_out);
 void bench_frame_element(double *K, size_t n, long a, long b, double dx,

@@ -145,9 +145,6 @@ static double growth_exponent(const double *n, const double *t, int k)
  */
 static void growth(const char *sizes, size_t dense_max)
 {
-	static const char *const names[BENCH_HS_FRAME_METHODS] = {
-		"cr", "kr_alpha", "alpha_os", "newmark_implicit",
-	};
 	double ts[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
 	double tf[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
 	double dofs[GROWTH_MAX];
@@ -183,8 +180,9 @@ static void growth(const char *sizes, size_t dense_max)
 		if (big >= 2)
 			e_big = growth_exponent(dofs + k - big, ts[m] + k - big,
 						big);
-		printf("  %-16s   %16.4f   %16.4f   %8.2f   %10.2f   %16.2f\n",
-		       names[m], ts[m][0] * 1e6 / dofs[0],
+		printf("  %-17s  %16.4f   %16.4f   %8.2f   %10.2f   %16.2f\n",
+		       rths_hs_method_name(bench_hs_frame_methods[m]),
+		       ts[m][0] * 1e6 / dofs[0],
 		       ts[m][k - 1] * 1e6 / dofs[k - 1],
 		       growth_exponent(dofs, ts[m], k), e_big,
 		       growth_exponent(dofs, tf[m], k));

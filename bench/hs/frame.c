@@ -170,6 +170,13 @@ static double time_floor(const struct rths_hs_stepper *st,
 	return bench_hs_median(t, BENCH_HS_BATCHES);
 }
 
+const enum rths_hs_method bench_hs_frame_methods[BENCH_HS_FRAME_METHODS] = {
+	RTHS_HS_CR, RTHS_HS_KR_ALPHA, RTHS_HS_ALPHA_OS,
+	RTHS_HS_NEWMARK_IMPLICIT, RTHS_HS_GENERALIZED_ALPHA,
+	RTHS_HS_HHT_ALPHA,
+};
+#define meth bench_hs_frame_methods
+
 /* Sparse and dense steps of one frame, and the floor; each method's
  * sparse step and floor into @sparse and @floor (seconds), and the DOF
  * into @n_out, when they are not NULL. */
@@ -177,11 +184,6 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 		    double *floor, size_t *n_out)
 {
 	size_t bays = 9, stories = dofs / 3 / (bays + 1);
-	static const enum rths_hs_method meth[] = {
-		RTHS_HS_CR, RTHS_HS_KR_ALPHA, RTHS_HS_ALPHA_OS,
-		RTHS_HS_NEWMARK_IMPLICIT, RTHS_HS_GENERALIZED_ALPHA,
-		RTHS_HS_HHT_ALPHA,
-	};
 	struct rths_hs_model mo;
 	double *f, *mr, *x, *y;
 	size_t n, nnz_d = 0, nnz_lu = 0, nnz_k = 0;
