@@ -268,10 +268,22 @@ void report_text(FILE *f, const struct report_input *in)
 	fprintf(f, "  integrator    %s, dt = %u/%u s = %.4g ms",
 		rths_hs_method_name(in->integrator->method), in->step_ticks,
 		in->rate, dt * 1e3);
-	if (in->integrator->method == RTHS_HS_KR_ALPHA)
+	if (in->integrator->method == RTHS_HS_KR_ALPHA ||
+	    in->integrator->method == RTHS_HS_GENERALIZED_ALPHA)
 		fprintf(f, ", rho_inf %.3g", in->integrator->rho_inf);
-	if (in->integrator->method == RTHS_HS_ALPHA_OS)
+	if (in->integrator->method == RTHS_HS_ALPHA_OS ||
+	    in->integrator->method == RTHS_HS_HHT_ALPHA)
 		fprintf(f, ", alpha %.3g", in->integrator->alpha);
+	/* tol 0: the real-time variant, a fixed number of iterations */
+	if (in->integrator->method == RTHS_HS_GENERALIZED_ALPHA ||
+	    in->integrator->method == RTHS_HS_HHT_ALPHA) {
+		if (in->integrator->tol > 0)
+			fprintf(f, ", Newton to %.3g (at most %u)",
+				in->integrator->tol, in->integrator->max_iter);
+		else
+			fprintf(f, ", %u Newton iterations a step",
+				in->integrator->max_iter);
+	}
 	fprintf(f, "\n  steps         %llu of %llu (%.3f s of %.3f s)%s\n",
 		(unsigned long long)res->steps_done,
 		(unsigned long long)res->steps_planned, dur,
