@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <rths/hs.h>
@@ -279,6 +280,20 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	       "         generalized_alpha, hht_alpha: the same and M a, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
+	{
+		struct rusage ru;
+		/* a CSC matrix: a value and a row index a nonzero, and
+		 * the column pointers; M, K, C, K0 and D, and D's factors */
+		double csc = 12.0 * (double)(4 * nnz_k + nnz_d + nnz_lu) +
+			     40.0 * (double)n;
+
+		getrusage(RUSAGE_SELF, &ru);
+		printf("  memory: peak resident %.1f MB; the model's dense M, K, C (struct rths_hs_model) %.1f MB;\n"
+		       "          the sparse stepper's matrices and factors about %.1f MB\n",
+		       (double)ru.ru_maxrss / 1024,
+		       3.0 * 8 * (double)n * (double)n / 1048576,
+		       csc / 1048576);
+	}
 	if (n_out)
 		*n_out = n;
 	rths_hs_model_free(&mo);
