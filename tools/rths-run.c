@@ -456,8 +456,12 @@ static int write_outputs(const struct rths_hs_experiment *x,
 	if (!o->quiet && !o->json)
 		report_text(stdout, in);
 	if (x->out.csv && x->out.plots && o->plots) {
-		int r = plot(dir, "history.csv", in->h, in->ref != NULL,
-				     true, &err);
+		struct report R;
+		int r;
+
+		report_compute(in, &R);
+		r = plot(dir, "history.csv", in->h, &R, in->ref != NULL, true,
+			 &err);
 
 		if (r < 0)
 			bad |= fail(&err);
