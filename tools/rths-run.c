@@ -430,11 +430,13 @@ static int write_outputs(const struct rths_hs_experiment *x,
 		if (rths_hs_write_csv(path, in->h, in->ref, x->out.every, &err) < 0)
 			bad |= fail(&err);
 		else if (in->prov &&
-			 provenance_csv_metadata(in->prov, path, NULL) < 0)
+			 provenance_csv_metadata(in->prov, path, in->h,
+						 in->ref != NULL, NULL) < 0)
 			bad = 1;
 		snprintf(path, sizeof(path), "%s/trace.csv", dir);
 		if (in->prov && !access(path, F_OK) &&
-		    provenance_csv_metadata(in->prov, path, NULL) < 0)
+		    provenance_csv_metadata(in->prov, path, NULL, false,
+					    NULL) < 0)
 			bad = 1;
 	}
 	if (x->out.summary || o->json) {
