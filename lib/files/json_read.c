@@ -75,6 +75,18 @@ int rths_hs_jkeys(const struct rths_hs_jctx *c, json_t *obj,
 	return 0;
 }
 
+int rths_hs_jelement(const struct rths_hs_jctx *c, json_t *arr,
+		     const char *path, size_t i, const char *expected,
+		     const char *const *allowed, json_t **out, char *p)
+{
+	*out = json_array_get(arr, i);
+	rths_hs_jpath_index(p, path, i);
+	if (!json_is_object(*out))
+		return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p, "expected %s",
+				     expected);
+	return allowed ? rths_hs_jkeys(c, *out, p, allowed) : 0;
+}
+
 static int want_type(const struct rths_hs_jctx *c, json_t *v, const char *p,
 		     bool ok, const char *what)
 {
