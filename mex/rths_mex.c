@@ -31,6 +31,7 @@
 #endif
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -477,6 +478,49 @@ static void set_field(mxArray *s, const char *name, mxArray *v)
 
 #define SET_NUM(s, name, v) set_field(s, name, mxCreateDoubleScalar((double)(v)))
 
+/* A struct's members as fields, one table row each. */
+struct field {
+	const char *name;
+	size_t off;
+	enum { F_U64, F_DOUBLE, F_BOOL } type;
+};
+
+#define FIELD(type, m, t) { #m, offsetof(type, m), t }
+#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
+static void set_fields(mxArray *s, const void *base, const struct field *f,
+		       size_t n)
+{
+	for (; n--; f++) {
+		const char *p = (const char *)base + f->off;
+
+		switch (f->type) {
+		case F_U64:
+			SET_NUM(s, f->name, *(const uint64_t *)p);
+			break;
+		case F_DOUBLE:
+			SET_NUM(s, f->name, *(const double *)p);
+			break;
+		case F_BOOL:
+			set_field(s, f->name,
+				  mxCreateLogicalScalar(*(const bool *)p));
+			break;
+		}
+	}
+}
+
+#define STAT(m, t) FIELD(struct rths_hs_backend_stats, m, t)
+static const struct field stat_counts[] = {
+	STAT(steps, F_U64), STAT(ticks, F_U64), STAT(missed_ticks, F_U64),
+	STAT(late_steps, F_U64), STAT(late_extrapolated, F_U64),
+	STAT(late_held, F_U64), STAT(late_decelerated, F_U64),
+	STAT(late_faulted, F_U64), STAT(limit_trips, F_U64),
+	STAT(fb_overflows, F_U64), STAT(card_errors, F_U64),
+}, stat_latency[] = {
+	STAT(irq_lat_max_ns, F_DOUBLE), STAT(thread_lat_avg_ns, F_DOUBLE),
+	STAT(thread_lat_max_ns, F_DOUBLE),
+};
+
 /* The counters both backends keep, as a struct; first "backend" and
  * "state" when they are given. */
 static mxArray *stats_struct(const char *backend, const char *state,
@@ -488,22 +532,9 @@ static mxArray *stats_struct(const char *backend, const char *state,
 		set_field(s, "backend", mxCreateString(backend));
 	if (state)
 		set_field(s, "state", mxCreateString(state));
-	SET_NUM(s, "steps", st->steps);
-	SET_NUM(s, "ticks", st->ticks);
-	SET_NUM(s, "missed_ticks", st->missed_ticks);
-	SET_NUM(s, "late_steps", st->late_steps);
-	SET_NUM(s, "late_extrapolated", st->late_extrapolated);
-	SET_NUM(s, "late_held", st->late_held);
-	SET_NUM(s, "late_decelerated", st->late_decelerated);
-	SET_NUM(s, "late_faulted", st->late_faulted);
-	SET_NUM(s, "limit_trips", st->limit_trips);
-	SET_NUM(s, "fb_overflows", st->fb_overflows);
-	SET_NUM(s, "card_errors", st->card_errors);
-	if (st->has_latency) {
-		SET_NUM(s, "irq_lat_max_ns", st->irq_lat_max_ns);
-		SET_NUM(s, "thread_lat_avg_ns", st->thread_lat_avg_ns);
-		SET_NUM(s, "thread_lat_max_ns", st->thread_lat_max_ns);
-	}
+	set_fields(s, st, stat_counts, NFIELDS(stat_counts));
+	if (st->has_latency)
+		set_fields(s, st, stat_latency, NFIELDS(stat_latency));
 	return s;
 }
 
@@ -576,50 +607,60 @@ static mxArray *table(const double *v, size_t rows, size_t w)
 	return a;
 }
 
+/* The history's time series, each rows x its width. */
+static const struct {
+	const char *name;
+	size_t off;
+	enum { W_ONE, W_DOF, W_IF, W_ACT } width;
+} history_fields[] = {
+#define SERIES(m, w) { #m, offsetof(struct rths_hs_history, m), w }
+	SERIES(t, W_ONE), SERIES(ag, W_ONE), SERIES(u, W_DOF),
+	SERIES(v, W_DOF), SERIES(a, W_DOF), SERIES(x_if, W_IF),
+	SERIES(x_meas, W_IF), SERIES(f_meas, W_IF), SERIES(target, W_ACT),
+	SERIES(command, W_ACT), SERIES(disp, W_ACT), SERIES(force, W_ACT),
+	SERIES(compute, W_ONE),
+#undef SERIES
+};
+
 static mxArray *history(const struct rths_hs_history *h)
 {
 	mxArray *s = mxCreateStructMatrix(1, 1, 0, NULL);
 	mxArray *fl = mxCreateDoubleMatrix((mwSize)h->rows, 1, mxREAL);
+	const size_t widths[] = { 1, h->n_dof, h->n_if, h->n_act };
 	size_t r = h->rows;
 
 	for (size_t i = 0; h->flags && i < r; i++)
 		mxGetPr(fl)[i] = h->flags[i];
 	SET_NUM(s, "dt", h->dt);
-	set_field(s, "t", table(h->t, r, 1));
-	set_field(s, "ag", table(h->ag, r, 1));
-	set_field(s, "u", table(h->u, r, h->n_dof));
-	set_field(s, "v", table(h->v, r, h->n_dof));
-	set_field(s, "a", table(h->a, r, h->n_dof));
-	set_field(s, "x_if", table(h->x_if, r, h->n_if));
-	set_field(s, "x_meas", table(h->x_meas, r, h->n_if));
-	set_field(s, "f_meas", table(h->f_meas, r, h->n_if));
-	set_field(s, "target", table(h->target, r, h->n_act));
-	set_field(s, "command", table(h->command, r, h->n_act));
-	set_field(s, "disp", table(h->disp, r, h->n_act));
-	set_field(s, "force", table(h->force, r, h->n_act));
-	set_field(s, "compute", table(h->compute, r, 1));
+	for (size_t i = 0; i < NFIELDS(history_fields); i++)
+		set_field(s, history_fields[i].name,
+			  table(*(double *const *)((const char *)h +
+						   history_fields[i].off),
+				r, widths[history_fields[i].width]));
 	set_field(s, "flags", fl);
 	return s;
 }
+
+#define RESULT(m, t) FIELD(struct rths_hs_run_result, m, t)
+static const struct field result_head[] = {
+	RESULT(steps_planned, F_U64), RESULT(steps_done, F_U64),
+	RESULT(interrupted, F_BOOL), RESULT(held, F_BOOL),
+}, result_times[] = {
+	RESULT(compute_min, F_DOUBLE), RESULT(compute_mean, F_DOUBLE),
+	RESULT(compute_max, F_DOUBLE), RESULT(compute_p99, F_DOUBLE),
+	RESULT(wall, F_DOUBLE), RESULT(late_steps, F_U64),
+};
 
 static mxArray *result(const struct rths_hs_run_result *res, int e)
 {
 	mxArray *s = mxCreateStructMatrix(1, 1, 0, NULL);
 	char buf[900];
 
-	SET_NUM(s, "steps_planned", res->steps_planned);
-	SET_NUM(s, "steps_done", res->steps_done);
-	set_field(s, "interrupted", mxCreateLogicalScalar(res->interrupted));
-	set_field(s, "held", mxCreateLogicalScalar(res->held));
+	set_fields(s, res, result_head, NFIELDS(result_head));
 	SET_NUM(s, "error", e ? e : res->error);
 	set_field(s, "message", mxCreateString(e || res->error ?
 		  rths_error_str(&res->err, buf, sizeof(buf)) : ""));
-	SET_NUM(s, "compute_min", res->compute_min);
-	SET_NUM(s, "compute_mean", res->compute_mean);
-	SET_NUM(s, "compute_max", res->compute_max);
-	SET_NUM(s, "compute_p99", res->compute_p99);
-	SET_NUM(s, "wall", res->wall);
-	SET_NUM(s, "late_steps", res->late_steps);
+	set_fields(s, res, result_times, NFIELDS(result_times));
 	if (res->has_stats)
 		set_field(s, "stats", stats_struct(NULL, NULL, &res->stats));
 	return s;

@@ -33,11 +33,13 @@ $(MEX): $(MEX_DIR)/rths_mex.o $(LIBRTHS_SO)
 MEX_C_LOOPS := $(MEX_DIR)/own-loop $(MEX_DIR)/bench_loop \
 	$(MEX_DIR)/run_history
 $(MEX_DIR)/own-loop: examples/c/own-loop.c
-$(MEX_DIR)/bench_loop: tests/octave/bench_loop.c
+# the loop bench-python times too, with the line tests/octave/bench.sh reads
+$(MEX_DIR)/bench_loop: tests/common/bench_loop.c
+$(MEX_DIR)/bench_loop: LOOP_DEFS := -DBENCH_LOOP_OCTAVE
 $(MEX_DIR)/run_history: tests/octave/run_history.c
 $(MEX_C_LOOPS): $(LIBRTHS_SO) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -I$(TOP)/include \
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) $(LOOP_DEFS) -I$(TOP)/include \
 		-I$(TOP)/include/uapi -o $@ $(filter %.c,$^) -L$(O)/plain \
 		-lrths -lm -Wl,-rpath,$(O)/plain
 

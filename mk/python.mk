@@ -28,7 +28,7 @@ python: $(PY_STAMP)
 # bench-python's C loop, linked like a program of the package's users:
 # against librths.so.2
 PY_BENCH_C := $(O)/plain/tests/python/bench_loop
-$(PY_BENCH_C): tests/python/bench_loop.c $(LIBRTHS_SO) | $(DEPS_STAMP)
+$(PY_BENCH_C): tests/common/bench_loop.c $(LIBRTHS_SO) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
 		-L$(O)/plain -l:$(LIBRTHS_SONAME) -Wl,-rpath,$(O)/plain -lm

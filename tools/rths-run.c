@@ -430,11 +430,13 @@ static int write_outputs(const struct rths_hs_experiment *x,
 		if (rths_hs_write_csv(path, in->h, in->ref, x->out.every, &err) < 0)
 			bad |= fail(&err);
 		else if (in->prov &&
-			 provenance_csv_metadata(in->prov, path, NULL) < 0)
+			 provenance_csv_metadata(in->prov, path, in->h,
+						 in->ref != NULL, NULL) < 0)
 			bad = 1;
 		snprintf(path, sizeof(path), "%s/trace.csv", dir);
 		if (in->prov && !access(path, F_OK) &&
-		    provenance_csv_metadata(in->prov, path, NULL) < 0)
+		    provenance_csv_metadata(in->prov, path, NULL, false,
+					    NULL) < 0)
 			bad = 1;
 	}
 	if (x->out.summary || o->json) {
@@ -456,8 +458,12 @@ static int write_outputs(const struct rths_hs_experiment *x,
 	if (!o->quiet && !o->json)
 		report_text(stdout, in);
 	if (x->out.csv && x->out.plots && o->plots) {
-		int r = plot(dir, "history.csv", in->h, in->ref != NULL,
-				     true, &err);
+		struct report R;
+		int r;
+
+		report_compute(in, &R);
+		r = plot(dir, "history.csv", in->h, &R, in->ref != NULL, true,
+			 &err);
 
 		if (r < 0)
 			bad |= fail(&err);

@@ -481,11 +481,60 @@ static size_t parse_sizes(const char *s, size_t *v, size_t max)
 	return c;
 }
 
+/* DIR/NAME, opened for writing with its @header row; exits on failure. */
+static FILE *open_csv(const char *dir, const char *name, const char *header)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fprintf(f, "%s\n", header);
+	return f;
+}
+
+static void work_precision_of(FILE *csv, struct ode_lattice *l,
+			      const char *problem, size_t max_dense)
+{
+	(void)max_dense;
+	work_precision(csv, l, problem);
+}
+
+/* @fn on each chain of @chains, then each grid of @grids (their sizes
+ * as -c and -g give them), by name. */
+static void each_lattice(const char *chains, const char *grids,
+			 void (*fn)(FILE *, struct ode_lattice *, const char *,
+				    size_t),
+			 FILE *csv, size_t max_dense)
+{
+	for (int grid = 0; grid < 2; grid++) {
+		size_t sizes[16], c = parse_sizes(grid ? grids : chains, sizes,
+						  16);
+
+		for (size_t i = 0; i < c; i++) {
+			struct ode_lattice l = ode_lattice_default(sizes[i],
+								   grid ? sizes[i] : 1);
+			char name[32];
+
+			if (grid)
+				snprintf(name, sizeof(name), "grid %zux%zu",
+					 sizes[i], sizes[i]);
+			else
+				snprintf(name, sizeof(name), "chain %zu",
+					 sizes[i]);
+			fn(csv, &l, name, max_dense);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *chains = "1000 2000 5000", *grids = "20 40";
-	size_t max_dense = 1000, sizes[16], c;
-	char path[4096];
+	size_t max_dense = 1000;
 	FILE *csv = NULL, *wp_csv = NULL;
 	int opt;
 
@@ -509,68 +558,24 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (dir) {
-		snprintf(path, sizeof(path), "%s/large.csv", dir);
-		csv = fopen(path, "w");
-		if (!csv) {
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
-			return 1;
-		}
-		fprintf(csv, "problem,n,solver,status,steps,f_evals,jac_evals,lu,error,seconds\n");
-	}
+	if (dir)
+		csv = open_csv(dir, "large.csv",
+			       "problem,n,solver,status,steps,f_evals,jac_evals,lu,error,seconds");
 	printf("# large stiff problems, t = 0..%g s, rtol %g, atol %g; error "
 	       "against CVODE+KLU at x%g the tolerances; ratio = time / "
 	       "CVODE+KLU's in this run\n", TEND, RTOL, ATOL, REF_TIGHTER);
 	header();
-	c = parse_sizes(chains, sizes, 16);
-	for (size_t i = 0; i < c; i++) {
-		struct ode_lattice l = ode_lattice_default(sizes[i], 1);
-		char name[32];
-
-		snprintf(name, sizeof(name), "chain %zu", sizes[i]);
-		bench_problem(csv, &l, name, max_dense);
-	}
-	c = parse_sizes(grids, sizes, 16);
-	for (size_t i = 0; i < c; i++) {
-		struct ode_lattice l = ode_lattice_default(sizes[i], sizes[i]);
-		char name[32];
-
-		snprintf(name, sizeof(name), "grid %zux%zu", sizes[i],
-			 sizes[i]);
-		bench_problem(csv, &l, name, max_dense);
-	}
-	if (dir) {
-		snprintf(path, sizeof(path), "%s/large_wp.csv", dir);
-		wp_csv = fopen(path, "w");
-		if (!wp_csv) {
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
-			return 1;
-		}
-		fprintf(wp_csv, "problem,n,solver,rtol,f_evals,error,seconds\n");
-	}
+	each_lattice(chains, grids, bench_problem, csv, max_dense);
+	if (dir)
+		wp_csv = open_csv(dir, "large_wp.csv",
+				  "problem,n,solver,rtol,f_evals,error,seconds");
 	printf("\n# work against precision: time (ms) each solver needs for the "
 	       "error in the third column (log-log between its runs at rtol "
 	       "1e-3 .. 1e-8), error against CVODE+KLU at rtol 1e-12; "
 	       "ratio = time / CVODE+KLU's at that error\n");
 	printf("%-14s %6s  %8s  %15s  %15s  %9s\n", "problem", "n", "error",
 	       "gstiff ms  /klu", "dstiff ms  /klu", "cvode ms");
-	c = parse_sizes(chains, sizes, 16);
-	for (size_t i = 0; i < c; i++) {
-		struct ode_lattice l = ode_lattice_default(sizes[i], 1);
-		char name[32];
-
-		snprintf(name, sizeof(name), "chain %zu", sizes[i]);
-		work_precision(wp_csv, &l, name);
-	}
-	c = parse_sizes(grids, sizes, 16);
-	for (size_t i = 0; i < c; i++) {
-		struct ode_lattice l = ode_lattice_default(sizes[i], sizes[i]);
-		char name[32];
-
-		snprintf(name, sizeof(name), "grid %zux%zu", sizes[i],
-			 sizes[i]);
-		work_precision(wp_csv, &l, name);
-	}
+	each_lattice(chains, grids, work_precision_of, wp_csv, 0);
 	for (size_t s = 0; s + 1 < WP_SOLVERS; s++)
 		printf("# %s / cvode bdf klu at equal error: geometric mean %.2f over %d points\n",
 		       solver_name[wp_solver[s]],

@@ -44,6 +44,11 @@ enum rths_hs_csv_field {
  * unknown field. */
 int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 		       enum rths_hs_csv_field f, size_t index);
+/* The name of 1-based CSV column @col (e.g. "disp2_m") into @buf, as
+ * rths_hs_write_csv() heads it: snprintf's length, -ENOENT past the last
+ * column, -EINVAL for a column below 1. */
+int rths_hs_csv_column_name(const struct rths_hs_history *h, bool with_ref,
+			    int col, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

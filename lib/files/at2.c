@@ -368,11 +368,6 @@ int rths_hs_gm_read_at2(struct rths_hs_gm *gm, const char *path,
 		goto out;
 	}
 	gm->dt = dt;
-	snprintf(gm->source, sizeof(gm->source), "%s", path);
 out:
-	free(line);
-	fclose(f);
-	if (r < 0)
-		rths_hs_gm_free(gm);
-	return r;
+	return rths_hs_gm_read_end(gm, path, f, line, r);
 }

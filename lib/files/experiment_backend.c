@@ -84,11 +84,22 @@ static int plant_set(const struct rths_hs_experiment *x,
 	return 0;
 }
 
-int rths_hs_experiment_open_backend(const struct rths_hs_experiment *x,
-				    unsigned int flags, const char *trace_dir,
-				    struct rths_hs_backend *b,
-				    struct rths_hs_backend_desc *desc,
-				    struct rths_error *err)
+static int flags_check(const struct rths_hs_experiment *x, unsigned int flags,
+		       struct rths_error *err)
+{
+	if (flags & ~RTHS_HS_RUN_OFFLINE)
+		return rths_error_set(err, EINVAL, x->path, 0, NULL,
+				      "unknown flags 0x%x",
+				      flags & ~RTHS_HS_RUN_OFFLINE);
+	return 0;
+}
+
+/* open_backend() with its arguments and flags already checked. */
+static int backend_open(const struct rths_hs_experiment *x,
+			unsigned int flags, const char *trace_dir,
+			struct rths_hs_backend *b,
+			struct rths_hs_backend_desc *desc,
+			struct rths_error *err)
 {
 	const struct rths_hs_actuator_model *a;
 	struct rths_hs_offline_params op;
@@ -96,13 +107,6 @@ int rths_hs_experiment_open_backend(const struct rths_hs_experiment *x,
 	struct rths_hs_backend_desc *d = desc ? desc : &own;
 	int r;
 
-	if (!x || !b)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "no experiment or no backend");
-	if (flags & ~RTHS_HS_RUN_OFFLINE)
-		return rths_error_set(err, EINVAL, x->path, 0, NULL,
-				      "unknown flags 0x%x",
-				      flags & ~RTHS_HS_RUN_OFFLINE);
 	if (!x->has_specimen)
 		return rths_error_set(err, EINVAL, x->path, 0, "specimen",
 				      "an all-numerical experiment has no backend");
@@ -127,6 +131,21 @@ int rths_hs_experiment_open_backend(const struct rths_hs_experiment *x,
 	return r ? r : plant_set(x, b, d, err);
 }
 
+int rths_hs_experiment_open_backend(const struct rths_hs_experiment *x,
+				    unsigned int flags, const char *trace_dir,
+				    struct rths_hs_backend *b,
+				    struct rths_hs_backend_desc *desc,
+				    struct rths_error *err)
+{
+	int r;
+
+	if (!x || !b)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "no experiment or no backend");
+	r = flags_check(x, flags, err);
+	return r ? r : backend_open(x, flags, trace_dir, b, desc, err);
+}
+
 int rths_hs_experiment_run(const struct rths_hs_experiment *x,
 			   unsigned int flags, const char *trace_dir,
 			   struct rths_hs_history *h,
@@ -140,17 +159,15 @@ int rths_hs_experiment_run(const struct rths_hs_experiment *x,
 	if (!x || !h || !res)
 		return rths_error_set(err, EINVAL, NULL, 0, NULL,
 				      "no experiment, history or result");
+	r = flags_check(x, flags, err);
+	if (r < 0)
+		return r;
 	rths_hs_experiment_sim_config(x, &cfg);
 	if (x->has_specimen) {
-		r = rths_hs_experiment_open_backend(x, flags, trace_dir, &b,
-						    NULL, err);
+		r = backend_open(x, flags, trace_dir, &b, NULL, err);
 		if (r < 0)
 			return r;
 		cfg.backend = &b;
-	} else if (flags & ~RTHS_HS_RUN_OFFLINE) {
-		return rths_error_set(err, EINVAL, x->path, 0, NULL,
-				      "unknown flags 0x%x",
-				      flags & ~RTHS_HS_RUN_OFFLINE);
 	}
 	r = rths_hs_sim_run_odesubs(&cfg, x->odesubs, x->n_odesubs, h, res,
 				    err);

@@ -85,14 +85,12 @@ static int limits(const struct rths_hs_jctx *c, json_t *dev,
 		return r < 0 ? r : 0;
 	for (size_t i = 0; i < m; i++) {
 		struct rths_hs_channel_limits *l = &x->device.limits[i];
-		json_t *o = json_array_get(arr, i);
+		json_t *o;
 		char p[RTHS_HS_JPATH];
 
-		rths_hs_jpath_index(p, "device.limits", i);
-		if (!json_is_object(o))
-			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
-					     "expected {\"stroke_min\": m, \"stroke_max\": m, \"velocity_max\": m/s, \"force_max\": N}");
-		r = rths_hs_jkeys(c, o, p, keys);
+		r = rths_hs_jelement(c, arr, "device.limits", i,
+				     "{\"stroke_min\": m, \"stroke_max\": m, \"velocity_max\": m/s, \"force_max\": N}",
+				     keys, &o, p);
 		if (r)
 			return r;
 #define LIM(key, range, field, bit) do { \

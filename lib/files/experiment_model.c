@@ -83,14 +83,12 @@ static int shear_building(const struct rths_hs_jctx *c, json_t *model,
 		return r;
 	n = json_array_size(stories);
 	for (size_t i = 0; i < n; i++) {
-		json_t *s = json_array_get(stories, i);
+		json_t *s;
 		char p[RTHS_HS_JPATH];
 
-		rths_hs_jpath_index(p, "model.stories", i);
-		if (!json_is_object(s))
-			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
-					     "expected a story: {\"mass\": kg, \"stiffness\": N/m}");
-		r = rths_hs_jkeys(c, s, p, keys);
+		r = rths_hs_jelement(c, stories, "model.stories", i,
+				     "a story: {\"mass\": kg, \"stiffness\": N/m}",
+				     keys, &s, p);
 		if (r == 0)
 			r = rths_hs_jnumber(c, s, p, "mass", true,
 					    &rths_hs_jr_positive, &mass[i]);
@@ -175,14 +173,14 @@ static int matrices(const struct rths_hs_jctx *c, json_t *model,
 	r = rths_hs_jarray(c, model, "model", "elements", false, 0, 1000, &els);
 	for (size_t i = 0; r == 0 && i < json_array_size(els); i++) {
 		struct rths_hs_element_params ep;
-		json_t *el = json_array_get(els, i), *dofs;
+		json_t *el, *dofs;
 		char p[RTHS_HS_JPATH], q[RTHS_HS_JPATH];
 		double d[2];
 
-		rths_hs_jpath_index(p, "model.elements", i);
-		if (!json_is_object(el))
-			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
-					     "expected an element object");
+		r = rths_hs_jelement(c, els, "model.elements", i,
+				     "an element object", NULL, &el, p);
+		if (r)
+			return r;
 		rths_hs_jpath_key(q, p, "dofs");
 		r = rths_hs_jarray(c, el, p, "dofs", true, 2, 2, &dofs);
 		if (r == 0)

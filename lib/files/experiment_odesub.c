@@ -347,16 +347,16 @@ int rths_hs_exp_odesubs(const struct rths_hs_jctx *c, json_t *root,
 	if (r)
 		return r < 0 ? r : 0;
 	for (size_t i = 0; i < json_array_size(arr); i++) {
-		json_t *o = json_array_get(arr, i);
 		struct rths_hs_odesub *s = NULL;
 		char p[RTHS_HS_JPATH], q[RTHS_HS_JPATH];
 		int type = 0;
+		json_t *o;
 
-		rths_hs_jpath_index(p, "ode_substructures", i);
-		if (!json_is_object(o))
-			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
-					     "expected an object");
-		r = rths_hs_jchoice(c, o, p, "type", true, types, &type);
+		r = rths_hs_jelement(c, arr, "ode_substructures", i,
+				     "an object", NULL, &o, p);
+		if (r == 0)
+			r = rths_hs_jchoice(c, o, p, "type", true, types,
+					    &type);
 		if (r == 0)
 			r = rths_hs_jkeys(c, o, p, keys[type]);
 		if (r < 0)

@@ -166,16 +166,16 @@ static int specimen(const struct rths_hs_jctx *c, json_t *root,
 				     "expected %zu element objects (null: linear), one per interface coordinate",
 				     q);
 	for (size_t i = 0; i < q; i++) {
-		json_t *e = json_array_get(v, i);
+		json_t *e;
 		char p[RTHS_HS_JPATH];
 
-		if (json_is_null(e))
+		if (json_is_null(json_array_get(v, i)))
 			continue;
-		rths_hs_jpath_index(p, "specimen.nonlinear", i);
-		if (!json_is_object(e))
-			return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p,
-					     "expected an element object or null");
-		r = rths_hs_exp_element(c, e, p, 0, &x->specimen.springs[i]);
+		r = rths_hs_jelement(c, v, "specimen.nonlinear", i,
+				     "an element object or null", NULL, &e, p);
+		if (r == 0)
+			r = rths_hs_exp_element(c, e, p, 0,
+						&x->specimen.springs[i]);
 		if (r < 0)
 			return r;
 		x->specimen.has_springs = true;

@@ -21,6 +21,10 @@ int rths_hs_gm_parse_number(const char *tok, double *v);
 int rths_hs_gm_to_si(double v, double to_si, const char *path,
 		     unsigned int line, int field, double *si,
 		     struct rths_error *err);
+/* The end of a read of @path: @gm names its source, @line is freed and
+ * @f closed; @r < 0 (returned) empties @gm. */
+int rths_hs_gm_read_end(struct rths_hs_gm *gm, const char *path, FILE *f,
+			char *line, int r);
 /* Append one value, growing gm->acc (capacity in *cap). */
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 		      struct rths_error *err);

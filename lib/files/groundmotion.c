@@ -11,6 +11,17 @@
 
 #include "files/gm_parse.h"
 
+int rths_hs_gm_read_end(struct rths_hs_gm *gm, const char *path, FILE *f,
+			char *line, int r)
+{
+	snprintf(gm->source, sizeof(gm->source), "%s", path);
+	free(line);
+	fclose(f);
+	if (r < 0)
+		rths_hs_gm_free(gm);
+	return r;
+}
+
 int rths_hs_gm_append(struct rths_hs_gm *gm, size_t *cap, double v,
 		      struct rths_error *err)
 {
@@ -171,11 +182,6 @@ int rths_hs_gm_read_two_column(struct rths_hs_gm *gm, const char *path,
 		r = rths_error_set(err, RTHS_E_GM_COUNT, path, lineno, NULL,
 				   "expected at least two samples, found %zu",
 				   gm->npts);
-	snprintf(gm->source, sizeof(gm->source), "%s", path);
 out:
-	free(line);
-	fclose(f);
-	if (r < 0)
-		rths_hs_gm_free(gm);
-	return r;
+	return rths_hs_gm_read_end(gm, path, f, line, r);
 }

@@ -75,19 +75,16 @@ int rths_hs_jkeys(const struct rths_hs_jctx *c, json_t *obj,
 	return 0;
 }
 
-/* @key's value, or 1 if absent and optional. */
-static int lookup(const struct rths_hs_jctx *c, json_t *obj, const char *path,
-		  const char *key, bool required, const char *what,
-		  json_t **v, char *p)
+int rths_hs_jelement(const struct rths_hs_jctx *c, json_t *arr,
+		     const char *path, size_t i, const char *expected,
+		     const char *const *allowed, json_t **out, char *p)
 {
-	rths_hs_jpath_key(p, path, key);
-	*v = json_object_get(obj, key);
-	if (*v)
-		return 0;
-	if (required)
-		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, p,
-				     "required; expected %s", what);
-	return 1;
+	*out = json_array_get(arr, i);
+	rths_hs_jpath_index(p, path, i);
+	if (!json_is_object(*out))
+		return rths_hs_jfail(c, RTHS_E_WRONG_TYPE, p, "expected %s",
+				     expected);
+	return allowed ? rths_hs_jkeys(c, *out, p, allowed) : 0;
 }
 
 static int want_type(const struct rths_hs_jctx *c, json_t *v, const char *p,
@@ -99,17 +96,35 @@ static int want_type(const struct rths_hs_jctx *c, json_t *v, const char *p,
 			     what, type_name(v));
 }
 
+/* The JSON types lookup() takes, a bit each; 0: any (checked later). */
+#define T(t) (1u << (t))
+#define T_BOOL (T(JSON_TRUE) | T(JSON_FALSE))
+
+/* @key's value, of one of @types, or 1 if absent and optional. */
+static int lookup(const struct rths_hs_jctx *c, json_t *obj, const char *path,
+		  const char *key, bool required, const char *what,
+		  unsigned int types, json_t **v, char *p)
+{
+	rths_hs_jpath_key(p, path, key);
+	*v = json_object_get(obj, key);
+	if (*v)
+		return want_type(c, *v, p,
+				 !types || (types & T(json_typeof(*v))), what);
+	if (required)
+		return rths_hs_jfail(c, RTHS_E_MISSING_FIELD, p,
+				     "required; expected %s", what);
+	return 1;
+}
+
 int rths_hs_jobject(const struct rths_hs_jctx *c, json_t *obj,
 		    const char *path, const char *key, bool required,
 		    json_t **out)
 {
 	char p[RTHS_HS_JPATH];
 	json_t *v;
-	int r = lookup(c, obj, path, key, required, "an object", &v, p);
+	int r = lookup(c, obj, path, key, required, "an object",
+		       T(JSON_OBJECT), &v, p);
 
-	if (r)
-		return r;
-	r = want_type(c, v, p, json_is_object(v), "an object");
 	if (r == 0)
 		*out = v;
 	return r;
@@ -121,11 +136,9 @@ int rths_hs_jarray(const struct rths_hs_jctx *c, json_t *obj,
 {
 	char p[RTHS_HS_JPATH];
 	json_t *v;
-	int r = lookup(c, obj, path, key, required, "an array", &v, p);
+	int r = lookup(c, obj, path, key, required, "an array",
+		       T(JSON_ARRAY), &v, p);
 
-	if (r)
-		return r;
-	r = want_type(c, v, p, json_is_array(v), "an array");
 	if (r)
 		return r;
 	if (json_array_size(v) < min || json_array_size(v) > max)
@@ -179,7 +192,7 @@ int rths_hs_jnumber(const struct rths_hs_jctx *c, json_t *obj,
 	int rc;
 
 	describe(what, sizeof(what), r);
-	rc = lookup(c, obj, path, key, required, what, &v, p);
+	rc = lookup(c, obj, path, key, required, what, 0, &v, p);
 	if (rc)
 		return rc;
 	return rths_hs_jvalue_number(c, v, p, r, out);
@@ -196,10 +209,8 @@ int rths_hs_juint(const struct rths_hs_jctx *c, json_t *obj,
 	int rc;
 
 	snprintf(what, sizeof(what), "a whole number in [%llu, %llu]", lo, hi);
-	rc = lookup(c, obj, path, key, required, what, &v, p);
-	if (rc)
-		return rc;
-	rc = want_type(c, v, p, json_is_integer(v), what);
+	rc = lookup(c, obj, path, key, required, what, T(JSON_INTEGER), &v,
+		    p);
 	if (rc)
 		return rc;
 	x = json_integer_value(v);
@@ -215,11 +226,9 @@ int rths_hs_jbool(const struct rths_hs_jctx *c, json_t *obj,
 {
 	char p[RTHS_HS_JPATH];
 	json_t *v;
-	int rc = lookup(c, obj, path, key, false, "true or false", &v, p);
+	int rc = lookup(c, obj, path, key, false, "true or false", T_BOOL,
+			&v, p);
 
-	if (rc)
-		return rc;
-	rc = want_type(c, v, p, json_is_boolean(v), "true or false");
 	if (rc == 0)
 		*out = json_is_true(v);
 	return rc;
@@ -231,11 +240,9 @@ int rths_hs_jstring(const struct rths_hs_jctx *c, json_t *obj,
 {
 	char p[RTHS_HS_JPATH];
 	json_t *v;
-	int rc = lookup(c, obj, path, key, required, "a string", &v, p);
+	int rc = lookup(c, obj, path, key, required, "a string",
+			T(JSON_STRING), &v, p);
 
-	if (rc)
-		return rc;
-	rc = want_type(c, v, p, json_is_string(v), "a string");
 	if (rc == 0)
 		*out = json_string_value(v);
 	return rc;

@@ -36,6 +36,12 @@ int rths_hs_jfail(const struct rths_hs_jctx *c, int code,
 /* Every key of @obj must be in the NULL-terminated @allowed. */
 int rths_hs_jkeys(const struct rths_hs_jctx *c, json_t *obj,
 		  const char *path, const char *const *allowed);
+/* Entry @i of array @arr (path @path) as an object, its path into @p;
+ * not an object: RTHS_E_WRONG_TYPE, "expected @expected"; with
+ * @allowed, its keys checked as rths_hs_jkeys() does. */
+int rths_hs_jelement(const struct rths_hs_jctx *c, json_t *arr,
+		     const char *path, size_t i, const char *expected,
+		     const char *const *allowed, json_t **out, char *p);
 
 /*
  * The readers look up @key in @obj (path @path is @obj's).  Absent and

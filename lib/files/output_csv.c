@@ -30,11 +30,42 @@ int rths_hs_csv_column(const struct rths_hs_history *h, bool with_ref,
 	return -EINVAL;
 }
 
+int rths_hs_csv_column_name(const struct rths_hs_history *h, bool with_ref,
+			    int col, char *buf, size_t size)
+{
+	static const char *const head[] = { "step", "time_s", "ag_mps2" };
+	static const char *const dof[] = { "u%zu_m", "v%zu_mps", "a%zu_mps2" };
+	static const char *const act[] = { "target%zu_m", "command%zu_m",
+					   "disp%zu_m", "force%zu_N" };
+	size_t n = h->n_dof, m = h->n_act, k;
+
+	if (col < 1)
+		return -EINVAL;
+	k = (size_t)col - 1;
+	if (k < 3)
+		return snprintf(buf, size, "%s", head[k]);
+	k -= 3;
+	if (k < 3 * n)
+		return snprintf(buf, size, dof[k / n], k % n + 1);
+	k -= 3 * n;
+	if (k < 4 * m)
+		return snprintf(buf, size, act[k % 4], k / 4 + 1);
+	k -= 4 * m;
+	/* compute_us and flags come with actuators */
+	if (m && k < 2)
+		return snprintf(buf, size, "%s", k ? "flags" : "compute_us");
+	k -= m ? 2 : 0;
+	if (with_ref && k < n)
+		return snprintf(buf, size, "uref%zu_m", k + 1);
+	return -ENOENT;
+}
+
 int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 		      const struct rths_hs_history *ref, unsigned int every,
 		      struct rths_error *err)
 {
 	size_t n = h->n_dof, m = h->n_act;
+	char name[32];
 	FILE *f = fopen(path, "w");
 	int r = 0;
 
@@ -43,19 +74,9 @@ int rths_hs_write_csv(const char *path, const struct rths_hs_history *h,
 				      "cannot write: %s", rths_strerror(errno));
 	if (every < 1)
 		every = 1;
-	fprintf(f, "step,time_s,ag_mps2");
-	for (const char *q = "uva"; *q; q++)
-		for (size_t i = 0; i < n; i++)
-			fprintf(f, ",%c%zu_%s", *q, i + 1,
-				*q == 'u' ? "m" : *q == 'v' ? "mps" : "mps2");
-	for (size_t i = 0; i < m; i++)
-		fprintf(f, ",target%zu_m,command%zu_m,disp%zu_m,force%zu_N",
-			i + 1, i + 1, i + 1, i + 1);
-	if (m)
-		fprintf(f, ",compute_us,flags");
-	if (ref)
-		for (size_t i = 0; i < n; i++)
-			fprintf(f, ",uref%zu_m", i + 1);
+	for (int c = 1; rths_hs_csv_column_name(h, ref != NULL, c, name,
+						sizeof(name)) >= 0; c++)
+		fprintf(f, "%s%s", c > 1 ? "," : "", name);
 	fputc('\n', f);
 	for (size_t k = 0; k < h->rows; k += every) {
 		fprintf(f, "%zu,%.9g,%.9g", k, h->t[k], h->ag[k]);

@@ -214,10 +214,48 @@ static int devb_stats(void *priv, struct rths_hs_backend_stats *st)
  * rths-run adds the run's provenance to it.  Names are [A-Za-z0-9_-]
  * (the kernel's rule), so they need no JSON escaping.
  */
+/* The trace's columns, for its header row and its metadata: each step's
+ * fields, then each channel's (CSV on the Web datatypes). */
+static const struct {
+	const char *name, *datatype;
+} trace_cols[] = {
+	{ "tick", "integer" }, { "time_s", "double" }, { "step", "integer" },
+	{ "step_tick", "integer" }, { "state", "string" },
+	{ "irq_latency_us", "double" }, { "thread_latency_us", "double" },
+}, trace_channel_cols[] = {
+	{ "command%u_m", "double" }, { "disp%u_m", "double" },
+	{ "force%u_N", "double" },
+};
+
+/* Column @k of the trace: its name into @name, its datatype. */
+static const char *trace_column(const struct devb *d, size_t k, char *name,
+				size_t size)
+{
+	size_t n0 = sizeof(trace_cols) / sizeof(trace_cols[0]);
+	size_t nc = sizeof(trace_channel_cols) / sizeof(trace_channel_cols[0]);
+
+	if (k < n0) {
+		snprintf(name, size, "%s", trace_cols[k].name);
+		return trace_cols[k].datatype;
+	}
+	k -= n0;
+	if (k >= d->channels * nc)
+		return NULL;
+	snprintf(name, size, trace_channel_cols[k % nc].name,
+		 (unsigned int)(k / nc + 1));
+	return trace_channel_cols[k % nc].datatype;
+}
+
+/*
+ * What the trace is of, beside it as W3C CSV on the Web metadata
+ * (TRACE-metadata.json), not as a comment line that CSV readers trip on;
+ * rths-run adds the run's provenance to it.  Names are [A-Za-z0-9_-]
+ * (the kernel's rule), so they need no JSON escaping.
+ */
 static void devb_write_trace_metadata(const struct devb *d)
 {
-	char path[PATH_MAX + 16];
-	const char *base = strrchr(d->trace_path, '/');
+	char path[PATH_MAX + 16], name[32];
+	const char *base = strrchr(d->trace_path, '/'), *type;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s-metadata.json", d->trace_path);
@@ -228,23 +266,28 @@ static void devb_write_trace_metadata(const struct devb *d)
 		   "  \"url\": \"%s\",\n"
 		   "  \"dc:description\": \"actuator-rate trace of an rths device\",\n"
 		   "  \"rths:device\": { \"name\": \"%s\", \"rate_hz\": %u, "
-		   "\"step_ticks\": %u, \"records_lost\": %llu }\n}\n",
+		   "\"step_ticks\": %u, \"records_lost\": %llu },\n"
+		   "  \"tableSchema\": { \"columns\": [",
 		base ? base + 1 : d->trace_path, d->name, d->rate,
 		d->step_ticks, (unsigned long long)d->trace_lost);
+	for (size_t k = 0; (type = trace_column(d, k, name, sizeof(name))); k++)
+		fprintf(f, "%s\n    { \"name\": \"%s\", \"titles\": \"%s\", \"datatype\": \"%s\" }",
+			k ? "," : "", name, name, type);
+	fprintf(f, "\n  ] }\n}\n");
 	fclose(f);
 }
 
 static void devb_write_trace(struct devb *d)
 {
 	FILE *f = d->trace_f;
+	char name[32];
 	size_t k;
 	uint32_t i;
 
 	devb_write_trace_metadata(d);
 	/* a header row and numbers only: what every CSV reader takes */
-	fprintf(f, "tick,time_s,step,step_tick,state,irq_latency_us,thread_latency_us");
-	for (i = 0; i < d->channels; i++)
-		fprintf(f, ",command%u_m,disp%u_m,force%u_N", i + 1, i + 1, i + 1);
+	for (k = 0; trace_column(d, k, name, sizeof(name)); k++)
+		fprintf(f, "%s%s", k ? "," : "", name);
 	fputc('\n', f);
 	for (k = 0; k < d->ntrace; k++) {
 		const struct rths_trace *t = &d->trace[k];

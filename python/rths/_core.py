@@ -99,3 +99,44 @@ def copy(ptr, n, dtype=np.float64, shape=None):
 
 def fspath(path):
     return os.fsencode(os.fspath(path))
+
+
+class _Handle:
+    """A librths handle: the subclass's close() frees it (again: nothing);
+    a context manager ("with ... as h:" closes it), closed when collected
+    too."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class _Actuator(_Handle):
+    """What rths.Device and rths.Offline share, over the subclass's
+    _live() (raises once closed) and its librths calls _post(step, p),
+    _hold() and _stop()."""
+
+    def post(self, step, target):
+        """Post the targets of @step (m, a number or one per channel)."""
+        self._live()
+        if self.channels == 1 and isinstance(target, float):
+            self._tgt[0] = target	# the common case, without numpy
+            p = self._tgt
+        else:
+            p, keep = as_doubles(target, self.channels, "target")
+        self._post(step, p)
+
+    def hold(self):
+        """Running -> holding (the outputs ramp down and hold)."""
+        self._live()
+        self._hold()
+
+    def stop(self):
+        """To stopped, ramping a moving rig to rest first."""
+        self._live()
+        self._stop()

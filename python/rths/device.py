@@ -4,7 +4,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._core import Error, ffi, lib, strerror, _str, as_doubles
+from ._core import Error, ffi, lib, strerror, _str, _Actuator, _Handle
 
 class Feedback:
     """One step's sample: step, tick, time_ns, flags (rths.FB_*),
@@ -66,7 +66,7 @@ def _feedback(fb, n):
                     ffi.buffer(fb.command, 3 * _MAX * 8)[:], n)
 
 
-class Device:
+class Device(_Actuator):
     """An rths device, opened by name (it must exist: rthsctl dev add).
 
     With owner=True (the default) this handle owns the run: start(),
@@ -107,49 +107,38 @@ class Device:
                         "%s: %s" % (self.name, msg))
         return r
 
-    def _open(self):
+    def _live(self):
         if self._dev == ffi.NULL:
             raise Error(-9, "%s: the device is closed" % self.name)
 
     def start(self):
         """Start a run (RUN_START) and follow its fresh rings."""
-        self._open()
+        self._live()
         self._call(lib.rths_run_start(self._ctl, self._bname))
         lib.rths_dev_sync(self._dev)
 
-    def stop(self):
-        """To stopped, ramping a moving rig to rest first."""
-        self._open()
+    def _stop(self):
         self._call(lib.rths_run_stop(self._ctl, self._bname))
 
     def stop_now(self):
-        self._open()
+        self._live()
         self._call(lib.rths_run_stop_now(self._ctl, self._bname))
 
-    def hold(self):
-        """Running -> holding (the outputs ramp down and hold)."""
-        self._open()
+    def _hold(self):
         self._call(lib.rths_run_hold(self._ctl, self._bname))
 
     def tick(self, ticks=1):
         """Manual clock only: advance @ticks ticks."""
-        self._open()
+        self._live()
         self._call(lib.rths_run_tick(self._ctl, self._bname, ticks))
 
-    def post(self, step, target):
-        """Post the targets of @step (m, a number or one per channel)."""
-        self._open()
-        if self.channels == 1 and isinstance(target, float):
-            self._tgt[0] = target	# the common case, without numpy
-            p = self._tgt
-        else:
-            p, keep = as_doubles(target, self.channels, "target")
+    def _post(self, step, p):
         self._call(lib.rths_post(self._dev, step, p))
 
     def wait(self, timeout_ms=1000, spin=False):
         """The next feedback record (Feedback); Error -ETIMEDOUT after
         @timeout_ms (-1: forever), -EPIPE once the run ended."""
-        self._open()
+        self._live()
         r = lib.rths_wait_feedback(self._dev, self._fb, timeout_ms,
                                    lib.RTHS_WAIT_SPIN if spin else 0)
         self._call(r)
@@ -157,7 +146,7 @@ class Device:
 
     def read(self):
         """The next feedback record without waiting, or None."""
-        self._open()
+        self._live()
         r = lib.rths_read_feedback(self._dev, self._fb)
         if r == -11:
             return None
@@ -202,21 +191,12 @@ class Device:
             lib.rths_ctl_close(self._ctl)
             self._ctl = ffi.NULL
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
-
 
 def _name(fn, v):
     return _str(fn(v)) if v else ""
 
 
-class Monitor:
+class Monitor(_Handle):
     """The kernel's events (state changes, faults, limits, late steps)
     of every device: read(timeout_ms) gives one Event or None; iterating
     gives them as they come.  A context manager."""
@@ -261,12 +241,3 @@ class Monitor:
         if self._mon != ffi.NULL:
             lib.rths_mon_close(self._mon)
             self._mon = ffi.NULL
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()

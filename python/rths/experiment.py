@@ -5,7 +5,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._core import Error, ffi, lib, check, copy, fspath, _str
+from ._core import Error, ffi, lib, check, copy, fspath, _str, _Handle
 from .plugin import Registration
 
 History = namedtuple("History", "t ag u v a target command disp force "
@@ -25,7 +25,7 @@ ended the run early) and its message, compute time per step (s: mean,
 p99, max) and the run's wall time (s)."""
 
 
-class Experiment:
+class Experiment(_Handle):
     """An experiment file, loaded and checked (rths.load(path)).
 
     method: the integrator's method number (a built-in's, or a
@@ -136,15 +136,6 @@ class Experiment:
         if self._x != ffi.NULL:
             lib.rths_hs_experiment_free(self._x)
             self._x = ffi.NULL
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
 
 def _history(h):

@@ -3,7 +3,8 @@
 backend) and ground-motion records."""
 import numpy as np
 
-from ._core import Error, ffi, lib, check, as_doubles, fspath, _str
+from ._core import Error, ffi, lib, check, as_doubles, fspath, _str, \
+    _Actuator
 from .device import _feedback
 
 _BSTATS = ("steps ticks missed_ticks late_steps late_extrapolated "
@@ -11,7 +12,7 @@ _BSTATS = ("steps ticks missed_ticks late_steps late_extrapolated "
            "fb_overflows card_errors").split()
 
 
-class Offline:
+class Offline(_Actuator):
     """A specimen and an actuator modelled in userspace as the sim card
     does, with the shape of rths.Device: start(), post(step, target),
     wait() -> Feedback, stop(), close().
@@ -79,14 +80,7 @@ class Offline:
         self._live()
         self._check(lib.rths_hs_backend_start(self._b, self._err))
 
-    def post(self, step, target):
-        """Post the targets of @step (m, a number or one per channel)."""
-        self._live()
-        if self.channels == 1 and isinstance(target, float):
-            self._tgt[0] = target
-            p = self._tgt
-        else:
-            p, keep = as_doubles(target, self.channels, "target")
+    def _post(self, step, p):
         self._check(lib.rths_hs_backend_post(self._b, step, p, self._err))
         self._step = step
 
@@ -99,12 +93,10 @@ class Offline:
                                              self._err))
         return _feedback(self._fb, self.channels)
 
-    def hold(self):
-        self._live()
+    def _hold(self):
         self._check(lib.rths_hs_backend_hold(self._b, self._err))
 
-    def stop(self):
-        self._live()
+    def _stop(self):
         self._check(lib.rths_hs_backend_stop(self._b, self._err))
 
     def stats(self):
@@ -117,15 +109,6 @@ class Offline:
         if self._open:
             lib.rths_hs_backend_close(self._b)
             self._open = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
 
 class GroundMotion:

@@ -19,7 +19,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._core import Error, ffi, lib, check, view, E_CALLBACK
+from ._core import Error, ffi, lib, check, view, E_CALLBACK, _Handle
 
 Problem = namedtuple("Problem", "n dt m c c0 k0 has_specimen params")
 Problem.__doc__ = """What the integrator integrates: n DOFs, dt (s), the
@@ -195,7 +195,7 @@ def _py_free(state):
             pass
 
 
-class Registration:
+class Registration(_Handle):
     """A Python integrator registered with librths: method is its method
     number (for an experiment's integrator.method); unregister() (or the
     end of a with block) frees the number."""
@@ -241,15 +241,9 @@ class Registration:
             _slots[self._slot] = None
             self._slot = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.unregister()
-
-    def __del__(self):
-        # the type struct dies with this object: librths must not keep it
-        self.unregister()
+    # _Handle's with and collection end here: the type struct dies with
+    # this object, librths must not keep it
+    close = unregister
 
 
 def register(factory, params=None, name=None):

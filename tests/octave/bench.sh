@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-octave: the loop of examples/c/own-loop.c in C
-# (tests/octave/bench_loop.c) and in Octave through rths_mex
+# (tests/common/bench_loop.c) and in Octave through rths_mex
 # (tests/octave/bench_loop.m), N steps each, timed; then the Octave/C
 # ratio of the per-step cost and the step rate each keeps up with.
 # Never asserted on: it prints.

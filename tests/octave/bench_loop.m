@@ -2,7 +2,7 @@
 % bench_loop(WHERE, N, RECORD): the loop of examples/matlab/own_loop.m
 % for N steps, timed; WHERE 'offline' or a device name (1 channel, set
 % up, not owned).  The Octave side of make bench-octave; prints the line
-% tests/octave/bench_loop.c prints: wall per step, compute per step (from
+% tests/common/bench_loop.c prints: wall per step, compute per step (from
 % a step's feedback to the next command posted) and its max, late steps.
 function bench_loop(where, n, record)
   rate = 1024; step_ticks = 10; dt = step_ticks / rate;

@@ -267,10 +267,12 @@ TEST_F(run, over_budget_is_loud)
 TEST_F(run, plot_script)
 {
 	char path[128], want[64], *text;
+	struct report R;
 	long len;
 	FILE *f;
 
-	ASSERT_EQ(0, plot(self->dir, "history.csv", &self->h, true,
+	report_compute(&self->in, &R);
+	ASSERT_EQ(0, plot(self->dir, "history.csv", &self->h, &R, true,
 				  false, NULL));
 	snprintf(path, sizeof(path), "%s/plots.gp", self->dir);
 	f = fopen(path, "r");
@@ -310,7 +312,7 @@ TEST_F(run, plot_script)
 	fclose(f);
 	EXPECT_LT(0, len);
 	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
-		  plot("/tmp/it's", "history.csv", &self->h, false,
+		  plot("/tmp/it's", "history.csv", &self->h, &R, false,
 			       false, NULL));
 }
 

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rths/hs_output.h>
+
+
 #include "rths_git.h"		/* RTHS_GIT, written by mk/tools.mk */
 #include "provenance.h"
 
@@ -117,30 +120,14 @@ static json_t *column(const char *name)
 }
 
 int provenance_csv_metadata(const struct provenance *p, const char *csv_path,
+			    const struct rths_hs_history *h, bool with_ref,
 			    json_t *extra)
 {
-	char path[PATH_MAX + 32], *line = NULL, *save = NULL;
+	char path[PATH_MAX + 32], name[32];
 	const char *base = strrchr(csv_path, '/');
-	json_t *meta, *cols = json_array();
-	size_t cap = 0;
-	FILE *f = fopen(csv_path, "r");
+	json_t *meta;
 	int r = 0;
 
-	if (!f) {
-		r = -errno;
-		fprintf(stderr, "%s: %s: io: %s\n", p->tool, csv_path,
-			strerror(errno));
-		json_decref(cols);
-		return r;
-	}
-	if (getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\r\n")] = '\0';
-		for (char *c = strtok_r(line, ",", &save); c;
-		     c = strtok_r(NULL, ",", &save))
-			json_array_append_new(cols, column(c));
-	}
-	free(line);
-	fclose(f);
 	snprintf(path, sizeof(path), "%s-metadata.json", csv_path);
 	/* what the writer of the CSV said already (the device, for a
 	 * trace) stays */
@@ -154,8 +141,17 @@ int provenance_csv_metadata(const struct provenance *p, const char *csv_path,
 	json_object_set_new(meta, "dc:creator", json_sprintf("%s %s", p->tool,
 							     p->version));
 	json_object_set_new(meta, "rths:provenance", provenance_json(p));
-	json_object_set_new(meta, "tableSchema", json_pack("{s:o}", "columns",
-							   cols));
+	/* a history's columns as rths_hs_write_csv() heads them; other
+	 * CSVs' (a trace's) are what their writer said */
+	if (h) {
+		json_t *cols = json_array();
+
+		for (int c = 1; rths_hs_csv_column_name(h, with_ref, c, name,
+							sizeof(name)) >= 0; c++)
+			json_array_append_new(cols, column(name));
+		json_object_set_new(meta, "tableSchema",
+				    json_pack("{s:o}", "columns", cols));
+	}
 	if (extra)
 		json_object_update(meta, extra);
 	if (json_dump_file(meta, path, JSON_INDENT(2)) < 0) {

@@ -13,6 +13,9 @@
 
 #include <jansson.h>
 #include <limits.h>
+#include <stdbool.h>
+
+struct rths_hs_history;
 
 struct provenance {
 	char tool[32];
@@ -36,11 +39,14 @@ json_t *provenance_json(const struct provenance *p);
 int provenance_copy_experiment(const struct provenance *p, const char *dir);
 /*
  * CSV_PATH-metadata.json: CSV on the Web metadata for the CSV at
- * CSV_PATH (its columns read from its header row), with the provenance
- * and, if not NULL, @extra's members (e.g. the device a trace came
- * from), merged over what the file already holds.  -errno, said.
+ * CSV_PATH, with the provenance and, if not NULL, @extra's members (e.g.
+ * the device a trace came from), merged over what the file already
+ * holds.  With @h the CSV is @h's history (rths_hs_write_csv(), a
+ * reference if @with_ref) and its columns are named from it; without,
+ * the columns are what the file holds.  -errno, said.
  */
 int provenance_csv_metadata(const struct provenance *p, const char *csv_path,
+			    const struct rths_hs_history *h, bool with_ref,
 			    json_t *extra);
 
 #endif /* RTHS_TOOLS_PROVENANCE_H */

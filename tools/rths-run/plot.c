@@ -15,27 +15,22 @@
 /* The half-width of tracking.png's zoom around the peak, s. */
 #define ZOOM_S 0.25
 
-/* Each actuator's J1-J3 and FEI, for the plots' titles. */
+/* Each actuator's J1-J3 and FEI (the report's), for the plots' titles. */
 static void criteria_label(FILE *f, const struct rths_hs_history *h,
-			   size_t m)
+			   const struct report *R, size_t m)
 {
 	fprintf(f, "set label 1 \"");
 	for (size_t j = 0; j < m && h->rows > 2; j++) {
-		struct rths_hs_tracking tr;
-		struct fei fe;
+		const struct rths_hs_tracking *tr = &R->track[j];
+		const struct fei *fe = &R->fei[j];
 
-		rths_hs_tracking(h->target + h->n_act + j,
-				 h->disp + h->n_act + j, h->rows - 1,
-				 h->n_act, h->dt, 50, &tr);
 		fprintf(f, "%sactuator %zu: J1 %.2f ms, J2 %.2f %%, J3 %.2f %%",
-			j ? "\\n" : "", j + 1, tr.j1_ms, tr.j2_pct,
-			tr.j3_pct);
-		if (tracking_fei(h->target + h->n_act + j,
-				 h->disp + h->n_act + j, h->rows - 1,
-				 h->n_act, h->dt, &fe) == 0)
+			j ? "\\n" : "", j + 1, tr->j1_ms, tr->j2_pct,
+			tr->j3_pct);
+		if (fe->ok)
 			fprintf(f, ", FEI %.3f at %.1f deg (%.2f ms at %.2f Hz)",
-				fe.amplitude, fe.phase_deg, fe.delay_ms,
-				fe.f_eq_hz);
+				fe->amplitude, fe->phase_deg, fe->delay_ms,
+				fe->f_eq_hz);
 	}
 	fprintf(f, "\" at graph 0.01, graph 0.97 front font ',9'\n");
 }
@@ -61,7 +56,8 @@ static void target_measured(FILE *f, const char *csv,
 }
 
 static void script(FILE *f, const char *csv,
-		   const struct rths_hs_history *h, bool ref, bool delay)
+		   const struct rths_hs_history *h, const struct report *R,
+		   bool ref, bool delay)
 {
 	size_t m = h->n_act < GNUPLOT_MAX_CURVES ? h->n_act : GNUPLOT_MAX_CURVES;
 	int t = rths_hs_csv_column(h, ref, RTHS_HS_CSV_TIME, 0);
@@ -78,7 +74,7 @@ static void script(FILE *f, const char *csv,
 	fprintf(f, "set output 'tracking.png'\nset terminal pngcairo size 1200,1000 font ',10'\n"
 		"set multiplot layout 3,1 title 'Command against measured displacement'\n"
 		"set ylabel 'displacement (mm)'\n");
-	criteria_label(f, h, m);
+	criteria_label(f, h, R, m);
 	target_measured(f, csv, h, ref, m, "lines", "lines");
 	/* the peak, close up: the delay shows as the curves' offset */
 	fprintf(f, "unset label 1\nset xrange [%.6f:%.6f]\n"
@@ -127,6 +123,7 @@ static void script(FILE *f, const char *csv,
 struct script_ctx {
 	const char *csv;
 	const struct rths_hs_history *h;
+	const struct report *R;
 	bool ref, delay;
 };
 
@@ -134,13 +131,14 @@ static void write_script(FILE *f, const void *ctx)
 {
 	const struct script_ctx *c = ctx;
 
-	script(f, c->csv, c->h, c->ref, c->delay);
+	script(f, c->csv, c->h, c->R, c->ref, c->delay);
 }
 
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
-	 bool with_ref, bool run, struct rths_error *err)
+	 const struct report *R, bool with_ref, bool run,
+	 struct rths_error *err)
 {
-	struct script_ctx c = { csv, h, with_ref, false };
+	struct script_ctx c = { csv, h, R, with_ref, false };
 	char path[PATH_MAX + 16];
 	int r;
 

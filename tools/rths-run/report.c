@@ -12,29 +12,6 @@
 
 #include "rths-run.h"
 
-#define NCH RTHS_HS_MAX_CHANNELS
-#define MAX_LISTED 16	/* DOFs shown in the text summary */
-
-struct peak {
-	double value, time;
-};
-
-/* Everything the report shows, computed once for text and JSON. */
-struct report {
-	size_t n, m, n_listed;
-	struct peak u[MAX_LISTED], a_abs[MAX_LISTED];
-	struct peak stroke[NCH], force[NCH];
-	struct rths_hs_tracking track[NCH];
-	double j1_whole_ms[NCH];	/* the benchmark's whole-lag J1 */
-	struct fei fei[NCH];
-	bool has_ref;
-	double ref_rms[MAX_LISTED], ref_peak[MAX_LISTED];
-	bool ref_still[MAX_LISTED];	/* the reference does not move */
-	uint64_t over_budget;
-	double over_worst;
-	size_t over_worst_step;
-};
-
 static struct peak peak_of(const double *a, size_t rows, size_t stride,
 			   const double *t)
 {
@@ -46,7 +23,7 @@ static struct peak peak_of(const double *a, size_t rows, size_t stride,
 	return p;
 }
 
-static void compute(const struct report_input *in, struct report *R)
+void report_compute(const struct report_input *in, struct report *R)
 {
 	const struct rths_hs_history *h = in->h;
 	size_t rows = h->rows;
@@ -54,7 +31,7 @@ static void compute(const struct report_input *in, struct report *R)
 	memset(R, 0, sizeof(*R));
 	R->n = h->n_dof;
 	R->m = h->n_act;
-	R->n_listed = R->n < MAX_LISTED ? R->n : MAX_LISTED;
+	R->n_listed = R->n < REPORT_MAX_LISTED ? R->n : REPORT_MAX_LISTED;
 	for (size_t i = 0; i < R->n_listed; i++) {
 		double best = 0, when = 0;
 
@@ -253,7 +230,7 @@ void report_text(FILE *f, const struct report_input *in)
 	double dt = h->dt, dur = res->steps_done * dt;
 	struct report R;
 
-	compute(in, &R);
+	report_compute(in, &R);
 	fprintf(f, "rths-run: %s\n", in->name);
 	if (in->prov)
 		fprintf(f, "  run by        %s %s%s%s%s on %s (%s), %s to %s\n",
@@ -427,7 +404,7 @@ int report_json(const char *path, const struct report_input *in,
 	struct report R;
 	int r = 0;
 
-	compute(in, &R);
+	report_compute(in, &R);
 	for (size_t i = 0; i < R.n_listed; i++) {
 		json_t *d = json_pack("{s:o,s:o}", "displacement_m",
 				      peak_json(&R.u[i], 1), "abs_acceleration_mps2",

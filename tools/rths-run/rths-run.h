@@ -145,6 +145,29 @@ struct report_input {
 	const struct provenance *prov;		/* may be NULL */
 };
 
+#define REPORT_MAX_LISTED 16	/* DOFs shown in the text summary */
+
+struct peak {
+	double value, time;
+};
+
+/* Everything the report shows, computed once for text, JSON and plots. */
+struct report {
+	size_t n, m, n_listed;
+	struct peak u[REPORT_MAX_LISTED], a_abs[REPORT_MAX_LISTED];
+	struct peak stroke[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
+	struct rths_hs_tracking track[RTHS_HS_MAX_CHANNELS];
+	double j1_whole_ms[RTHS_HS_MAX_CHANNELS]; /* the benchmark's whole-lag J1 */
+	struct fei fei[RTHS_HS_MAX_CHANNELS];
+	bool has_ref;
+	double ref_rms[REPORT_MAX_LISTED], ref_peak[REPORT_MAX_LISTED];
+	bool ref_still[REPORT_MAX_LISTED];	/* the reference does not move */
+	uint64_t over_budget;
+	double over_worst;
+	size_t over_worst_step;
+};
+
+void report_compute(const struct report_input *in, struct report *R);
 /* Peaks, RTHS benchmark tracking criteria, errors against the
  * all-numerical reference, timing, events; as text and as JSON. */
 void report_text(FILE *f, const struct report_input *in);
@@ -161,10 +184,12 @@ void report_over_budget_warning(FILE *f, const struct report_input *in);
  * Writes DIR/plots.gp for the CSV at @csv (its name relative to DIR)
  * and, if @run, runs gnuplot in DIR: response.png, and with actuators
  * tracking.png, hysteresis.png, steptime.png and delay.png (over
- * DIR/delay.csv, written here).
+ * DIR/delay.csv, written here).  @R is the report of @h
+ * (report_compute()): its J1-J3 and FEI title the tracking plot.
  * -RTHS_E_UNSUPPORTED if gnuplot is not installed.
  */
 int plot(const char *dir, const char *csv, const struct rths_hs_history *h,
-	 bool with_ref, bool run, struct rths_error *err);
+	 const struct report *R, bool with_ref, bool run,
+	 struct rths_error *err);
 
 #endif /* RTHS_RUN_H */
