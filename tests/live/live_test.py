@@ -47,8 +47,10 @@ def check(ok, what, detail=""):
 def start(name, *extra, pace=True, live="127.0.0.1:0", duration=DURATION):
     """rths-run offline on the experiment; returns (proc, url, outdir)."""
     out = os.path.join(WORK, name)
+    # -d 1: the step size fixed, not chosen by the preview, whose
+    # timing on a loaded machine could pick another for one run
     args = [RUN, "--offline", "-q", "--no-plots", "--no-reference",
-            "-t", duration, "-o", out]
+            "-d", "1", "-t", duration, "-o", out]
     if pace:
         args.append("--pace")
     if live:
