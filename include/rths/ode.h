@@ -156,8 +156,10 @@ struct rths_ode_control {
 				    * only on convergence trouble) */
 	double fixed_err_max;	/* CONSTANT_BDF: stop with RTHS_E_FIXEDSTEP when
 				 * a step's local error estimate exceeds
-				 * the tolerances this many times (0 =
-				 * 10; INFINITY: never, any error goes) */
+				 * the tolerances this many times, or the
+				 * estimates' sum since init 10 times
+				 * this many (0 = 10; INFINITY: never,
+				 * any error goes) */
 };
 
 void rths_ode_control_default(struct rths_ode_control *c);

@@ -36,7 +36,7 @@ static const struct code_text texts[RTHS_E__END - RTHS_E_BASE] = {
 	T(RTHS_E_TOLERANCE, "tolerance",
 	  "tolerances are invalid or too small for machine precision: rtol must be 0 or at least 4 DBL_EPSILON (8.9e-16), and rtol |y| + atol positive and at least that relative to y"),
 	T(RTHS_E_FIXEDSTEP, "fixed-step",
-	  "the fixed step is too large for the tolerances: its local error estimate exceeds them by more than control.fixed_err_max"),
+	  "the fixed step is too large for the tolerances: a step's local error estimate exceeds them by more than control.fixed_err_max, or the estimates' sum since the start by more than 10 times that"),
 	T(RTHS_E_JSON_SYNTAX, "json-syntax", "not valid JSON"),
 	T(RTHS_E_MISSING_FIELD, "missing-field", "a required field is missing"),
 	T(RTHS_E_UNKNOWN_FIELD, "unknown-field",

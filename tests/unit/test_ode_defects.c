@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Regressions of the outside review's numerics defects (issue 23):
+ * CONSTANT_BDF's silent wrong answers at a fixed step too large,
  * finite-difference Jacobians of a DAE at tight tolerances, and one error
  * for a tolerance below rounding, whatever the method.
  */
@@ -146,6 +147,131 @@ TEST(impossible_tolerance_one_error)
 		ASSERT_NE(NULL, s) TH_LOG("%s: %s", mn, rths_strerror(err));
 		ASSERT_EQ(0, rths_ode_init(s, 0, y0, NULL));
 		rths_ode_free(s);
+	}
+}
+
+/* --- defect 1: CONSTANT_BDF's fixed step on the pendulum */
+
+static const struct ode_pendulum_params *pend = &ode_pendulum;
+
+/* theta at T from the reduced ODE, released from rest at the horizontal */
+static double pendulum_theta_ref(double T)
+{
+	struct rths_ode_system sys = ode_pendulum_reduced(pend);
+	struct rths_ode_control c;
+	double y[2] = { 0, 0 }, t;
+	struct rths_ode *s;
+
+	rths_ode_control_default(&c);
+	c.rtol = c.atol = 1e-13;
+	s = rths_ode_new(RTHS_ODE_ABAM, &sys, &c, NULL);
+	if (!s || rths_ode_init(s, 0, y, NULL) ||
+	    rths_ode_evolve(s, T, &t, y))
+		y[0] = NAN;
+	rths_ode_free(s);
+	return y[0];
+}
+
+struct fixed_run {
+	int rc;
+	double t;		/* where it ended */
+	double err;		/* theta's at T, tolerances (rc == 0) */
+	double est_max;		/* stats.err_est_max */
+};
+
+/*
+ * The benchmark's pendulum released from the horizontal, to T = 10 s, by
+ * CONSTANT_BDF at the fixed step h, rtol = atol = tol, under the
+ * fixed_err_max given; theta's error is |theta - ref| / (tol (1 + |ref|)).
+ */
+static void pendulum_fixed(enum rths_ode_mech_form form, double h, double tol,
+			   double err_max, double ref, struct fixed_run *r)
+{
+	struct rths_ode_mech mech = ode_pendulum_mech(pend);
+	double q0[3] = { pend->L, 0, 0 }, v0[3] = { 0, 0, 0 };
+	double Y[10], Yp[10], T = 10;
+	struct rths_ode_mech_dae *d;
+	struct rths_ode_control c;
+	struct rths_ode *s = NULL;
+
+	*r = (struct fixed_run){ .err = NAN };
+	r->rc = rths_ode_mech_dae_new(&mech, form, &d);
+	if (r->rc)
+		return;
+	rths_ode_control_default(&c);
+	c.rtol = c.atol = tol;
+	c.h_init = h;
+	c.fixed_err_max = err_max;
+	c.has_t_stop = 1;
+	c.t_stop = T;
+	s = rths_ode_new(RTHS_ODE_CONSTANT_BDF, rths_ode_mech_dae_system(d), &c,
+			 &r->rc);
+	if (s)
+		r->rc = rths_ode_mech_dae_initial(d, 0, q0, v0, Y, Yp);
+	if (!r->rc)
+		r->rc = rths_ode_init(s, 0, Y, Yp);
+	if (!r->rc) {
+		r->rc = rths_ode_evolve(s, T, &r->t, Y);
+		r->est_max = rths_ode_get_stats(s)->err_est_max;
+	}
+	if (!r->rc)
+		r->err = fabs(Y[2] - ref) / (tol * (1 + fabs(ref)));
+	rths_ode_free(s);
+	rths_ode_mech_dae_free(d);
+}
+
+/*
+ * CONSTANT_BDF held each step's estimate to fixed_err_max (10) and no
+ * more: on the pendulum at rtol 1e-10, fixed steps of 7.18 and 5 ms in
+ * I3 (whose velocities are outside the error test) returned success
+ * 35700 and 5870 tolerances off at 10 s (largest estimates 4.9 and
+ * 0.58), 5 ms in SI2 3520 off (2.4); 7.18 ms in SI2 already stopped.
+ * Now the estimates' sum since the start is held to 10 fixed_err_max as
+ * well, and all four stop with RTHS_E_FIXEDSTEP (I3 at t = 0.54 and
+ * 2.5 s, SI2 at 0.21 and 0.58 s); at 2 and 1 ms both forms still finish,
+ * within 62 tolerances (sums 2 to 21).  Printed: what the run gives by
+ * default, and the error its step makes when any error goes
+ * (fixed_err_max = INFINITY; SI2 at 7.18 ms: 21400 tolerances).
+ */
+TEST(constant_bdf_measures_its_error)
+{
+	static const struct {
+		enum rths_ode_mech_form form;
+		double h;
+		int fails;
+	} cases[] = {
+		{ RTHS_ODE_MECH_I3, 0.00718, 1 },
+		{ RTHS_ODE_MECH_I3, 0.005, 1 },
+		{ RTHS_ODE_MECH_I3, 0.002, 0 },
+		{ RTHS_ODE_MECH_I3, 0.001, 0 },
+		{ RTHS_ODE_MECH_SI2, 0.00718, 1 },
+		{ RTHS_ODE_MECH_SI2, 0.005, 1 },
+		{ RTHS_ODE_MECH_SI2, 0.002, 0 },
+		{ RTHS_ODE_MECH_SI2, 0.001, 0 },
+	};
+	const double tol = 1e-10;
+	double ref = pendulum_theta_ref(10);
+
+	ASSERT_TRUE(isfinite(ref));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *fn = rths_ode_mech_form_name(cases[i].form);
+		struct fixed_run r, any;
+
+		pendulum_fixed(cases[i].form, cases[i].h, tol, 10, ref, &r);
+		pendulum_fixed(cases[i].form, cases[i].h, tol, INFINITY, ref,
+			       &any);
+		ASSERT_EQ(0, any.rc) TH_LOG("%s h = %g: %s", fn, cases[i].h,
+					    rths_strerror(any.rc));
+		TH_LOG("%-3s h = %.5f: %s at t = %.3f s (error %.3g tol, largest estimate %.3g); any error goes: %.3g tol",
+		       fn, cases[i].h, rths_strerror_name(r.rc), r.t, r.err,
+		       r.est_max, any.err);
+		if (cases[i].fails) {
+			ASSERT_EQ(-RTHS_E_FIXEDSTEP, r.rc);
+			ASSERT_TRUE(any.err > 1000);
+		} else {
+			ASSERT_EQ(0, r.rc) TH_LOG("%s", rths_strerror(r.rc));
+			ASSERT_TRUE(r.err < 100);
+		}
 	}
 }
 
