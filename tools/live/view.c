@@ -330,14 +330,13 @@ static json_t *grouped(struct live_view *v, bool final, const char *state,
 		struct live_group *g = &v->g[i];
 		size_t k = read_group(v, g, final);
 		int gs = atomic_load_explicit(&g->state, memory_order_relaxed);
+		json_t *f, *s;
 
 		if (gs < LIVE_WAITING || gs > LIVE_ENDED)
 			gs = LIVE_WAITING;
 		if (k || gs != g->shown)
 			*news = true;
 		g->shown = gs;
-		json_t *f, *s;
-
 		f = frames_json(g, v->batch, k);
 		s = summary_json(g, group_states[gs]);
 		json_array_append_new(all, json_deep_copy(s));
