@@ -1096,6 +1096,43 @@ TEST(live_view_shows_the_client_s_steps)
 	TH_LOG("%s", log);
 }
 
+/* --live-token: a request without the token is refused (401), with it
+ * served; the URL the site prints carries it. */
+TEST(live_view_asks_for_the_token)
+{
+	static const char tok[] = "site-view-token-0123456789";
+	static char page[65536];
+	char file[64], path[128], line[1024], log[16384], *p;
+	const char *args[] = { "--live", "127.0.0.1:0", "--live-token",
+			       file, NULL };
+	struct site_proc s;
+	int port = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/tmp/rths-site-token.%d", (int)getpid());
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "%s\n", tok);
+	fclose(f);
+	site_args = args;
+	ASSERT_EQ(0, site_start(&s, "element", 2));
+	site_args = NULL;
+	while (site_log_line(&s, IO_MS, line, sizeof(line)))
+		if ((p = strstr(line, "live view at http://127.0.0.1:"))) {
+			port = atoi(p + strlen("live view at http://127.0.0.1:"));
+			EXPECT_NE(NULL, strstr(line, tok));
+			break;
+		}
+	unlink(file);
+	ASSERT_LT(0, port);
+	ASSERT_LT(0, http_get(port, "/summary.json", page, sizeof(page)));
+	EXPECT_EQ(0, strncmp(page + 8, " 401 ", 5)) TH_LOG("%.80s", page);
+	snprintf(path, sizeof(path), "/summary.json?token=%s", tok);
+	ASSERT_LT(0, http_get(port, path, page, sizeof(page)));
+	EXPECT_EQ(1, http_ok(page)) TH_LOG("%.80s", page);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+}
+
 /* --live off loopback without HTTPS and a token, the view's options
  * without --live, and a site without a device to show are refused. */
 TEST(live_view_refusals)
