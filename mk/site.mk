@@ -17,13 +17,19 @@ SITE_SRCS := tools/rths-site.c $(sort $(wildcard tools/rths-site/*.c)) \
 # and file errors
 TOOL_OBJS_rths-site += $(O)/plain/tools/common/steprt.o \
 	$(O)/plain/tools/common/cli.o
+# rths-site --live: the live view of its device substructures (mk/live.mk)
+TOOL_OBJS_rths-site += $(LIVE_OBJS_plain)
+TOOL_LIBS_rths-site += $(LIVE_LIBS)
 SITE_ASAN := $(O)/asan/tools/rths-site
 $(SITE_ASAN): $(SITE_SRCS) $(NET_SRCS) $(wildcard tools/rths-site/*.h) \
-		$(wildcard tools/net/*.h) $(O)/asan/librths.a | $(DEPS_STAMP)
+		$(wildcard tools/net/*.h) $(LIVE_SRCS) \
+		$(wildcard tools/live/*.h) $(O)/asan/tools/live/page.o \
+		$(O)/asan/librths.a | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS_asan) $(LDFLAGS_asan) -o $@ \
-		$(CPPFLAGS_COMMON) $(SITE_SRCS) $(NET_SRCS) \
-		$(O)/asan/librths.a $(NET_LIBS) $(LIBRTHS_LIBS)
+		$(CPPFLAGS_COMMON) $(SITE_SRCS) $(NET_SRCS) $(LIVE_SRCS) \
+		$(O)/asan/tools/live/page.o \
+		$(O)/asan/librths.a $(NET_LIBS) $(LIVE_LIBS) $(LIBRTHS_LIBS)
 
 # The site as a child process and a blocking client, for every test.
 SITE_TEST_COMMON := tests/site/site_proc.c tests/site/site_proc.h

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "live/live.h"
 #include "rths-site/session.h"
 #include "rths-site/site.h"
 #include "common/cli.h"
@@ -59,6 +60,13 @@ static void usage(FILE *f)
 	      "      --no-realtime    leave the site's thread as it is: no memory\n"
 	      "                       lock, no SCHED_FIFO for device substructures\n"
 	      "                       (their \"realtime\" section)\n"
+	      "      --live ADDR:PORT serve a live view of the device substructures\n"
+	      "                       there (loopback; elsewhere with HTTPS and a\n"
+	      "                       token only)\n"
+	      "      --live-token FILE the token the view asks for (first line of\n"
+	      "                       FILE)\n"
+	      "      --live-cert FILE, --live-key FILE\n"
+	      "                       the view over HTTPS (PEM)\n"
 	      "  -q, --quiet          log errors and warnings only\n"
 	      "  -v, --verbose        log every message\n"
 	      "  -h, --help           this text\n"
@@ -228,6 +236,8 @@ static int run(struct site *site, const sigset_t *unblocked)
 	return 0;
 }
 
+enum { OPT_LIVE = 256, OPT_LIVE_TOKEN, OPT_LIVE_CERT, OPT_LIVE_KEY };
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -240,6 +250,10 @@ int main(int argc, char **argv)
 		{ "key", required_argument, NULL, 'K' },
 		{ "no-quickack", no_argument, NULL, 'Q' },
 		{ "no-realtime", no_argument, NULL, 'R' },
+		{ "live", required_argument, NULL, OPT_LIVE },
+		{ "live-token", required_argument, NULL, OPT_LIVE_TOKEN },
+		{ "live-cert", required_argument, NULL, OPT_LIVE_CERT },
+		{ "live-key", required_argument, NULL, OPT_LIVE_KEY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -248,7 +262,9 @@ int main(int argc, char **argv)
 	};
 	struct site site;
 	const char *address = NULL, *psk = NULL, *ca = NULL, *cert = NULL;
-	const char *key = NULL;
+	const char *key = NULL, *token_file = NULL;
+	struct site_view_options view = { 0 };
+	char token[256];
 	int timeout = 10000, heartbeat = 1000, quickack = 1, c, rc;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, unblocked;
@@ -297,6 +313,18 @@ int main(int argc, char **argv)
 		case 'K':
 			key = optarg;
 			break;
+		case OPT_LIVE:
+			view.listen = optarg;
+			break;
+		case OPT_LIVE_TOKEN:
+			token_file = optarg;
+			break;
+		case OPT_LIVE_CERT:
+			view.cert = optarg;
+			break;
+		case OPT_LIVE_KEY:
+			view.key = optarg;
+			break;
 		case 'q':
 			site_log_level = LOG_WARN;
 			break;
@@ -317,6 +345,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!view.listen && (token_file || view.cert || view.key)) {
+		fprintf(stderr, "rths-site: --live-token, --live-cert and --live-key go with --live\n");
+		return 2;
+	}
+	if (token_file) {
+		if (live_token_read(token_file, token, sizeof(token), msg,
+				    sizeof(msg)) < 0) {
+			fprintf(stderr, "rths-site: %s\n", msg);
+			return 2;
+		}
+		view.token = token;
+	}
+	view.file = argv[optind];
 	if (site_config_load(argv[optind], &site, msg, sizeof(msg))) {
 		fprintf(stderr, "%s\n", msg);
 		return TOOL_FAILED;
@@ -351,6 +392,9 @@ int main(int argc, char **argv)
 		if (!rc)
 			rc = listen_on(sub) ? 1 : 0;
 	}
+	/* the view's threads before the site's thread turns real-time */
+	if (!rc && view.listen && site_view_start(&site, &view))
+		rc = 1;
 	if (!rc)
 		rc = run(&site, &unblocked);
 	for (int i = 0; i < site.nsubs; i++)
@@ -358,5 +402,7 @@ int main(int argc, char **argv)
 			close(site.subs[i].listen_fd);
 	tls_creds_free(site.creds);
 	site_config_free(&site);
+	/* after the devices came to rest: the view shows them ended */
+	site_view_stop(rc ? "failed" : "stopped");
 	return rc;
 }

@@ -6,14 +6,16 @@
  * (ECGenericTCP).  The reference is librths's offline backend and
  * compensation driven here directly, step for step: the site must give
  * the same bits.  The step function itself (tools/rths-site/device.c,
- * linked in) is tested too.
+ * linked in) is tested too, and so is the site's live view (--live).
  * RTHS_SITE names the binary under test.
  */
 #include <math.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -45,6 +47,8 @@ static const double C[2][2] = { { 1.0e3, 0 }, { 0, 2.0e3 } };
 static const char *actuator_extra = "";
 /* Extra device fields of the site file (limits). */
 static const char *device_extra = "";
+/* Extra arguments of the site (--live). */
+static const char *const *site_args;
 
 static void site_json(FILE *f, const char *proto, int seed)
 {
@@ -168,7 +172,7 @@ static int site_start(struct site_proc *s, const char *proto, int seed)
 		return -1;
 	site_json(f, proto, seed);
 	fclose(f);
-	rc = site_proc_start(s, json, 1, NULL);
+	rc = site_proc_start(s, json, 1, site_args);
 	free(json);
 	return rc;
 }
@@ -197,10 +201,11 @@ static int ask(int fd, double *msg, int code, double *r)
 /*
  * GenericClient with 2 DOF: per step 3, 7 (disp), 10 (force), 5; the
  * replies are the measured displacement and force of the offline model
- * after the compensation, to the bit.  Returns the last force seen.
+ * after the compensation, to the bit.  Returns the last force seen, and
+ * in @rec (when not NULL) each step's u, disp and force (6 a step).
  */
 static void c_run(struct __test_metadata *_metadata, int port, int seed,
-		  int steps, double *last)
+		  int steps, double *last, double *rec)
 {
 	int32_t hdr[11] = { 2, 2, 0, 0, 0, 0, 0, 0, 2, 0, NS };
 	double m[NS] = { 0 }, r[NS], u[2], d[2], f[2];
@@ -225,6 +230,11 @@ static void c_run(struct __test_metadata *_metadata, int port, int seed,
 		EXPECT_NE(u[0], d[0]);
 		ASSERT_EQ(0, ask(fd, m, 5, NULL));
 		memcpy(last, f, sizeof(f));
+		if (rec) {
+			memcpy(rec + 6 * (n - 1), u, sizeof(u));
+			memcpy(rec + 6 * (n - 1) + 2, d, sizeof(d));
+			memcpy(rec + 6 * (n - 1) + 4, f, sizeof(f));
+		}
 	}
 	ASSERT_EQ(0, ask(fd, m, 99, NULL));
 	ref_close(&ref);
@@ -292,11 +302,11 @@ TEST(element_offline_runs_the_plant)
 	double f[2], lag_f[2];
 
 	ASSERT_EQ(0, site_start(&s, "element", 8));
-	c_run(_metadata, s.port[0], 8, 30, lag_f);
+	c_run(_metadata, s.port[0], 8, 30, lag_f, NULL);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	actuator_extra = ",\"plant\":\"benchmark\"";
 	ASSERT_EQ(0, site_start(&s, "element", 8));
-	c_run(_metadata, s.port[0], 8, 30, f);
+	c_run(_metadata, s.port[0], 8, 30, f, NULL);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "ticks a step, plant benchmark)"));
 	/* the same seed: only the plant differs */
@@ -311,7 +321,7 @@ TEST(element_offline_gives_the_model)
 	double f[2];
 
 	ASSERT_EQ(0, site_start(&s, "element", 7));
-	c_run(_metadata, s.port[0], 7, 40, f);
+	c_run(_metadata, s.port[0], 7, 40, f, NULL);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(NULL, strstr(log, "device rths0 started (offline backend, 1024 Hz, 10 ticks a step)"));
 	EXPECT_NE(NULL, strstr(log, "device at rest after 40 steps"));
@@ -327,13 +337,13 @@ TEST(deterministic)
 	struct site_proc s;
 
 	ASSERT_EQ(0, site_start(&s, "element", 3));
-	c_run(_metadata, s.port[0], 3, 25, f1);
+	c_run(_metadata, s.port[0], 3, 25, f1, NULL);
 	usleep(100000);
-	c_run(_metadata, s.port[0], 3, 25, f2);
+	c_run(_metadata, s.port[0], 3, 25, f2, NULL);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_EQ(0, memcmp(f1, f2, sizeof(f1)));
 	ASSERT_EQ(0, site_start(&s, "element", 4));
-	c_run(_metadata, s.port[0], 4, 25, f3);
+	c_run(_metadata, s.port[0], 4, 25, f3, NULL);
 	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	EXPECT_NE(0, memcmp(f1, f3, sizeof(f1)));
 }
@@ -847,6 +857,311 @@ TEST(device_input_checked_openfresco)
 		EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
 	}
 	device_extra = "";
+}
+
+/* ------------------------------------------------------ live view */
+
+#define LIVE_STEPS 60
+
+/* The view's port, from "live view at http://127.0.0.1:PORT/"; -1. */
+static int live_port(struct site_proc *s)
+{
+	static const char at[] = "live view at http://127.0.0.1:";
+	char line[1024], *p;
+
+	while (site_log_line(s, IO_MS, line, sizeof(line)))
+		if ((p = strstr(line, at)))
+			return atoi(p + strlen(at));
+	return -1;
+}
+
+/* GET @path over HTTP/1.0 (the answer ends with the connection): the
+ * answer in @out, NUL-terminated; its length, or -1. */
+static ssize_t http_get(int port, const char *path, char *out, size_t size)
+{
+	char req[256];
+	size_t n = 0;
+	int fd = dial(port);
+
+	if (fd < 0)
+		return -1;
+	snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: x\r\n\r\n", path);
+	if (put(fd, req, strlen(req))) {
+		close(fd);
+		return -1;
+	}
+	while (n + 1 < size) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&p, 1, IO_MS) <= 0)
+			break;
+		r = read(fd, out + n, size - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	out[n] = 0;
+	close(fd);
+	return (ssize_t)n;
+}
+
+/* An answer's status line says 200 (HTTP/1.0 or 1.1). */
+static int http_ok(const char *a)
+{
+	return !strncmp(a, "HTTP/1.", 7) && !strncmp(a + 8, " 200 ", 5);
+}
+
+/* /summary.json's body, parsed, once the view's first tick made it
+ * (100 ms); NULL. */
+static json_t *summary_get(int port)
+{
+	static char buf[65536];
+	char *body;
+
+	for (int i = 0; i < 50; i++) {
+		json_t *o;
+
+		if (http_get(port, "/summary.json", buf, sizeof(buf)) < 0 ||
+		    !http_ok(buf) || !(body = strstr(buf, "\r\n\r\n")))
+			return NULL;
+		o = json_loads(body + 4, 0, NULL);
+		if (!o || json_object_get(o, "state"))
+			return o;
+		json_decref(o);
+		usleep(100000);
+	}
+	return NULL;
+}
+
+/* What a reader of the stream saw of substructure 0, step by step. */
+struct seen {
+	int got[LIVE_STEPS + 1];
+	double v[LIVE_STEPS + 1][6];	/* target, disp, force */
+	int ended;		/* its state came to "ended" */
+	int hello;		/* the hello named the site and "rig" */
+	int events;
+};
+
+/* One SSE event's text (NUL-terminated) into @w. */
+static void seen_event(struct seen *w, char *ev)
+{
+	char *data = strstr(ev, "\ndata: ");
+	json_t *o, *sub;
+
+	if (!data)
+		return;
+	o = json_loads(data + 7, 0, NULL);
+	if (!o)
+		return;
+	if (strstr(ev, "event: hello")) {
+		sub = json_array_get(json_object_get(o, "subs"), 0);
+		w->hello = !strcmp(json_string_value(json_object_get(o, "tool")),
+				   "rths-site") &&
+			   !strcmp(json_string_value(json_object_get(sub, "name")),
+				   "rig") &&
+			   json_integer_value(json_object_get(sub, "channels")) == 2;
+	} else if ((sub = json_array_get(json_object_get(o, "subs"), 0))) {
+		json_t *step = json_object_get(sub, "step");
+		const char *k[3] = { "target", "disp", "force" };
+		const char *st = json_string_value(json_object_get(
+				json_object_get(sub, "summary"), "state"));
+
+		w->events++;
+		for (size_t p = 0; p < json_array_size(step); p++) {
+			json_int_t n = json_integer_value(json_array_get(step, p));
+
+			if (n < 1 || n > LIVE_STEPS)
+				continue;
+			w->got[n] = 1;
+			for (int q = 0; q < 3; q++)
+				for (int i = 0; i < 2; i++)
+					w->v[n][2 * q + i] = json_real_value(
+						json_array_get(json_array_get(
+						json_object_get(sub, k[q]), i), p));
+		}
+		if (st && !strcmp(st, "ended"))
+			w->ended = 1;
+	}
+	json_decref(o);
+}
+
+/* Reads the stream on @fd until substructure 0 ended (or 20 s). */
+static void seen_read(struct seen *w, int fd)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap), *ev;
+
+	for (int idle = 0; buf && !w->ended && idle < 200;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&p, 1, 100) <= 0) {
+			idle++;
+			continue;
+		}
+		if (n + 65536 > cap) {
+			char *b = realloc(buf, cap *= 2);
+
+			if (!b)
+				break;
+			buf = b;
+		}
+		r = read(fd, buf + n, cap - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		buf[n] = 0;
+		/* whole events: up to a blank line */
+		while ((ev = strstr(buf, "\n\n"))) {
+			size_t len = (size_t)(ev - buf) + 2;
+
+			*ev = 0;
+			seen_event(w, buf);
+			memmove(buf, buf + len, n - len + 1);
+			n -= len;
+		}
+	}
+	free(buf);
+}
+
+/*
+ * rths-site --live with a GenericClient: the page and /summary.json are
+ * served, a reader of the stream sees every step with the values the
+ * client sent and got, bit for bit, and the client gets the bits it gets
+ * without the view (the offline model's, c_run()) while a viewer that
+ * never reads stays connected.
+ */
+TEST(live_view_shows_the_client_s_steps)
+{
+	static const char *const args[] = { "--live", "127.0.0.1:0", NULL };
+	static const char stall[] = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+	static const char rd[] = "GET /events HTTP/1.0\r\nHost: x\r\n\r\n";
+	static struct seen w;
+	static char page[65536];
+	double rec[6 * LIVE_STEPS], f[2];
+	int small = 4096, port, stalled, reader;
+	struct site_proc s;
+	char log[16384];
+	json_t *sum;
+
+	site_args = args;
+	ASSERT_EQ(0, site_start(&s, "element", 11));
+	site_args = NULL;
+	port = live_port(&s);
+	ASSERT_LT(0, port);
+	ASSERT_LT(0, http_get(port, "/", page, sizeof(page)));
+	EXPECT_EQ(1, http_ok(page)) TH_LOG("%.80s", page);
+	EXPECT_NE(NULL, strstr(page, "rths live view"));
+	sum = summary_get(port);
+	ASSERT_NE(NULL, sum);
+	EXPECT_STREQ("running", json_string_value(json_object_get(sum, "state")));
+	EXPECT_STREQ("waiting", json_string_value(json_object_get(
+		json_array_get(json_object_get(sum, "subs"), 0), "state")));
+	json_decref(sum);
+
+	/* a small receive buffer: the server's side fills fast */
+	stalled = dial(port);
+	ASSERT_LE(0, stalled);
+	setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	ASSERT_EQ(0, put(stalled, stall, strlen(stall)));
+	reader = dial(port);
+	ASSERT_LE(0, reader);
+	ASSERT_EQ(0, put(reader, rd, strlen(rd)));
+
+	c_run(_metadata, s.port[0], 11, LIVE_STEPS, f, rec);
+	seen_read(&w, reader);
+	EXPECT_EQ(1, w.hello);
+	EXPECT_EQ(1, w.ended);
+	for (int n = 1; n <= LIVE_STEPS; n++) {
+		EXPECT_EQ(1, w.got[n]) TH_LOG("step %d not shown", n);
+		EXPECT_EQ(0, memcmp(w.v[n], rec + 6 * (n - 1),
+				    sizeof(w.v[n])))
+			TH_LOG("step %d: shown %.17g %.17g %.17g, client's %.17g %.17g %.17g",
+			       n, w.v[n][0], w.v[n][2], w.v[n][4],
+			       rec[6 * (n - 1)], rec[6 * (n - 1) + 2],
+			       rec[6 * (n - 1) + 4]);
+	}
+	sum = summary_get(port);
+	ASSERT_NE(NULL, sum);
+	EXPECT_STREQ("ended", json_string_value(json_object_get(
+		json_array_get(json_object_get(sum, "subs"), 0), "state")));
+	EXPECT_EQ(LIVE_STEPS, json_integer_value(json_object_get(
+		json_array_get(json_object_get(sum, "subs"), 0), "step")));
+	json_decref(sum);
+	close(reader);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+	close(stalled);
+	EXPECT_NE(NULL, strstr(log, "device at rest after 60 steps"));
+	TH_LOG("%s", log);
+}
+
+/* --live-token: a request without the token is refused (401), with it
+ * served; the URL the site prints carries it. */
+TEST(live_view_asks_for_the_token)
+{
+	static const char tok[] = "site-view-token-0123456789";
+	static char page[65536];
+	char file[64], path[128], line[1024], log[16384], *p;
+	const char *args[] = { "--live", "127.0.0.1:0", "--live-token",
+			       file, NULL };
+	struct site_proc s;
+	int port = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/tmp/rths-site-token.%d", (int)getpid());
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "%s\n", tok);
+	fclose(f);
+	site_args = args;
+	ASSERT_EQ(0, site_start(&s, "element", 2));
+	site_args = NULL;
+	while (site_log_line(&s, IO_MS, line, sizeof(line)))
+		if ((p = strstr(line, "live view at http://127.0.0.1:"))) {
+			port = atoi(p + strlen("live view at http://127.0.0.1:"));
+			EXPECT_NE(NULL, strstr(line, tok));
+			break;
+		}
+	unlink(file);
+	ASSERT_LT(0, port);
+	ASSERT_LT(0, http_get(port, "/summary.json", page, sizeof(page)));
+	EXPECT_EQ(0, strncmp(page + 8, " 401 ", 5)) TH_LOG("%.80s", page);
+	snprintf(path, sizeof(path), "/summary.json?token=%s", tok);
+	ASSERT_LT(0, http_get(port, path, page, sizeof(page)));
+	EXPECT_EQ(1, http_ok(page)) TH_LOG("%.80s", page);
+	EXPECT_EQ(0, site_stop(&s, log, sizeof(log)));
+}
+
+/* --live off loopback without HTTPS and a token, the view's options
+ * without --live, and a site without a device to show are refused. */
+TEST(live_view_refusals)
+{
+	static const char *const off[] = { "--live", "0.0.0.0:0", NULL };
+	static const char *const tok[] = { "--live-token", "/dev/null", NULL };
+	static const char *const cert[] = { "--live-cert", "c.pem", NULL };
+	static const char numerical[] =
+		"{\"substructures\":[{\"name\":\"n\",\"protocol\":\"element\",\"port\":0,\"dof\":1,\"stiffness\":[[1e6]]}]}";
+	static const char *const live[] = { "--live", "127.0.0.1:0", NULL };
+	char *json = NULL, err[16384];
+	size_t len;
+	FILE *f = open_memstream(&json, &len);
+
+	ASSERT_NE(NULL, f);
+	site_json(f, "element", 1);
+	fclose(f);
+	EXPECT_EQ(1, site_proc_run(json, off, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "rths-site: --live: 0.0.0.0:0 is not a loopback address: a live view there needs HTTPS (--live-cert, --live-key) and a token (--live-token)"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(2, site_proc_run(json, tok, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "rths-site: --live-token, --live-cert and --live-key go with --live"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(2, site_proc_run(json, cert, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "go with --live")) TH_LOG("%s", err);
+	free(json);
+	EXPECT_EQ(1, site_proc_run(numerical, live, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "has no device substructure to show"))
+		TH_LOG("%s", err);
 }
 
 TEST_HARNESS_MAIN

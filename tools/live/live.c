@@ -12,9 +12,12 @@
 
 /* 2^14 frames: 16 s of steps at 1024 Hz, 3.7 MB */
 #define RING_ORDER 14
+/* a group's: 4 s at 1024 Hz, 0.9 MB (the thread reads every 100 ms) */
+#define GROUP_RING_ORDER 12
 
 struct live {
-	struct live_ring ring;
+	unsigned int nrings;
+	struct live_ring *ring;
 	struct live_place place;
 	struct live_view *view;
 	struct live_server *server;
@@ -30,17 +33,27 @@ int live_start(struct live **out, const struct live_config *c, char *err,
 	*out = NULL;
 	if (!l)
 		return -ENOMEM;
-	if (c->channels > LIVE_MAX_CH || c->sites > LIVE_MAX_SITES) {
+	bool big = c->channels > LIVE_MAX_CH || c->sites > LIVE_MAX_SITES ||
+		   c->groups > LIVE_MAX_GROUPS;
+
+	for (unsigned int i = 0; i < c->groups && !big; i++)
+		big = c->group[i].channels > LIVE_MAX_CH;
+	if (big) {
 		snprintf(err, err_len,
-			 "the live view shows at most %d actuators and %d sites",
-			 LIVE_MAX_CH, LIVE_MAX_SITES);
+			 "the live view shows at most %d actuators, %d sites and %d substructures",
+			 LIVE_MAX_CH, LIVE_MAX_SITES, LIVE_MAX_GROUPS);
 		free(l);
 		return -EINVAL;
 	}
 	live_place_init(&l->place);
-	r = live_ring_init(&l->ring, RING_ORDER);
+	l->nrings = c->groups ? c->groups : 1;
+	l->ring = calloc(l->nrings, sizeof(*l->ring));
+	r = l->ring ? 0 : -ENOMEM;
+	for (unsigned int i = 0; r == 0 && i < l->nrings; i++)
+		r = live_ring_init(&l->ring[i], c->groups ? GROUP_RING_ORDER :
+				   RING_ORDER);
 	if (r == 0)
-		r = live_view_new(&l->view, c, &l->ring, &l->place);
+		r = live_view_new(&l->view, c, l->ring, &l->place);
 	if (r == 0)
 		r = live_server_start(&l->server, c, l->view, &l->place,
 				      l->url, sizeof(l->url), err, err_len);
@@ -68,7 +81,19 @@ void live_place(struct live *l, int step_cpu, int loop_cpu)
 
 void live_publish(struct live *l, const struct live_frame *f)
 {
-	live_ring_publish(&l->ring, f);
+	live_ring_publish(&l->ring[0], f);
+}
+
+void live_publish_group(struct live *l, unsigned int g,
+			const struct live_frame *f)
+{
+	if (g < l->nrings)
+		live_ring_publish(&l->ring[g], f);
+}
+
+void live_group_state(struct live *l, unsigned int g, int state)
+{
+	live_view_group_state(l->view, g, state);
 }
 
 void live_finish(struct live *l, const char *state)
@@ -95,7 +120,9 @@ void live_stop(struct live *l)
 		live_view_finish(l->view, "stopped");
 	live_server_stop(l->server);
 	live_view_free(l->view);
-	live_ring_free(&l->ring);
+	for (unsigned int i = 0; l->ring && i < l->nrings; i++)
+		live_ring_free(&l->ring[i]);
+	free(l->ring);
 	live_place_destroy(&l->place);
 	free(l);
 }

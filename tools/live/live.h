@@ -14,6 +14,10 @@
  *
  * Loopback only by default; any other address needs HTTPS (a
  * certificate and key) and a token, checked at start.
+ *
+ * rths-site's view has groups, one a device substructure, each with its
+ * own ring and its own writer (live_publish_group()); the view thread
+ * reads them all and the page shows each group apart.
  */
 #ifndef RTHS_LIVE_H
 #define RTHS_LIVE_H
@@ -28,6 +32,17 @@
 
 #include "ring.h"
 
+/* A group of a grouped view (rths-site's substructures). */
+struct live_group_config {
+	const char *name;
+	unsigned int channels;	/* <= LIVE_MAX_CH */
+	double dt;		/* s, its step */
+	double budget;		/* s, a step's compute budget */
+};
+
+/* A group's state, as the page shows it. */
+enum { LIVE_WAITING, LIVE_RUNNING, LIVE_ENDED };
+
 struct live_config {
 	const char *listen;	/* "ADDR:PORT", "[ADDR6]:PORT"; port 0: any */
 	const char *tool;	/* "rths-run", shown on the page */
@@ -41,6 +56,9 @@ struct live_config {
 	const char *token;	/* NULL: none (loopback only) */
 	const char *cert_file, *key_file;	/* PEM: HTTPS */
 	const char *js_dir;	/* dygraph.min.js and .css; NULL: Debian's */
+	/* a grouped view (0: none): a ring and a summary each */
+	unsigned int groups;	/* <= LIVE_MAX_GROUPS */
+	const struct live_group_config *group;
 };
 
 struct live;
@@ -62,6 +80,12 @@ const char *live_url(const struct live *l);
 void live_place(struct live *l, int step_cpu, int loop_cpu);
 /* The step thread's one call a step. */
 void live_publish(struct live *l, const struct live_frame *f);
+/* The same into group @g's ring (its one writer's call); a group's steps
+ * that count from 1 again begin a new test. */
+void live_publish_group(struct live *l, unsigned int g,
+			const struct live_frame *f);
+/* Group @g's state (LIVE_WAITING, ...): one atomic store. */
+void live_group_state(struct live *l, unsigned int g, int state);
 /* The run is over (@state: "done", "interrupted", "held", "failed"): the
  * streams end after the last frame. */
 void live_finish(struct live *l, const char *state);
@@ -105,8 +129,10 @@ void live_place_self(struct live_place *p);
 
 struct live_view;
 
+/* @rings: one, or one per group */
 int live_view_new(struct live_view **out, const struct live_config *c,
-		  struct live_ring *ring, struct live_place *place);
+		  struct live_ring *rings, struct live_place *place);
+void live_view_group_state(struct live_view *v, unsigned int g, int state);
 void live_view_finish(struct live_view *v, const char *state);
 void live_view_free(struct live_view *v);
 /* The "hello" event a new stream starts with (static while it runs). */

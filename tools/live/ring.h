@@ -20,6 +20,8 @@
 /* Actuator channels and sites a frame carries (the tools' at most). */
 #define LIVE_MAX_CH 8
 #define LIVE_MAX_SITES 8
+/* Groups (rths-site's device substructures) a view shows. */
+#define LIVE_MAX_GROUPS 16
 
 struct live_frame {
 	uint64_t step;

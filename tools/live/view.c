@@ -5,6 +5,10 @@
  * J1-J3 so far, and makes one event of what it read, thinned to at most
  * POINTS points, for every stream to send.  The last EVENTS events are
  * kept so that a browser that connects late still fills its windows.
+ *
+ * rths-site's view has a group per device substructure, each with its
+ * own ring (one writer each): the thread reads them in turn and an event
+ * carries each group's frames and summary ("subs").
  */
 #include <errno.h>
 #include <jansson.h>
@@ -25,13 +29,36 @@
 #define J_EVERY 5		/* ticks between J1-J3 updates */
 #define MAX_LAG 50		/* samples, as the summary's J1 */
 #define BATCH 4096		/* frames read at once */
+#define IDLE_EVERY 10		/* ticks between a grouped view's events
+				 * when nothing moves */
 
-struct live_view {
+/* One ring's frames and what the view keeps of them. */
+struct live_group {
 	struct live_ring *ring;
-	struct live_place *place;
 	unsigned int ch, sites;
 	double dt, budget;
 	uint64_t steps;
+	uint64_t cursor, lost;
+	double *c[LIVE_MAX_CH], *x[LIVE_MAX_CH];
+	size_t n, cap;
+	struct rths_hs_tracking j[LIVE_MAX_CH];
+	uint64_t extrapolated, held, decelerated, gaps, over_budget;
+	double compute_max;
+	/* per site: round trips so far, re-issues */
+	double rtt_sum[LIVE_MAX_SITES], rtt_max[LIVE_MAX_SITES];
+	uint64_t rtt_n[LIVE_MAX_SITES], reissues[LIVE_MAX_SITES];
+	struct live_frame last;
+	bool has_last;
+	struct timespec t0;	/* of its run (a group's: its test's) */
+	bool restart;		/* a grouped view's: t0 at a test's start */
+	_Atomic int state;	/* LIVE_WAITING, ... (grouped views) */
+	int shown;		/* the state the last event showed */
+};
+
+struct live_view {
+	struct live_place *place;
+	unsigned int ngroups;
+	bool grouped;		/* rths-site's: events carry "subs" */
 	char *hello;
 	pthread_t thread;
 	bool started;
@@ -50,19 +77,9 @@ struct live_view {
 
 	/* the view thread's own */
 	struct live_frame *batch;
-	uint64_t cursor, lost;
-	double *c[LIVE_MAX_CH], *x[LIVE_MAX_CH];
-	size_t n, cap;
-	struct rths_hs_tracking j[LIVE_MAX_CH];
-	uint64_t extrapolated, held, decelerated, gaps, over_budget;
-	double compute_max;
-	/* per site: round trips so far, re-issues */
-	double rtt_sum[LIVE_MAX_SITES], rtt_max[LIVE_MAX_SITES];
-	uint64_t rtt_n[LIVE_MAX_SITES], reissues[LIVE_MAX_SITES];
-	struct live_frame last;
-	bool has_last;
 	struct timespec t0;
 	unsigned int ticks;
+	struct live_group g[];
 };
 
 static double since(const struct timespec *t0)
@@ -75,7 +92,7 @@ static double since(const struct timespec *t0)
 }
 
 /* The criteria's inputs, from step 1 on (as the summary's). */
-static int keep(struct live_view *v, const struct live_frame *f)
+static int keep(struct live_group *v, const struct live_frame *f)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? 2 * v->cap : 4096;
@@ -102,8 +119,28 @@ static int keep(struct live_view *v, const struct live_frame *f)
 	return 0;
 }
 
-static void count(struct live_view *v, const struct live_frame *f)
+static void reset(struct live_group *v)
 {
+	memset(&v->j, 0, sizeof(v->j));
+	v->n = 0;
+	v->extrapolated = v->held = v->decelerated = v->gaps = 0;
+	v->over_budget = 0;
+	v->compute_max = 0;
+	memset(v->rtt_sum, 0, sizeof(v->rtt_sum));
+	memset(v->rtt_max, 0, sizeof(v->rtt_max));
+	memset(v->rtt_n, 0, sizeof(v->rtt_n));
+	memset(v->reissues, 0, sizeof(v->reissues));
+	v->has_last = false;
+}
+
+static void count(struct live_group *v, const struct live_frame *f)
+{
+	/* a grouped view's substructure began a new test: its steps count
+	 * from 1 again, and so do its counts and J1-J3 */
+	if (v->has_last && f->step <= v->last.step)
+		reset(v);
+	if (v->restart && !v->has_last)
+		clock_gettime(CLOCK_MONOTONIC, &v->t0);
 	if (f->flags & RTHS_FB_F_EXTRAPOLATED)
 		v->extrapolated++;
 	if (f->flags & RTHS_FB_F_HELD)
@@ -127,7 +164,7 @@ static void count(struct live_view *v, const struct live_frame *f)
 	v->has_last = true;
 }
 
-static json_t *summary_json(struct live_view *v, const char *state)
+static json_t *summary_json(struct live_group *v, const char *state)
 {
 	double elapsed = since(&v->t0);
 	uint64_t step = v->has_last ? v->last.step : 0;
@@ -146,7 +183,8 @@ static json_t *summary_json(struct live_view *v, const char *state)
 	json_object_set_new(s, "elapsed_s", json_real(elapsed));
 	/* at the pace so far */
 	json_object_set_new(s, "remaining_s", json_real(
-		step ? elapsed * (double)(v->steps - step) / (double)step : 0));
+		step && v->steps > step ?
+		elapsed * (double)(v->steps - step) / (double)step : 0));
 	json_object_set_new(s, "extrapolated",
 			    json_integer((json_int_t)v->extrapolated));
 	json_object_set_new(s, "held", json_integer((json_int_t)v->held));
@@ -184,7 +222,7 @@ static json_t *summary_json(struct live_view *v, const char *state)
 }
 
 /* What @k frames of @f show, thinned to POINTS (the last one kept). */
-static json_t *frames_json(const struct live_view *v,
+static json_t *frames_json(const struct live_group *v,
 			   const struct live_frame *f, size_t k)
 {
 	size_t stride = (k + POINTS - 1) / POINTS;
@@ -249,39 +287,101 @@ static char *sse(const char *event, uint64_t id, json_t *data)
 	return text;
 }
 
-/* One tick: the frames since the last, as one event. */
-static void tick(struct live_view *v, bool final, const char *state)
+static const char *const group_states[] = {
+	[LIVE_WAITING] = "waiting", [LIVE_RUNNING] = "running",
+	[LIVE_ENDED] = "ended",
+};
+
+/* Group @g's frames since the last tick into v->batch: their number. */
+static size_t read_group(struct live_view *v, struct live_group *g,
+			 bool final)
 {
-	uint64_t head = atomic_load_explicit(&v->ring->head,
+	uint64_t head = atomic_load_explicit(&g->ring->head,
 					     memory_order_acquire);
-	json_t *o, *s;
 	size_t k = 0;
-	char *text, *sum;
 
 	do {
-		size_t got = live_ring_read(v->ring, &v->cursor, v->batch + 0,
-					    BATCH, &v->lost);
+		size_t got = live_ring_read(g->ring, &g->cursor, v->batch + 0,
+					    BATCH, &g->lost);
 
 		/* more than a batch in one tick: the newest batch shows */
 		k = got ? got : k;
 		for (size_t p = 0; p < got; p++) {
-			count(v, &v->batch[p]);
-			if (keep(v, &v->batch[p]) < 0)
-				v->lost++;
+			count(g, &v->batch[p]);
+			if (keep(g, &v->batch[p]) < 0)
+				g->lost++;
 		}
-	} while (v->cursor < head);
-	if (++v->ticks % J_EVERY == 0 || final)
-		for (unsigned int i = 0; i < v->ch && v->n > 2; i++)
-			rths_hs_tracking(v->c[i], v->x[i], v->n, 1, v->dt,
-					 MAX_LAG, &v->j[i]);
-	if (!k && !final)
-		return;
-	o = frames_json(v, v->batch, k);
-	s = summary_json(v, state);
+	} while (g->cursor < head);
+	if (v->ticks % J_EVERY == 0 || final)
+		for (unsigned int i = 0; i < g->ch && g->n > 2; i++)
+			rths_hs_tracking(g->c[i], g->x[i], g->n, 1, g->dt,
+					 MAX_LAG, &g->j[i]);
+	return k;
+}
+
+/* A grouped view's event: each group's frames and summary. */
+static json_t *grouped(struct live_view *v, bool final, const char *state,
+		       json_t **sum, bool *news)
+{
+	json_t *o = json_object(), *subs = json_array(), *all = json_array();
+	uint64_t lost = 0;
+
+	for (unsigned int i = 0; i < v->ngroups; i++) {
+		struct live_group *g = &v->g[i];
+		size_t k = read_group(v, g, final);
+		int gs = atomic_load_explicit(&g->state, memory_order_relaxed);
+		json_t *f, *s;
+
+		if (gs < LIVE_WAITING || gs > LIVE_ENDED)
+			gs = LIVE_WAITING;
+		if (k || gs != g->shown)
+			*news = true;
+		g->shown = gs;
+		f = frames_json(g, v->batch, k);
+		s = summary_json(g, group_states[gs]);
+		json_array_append_new(all, json_deep_copy(s));
+		json_object_set_new(f, "summary", s);
+		json_array_append_new(subs, f);
+		lost += g->lost;
+	}
+	*sum = json_pack("{s:s,s:f,s:I,s:o}", "state", state, "elapsed_s",
+			 since(&v->t0), "lost_frames", (json_int_t)lost,
+			 "subs", all);
+	json_object_set_new(o, "subs", subs);
+	json_object_set_new(o, "summary", json_deep_copy(*sum));
+	return o;
+}
+
+/* One tick: the frames since the last, as one event. */
+static void tick(struct live_view *v, bool final, const char *state)
+{
+	struct live_group *g = &v->g[0];
+	json_t *o, *s;
+	size_t k = 0;
+	char *text = NULL, *sum;
+	bool news = true;
+
+	++v->ticks;
+	if (v->grouped) {
+		/* an event for frames, a group's new state, or the time
+		 * that passes; the summary every tick */
+		news = final || v->ticks % IDLE_EVERY == 0;
+		o = grouped(v, final, state, &s, &news);
+	} else {
+		k = read_group(v, g, final);
+		if (!k && !final)
+			return;
+		o = frames_json(g, v->batch, k);
+		s = summary_json(g, state);
+		json_object_set_new(o, "summary", json_incref(s));
+	}
 	sum = json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_object_set_new(o, "summary", s);
+	json_decref(s);
 	pthread_mutex_lock(&v->lock);
-	text = sse("frames", v->last_seq + 1, o);
+	if (news)
+		text = sse("frames", v->last_seq + 1, o);
+	else
+		json_decref(o);
 	if (text) {
 		unsigned int i = (unsigned int)(v->last_seq + 1) % EVENTS;
 
@@ -329,39 +429,73 @@ static void *view_main(void *arg)
 	}
 }
 
-int live_view_new(struct live_view **out, const struct live_config *c,
-		  struct live_ring *ring, struct live_place *place)
+static json_t *hello_json(const struct live_config *c)
 {
-	struct live_view *v = calloc(1, sizeof(*v));
+	json_t *h = json_pack("{s:s,s:s,s:i,s:f,s:I,s:f,s:f}", "tool", c->tool,
+			      "name", c->name, "channels", (int)c->channels,
+			      "dt", c->dt, "steps", (json_int_t)c->steps,
+			      "duration", (double)c->steps * c->dt,
+			      "budget_s", c->budget);
+	unsigned int sites = c->sites < LIVE_MAX_SITES ? c->sites :
+			     LIVE_MAX_SITES;
+
+	if (h && sites) {
+		json_t *names = json_array();
+
+		for (unsigned int i = 0; i < sites; i++)
+			json_array_append_new(names,
+					      json_string(c->site_names[i]));
+		json_object_set_new(h, "sites", names);
+	}
+	if (h && c->groups) {
+		json_t *subs = json_array();
+
+		for (unsigned int i = 0; i < c->groups; i++) {
+			const struct live_group_config *g = &c->group[i];
+
+			json_array_append_new(subs, json_pack(
+				"{s:s,s:i,s:f,s:I,s:f,s:f}", "name", g->name,
+				"channels", (int)g->channels, "dt", g->dt,
+				"steps", (json_int_t)0, "duration", 0.0,
+				"budget_s", g->budget));
+		}
+		json_object_set_new(h, "subs", subs);
+	}
+	return h;
+}
+
+int live_view_new(struct live_view **out, const struct live_config *c,
+		  struct live_ring *rings, struct live_place *place)
+{
+	unsigned int n = c->groups ? c->groups : 1;
+	struct live_view *v = calloc(1, sizeof(*v) + n * sizeof(v->g[0]));
 	json_t *h;
 	int r;
 
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
-	v->ring = ring;
 	v->place = place;
-	v->ch = c->channels;
-	v->sites = c->sites < LIVE_MAX_SITES ? c->sites : LIVE_MAX_SITES;
-	v->dt = c->dt;
-	v->budget = c->budget;
-	v->steps = c->steps;
+	v->ngroups = n;
+	v->grouped = c->groups > 0;
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->cond, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &v->t0);
-	v->batch = calloc(BATCH, sizeof(*v->batch));
-	h = json_pack("{s:s,s:s,s:i,s:f,s:I,s:f,s:f}", "tool", c->tool,
-		      "name", c->name, "channels", (int)c->channels, "dt",
-		      c->dt, "steps", (json_int_t)c->steps, "duration",
-		      (double)c->steps * c->dt, "budget_s", c->budget);
-	if (h && v->sites) {
-		json_t *names = json_array();
+	for (unsigned int i = 0; i < n; i++) {
+		struct live_group *g = &v->g[i];
 
-		for (unsigned int i = 0; i < v->sites; i++)
-			json_array_append_new(names,
-					      json_string(c->site_names[i]));
-		json_object_set_new(h, "sites", names);
+		g->ring = &rings[i];
+		g->ch = c->groups ? c->group[i].channels : c->channels;
+		g->sites = c->groups ? 0 : c->sites < LIVE_MAX_SITES ?
+			   c->sites : LIVE_MAX_SITES;
+		g->dt = c->groups ? c->group[i].dt : c->dt;
+		g->budget = c->groups ? c->group[i].budget : c->budget;
+		g->steps = c->groups ? 0 : c->steps;
+		g->t0 = v->t0;
+		g->restart = v->grouped;
 	}
+	v->batch = calloc(BATCH, sizeof(*v->batch));
+	h = hello_json(c);
 	v->hello = h ? sse("hello", 0, h) : NULL;
 	if (!v->batch || !v->hello) {
 		live_view_free(v);
@@ -375,6 +509,13 @@ int live_view_new(struct live_view **out, const struct live_config *c,
 	v->started = true;
 	*out = v;
 	return 0;
+}
+
+void live_view_group_state(struct live_view *v, unsigned int g, int state)
+{
+	if (g < v->ngroups)
+		atomic_store_explicit(&v->g[g].state, state,
+				      memory_order_relaxed);
 }
 
 void live_view_finish(struct live_view *v, const char *state)
@@ -395,10 +536,11 @@ void live_view_free(struct live_view *v)
 	}
 	for (unsigned int i = 0; i < EVENTS; i++)
 		free(v->ev[i].text);
-	for (unsigned int i = 0; i < LIVE_MAX_CH; i++) {
-		free(v->c[i]);
-		free(v->x[i]);
-	}
+	for (unsigned int k = 0; k < v->ngroups; k++)
+		for (unsigned int i = 0; i < LIVE_MAX_CH; i++) {
+			free(v->g[k].c[i]);
+			free(v->g[k].x[i]);
+		}
 	free(v->summary);
 	free(v->hello);
 	free(v->batch);

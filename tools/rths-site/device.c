@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <rths/hs_backend.h>
@@ -280,6 +281,15 @@ int device_sub_start(struct device_sub *d)
 	return r;
 }
 
+static double mono(void)
+{
+	struct timespec t;
+
+	/* the vDSO's: no system call */
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /*
  * One step: @u (q interface coordinates) out through the setup and the
  * compensation, the command posted now (a late one is the kernel's to
@@ -292,6 +302,7 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 {
 	double tgt[RTHS_HS_MAX_CHANNELS], cmd[RTHS_HS_MAX_CHANNELS];
 	struct rths_hs_feedback fb;
+	double t0 = mono(), waited;
 	int r;
 
 	if (d->step && seq == d->seq) {
@@ -315,10 +326,12 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 			return r;
 	}
 	r = rths_hs_backend_post(&d->b, d->step + 1, cmd, &d->err);
+	waited = mono();
 	if (r == 0)
 		r = rths_hs_backend_wait(&d->b, d->step + 1, &fb, &d->err);
 	if (r < 0)
 		return r;
+	waited = mono() - waited;
 	d->step++;
 	d->seq = seq;
 	if (d->step == 1)
@@ -340,6 +353,7 @@ int device_sub_step(struct device_sub *d, uint64_t seq, const double *u,
 		.flags = fb.flags,
 		.held = !!(fb.flags & (RTHS_FB_F_HELD |
 				       RTHS_FB_F_DECELERATED)),
+		.compute = mono() - t0 - waited,
 	};
 out:
 	memcpy(disp, d->disp, d->q * sizeof(double));

@@ -25,6 +25,7 @@ int device_session_open(struct session *s)
 		return -1;
 	}
 	sub->dev_session = s->id;
+	site_view_running(sub);
 	session_log(s, LOG_INFO, "device %s started (%s backend, %u Hz, %u ticks a step%s%s)",
 		    sub->dev->device.name, device_sub_backend(s->dev),
 		    sub->dev->device.rate, sub->dev->device.step_ticks,
@@ -46,6 +47,7 @@ void device_session_close(struct session *s)
 	device_sub_close(s->dev);
 	s->dev = NULL;
 	s->sub->dev_session = 0;
+	site_view_ended(s->sub);
 }
 
 /* The trial s->u executed: s->meas and s->f are what was measured. */
@@ -60,6 +62,8 @@ int device_session_execute(struct session *s)
 			     device_sub_error(s->dev));
 		return -1;
 	}
+	site_view_step(s->sub, device_sub_steps(s->dev), s->u, s->meas, s->f,
+		       &info);
 	if (info.late_ticks || info.flags)
 		session_log(s, LOG_WARN, "device step %llu: late %u ticks%s%s",
 			    (unsigned long long)device_sub_steps(s->dev), info.late_ticks,

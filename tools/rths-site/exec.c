@@ -36,6 +36,7 @@ static void device_end(const struct substructure *sub, struct sub_state *st)
 			 device_sub_error(st->dev));
 	device_sub_close(st->dev);
 	st->dev = NULL;
+	site_view_ended(sub);
 }
 
 /* Back to the virgin specimen of the site file. */
@@ -79,6 +80,7 @@ static int device_execute(struct substructure *sub, struct sub_state *st,
 			st->dev = NULL;
 			return -RNP_ERR_DEVICE;
 		}
+		site_view_running(sub);
 	}
 	if (device_sub_step(st->dev, seq, u, disp, force, &di)) {
 		snprintf(info->why, sizeof(info->why), "%s",
@@ -87,6 +89,7 @@ static int device_execute(struct substructure *sub, struct sub_state *st,
 			 (unsigned long long)seq, info->why);
 		return -RNP_ERR_DEVICE;
 	}
+	site_view_step(sub, device_sub_steps(st->dev), u, disp, force, &di);
 	info->late_ticks = di.late_ticks;
 	info->fb_flags = di.flags;
 	info->flags = (di.late_ticks ? RNP_RES_LATE : 0) |

@@ -11,6 +11,7 @@
 #include "../common/steprt.h"
 
 int site_realtime = 1;
+int site_step_cpu = -1;
 
 static void say(void *ctx, const char *line)
 {
@@ -30,6 +31,7 @@ int site_realtime_enter(const struct substructure *sub,
 	if (r < 0)
 		return r;
 	entered = true;
+	site_step_cpu = st.cpu;
 	steprt_warn(&st, say, sub->name);
 	site_log(LOG_INFO, "%s: step thread %s %d on CPU %d, memory %slocked",
 		 sub->name,

@@ -98,6 +98,7 @@ struct substructure {
 	 * an experiment, and the session driving it (0: none). */
 	struct rths_hs_experiment *dev;
 	unsigned dev_session;
+	int live_group;		/* its group in the live view, -1: none */
 };
 
 struct site {
@@ -145,9 +146,27 @@ int sub_execute(struct substructure *sub, struct sub_state *st, uint64_t seq,
  * substructure whose "realtime" section asks (once; 0: --no-realtime).
  * An error only with realtime.required. */
 extern int site_realtime;
+extern int site_step_cpu;	/* the real-time thread's CPU, -1 */
 struct rths_error;
 int site_realtime_enter(const struct substructure *sub,
 			struct rths_error *err);
+
+/* view.c: rths-site --live (tools/live): a device substructure's test
+ * begins (its device started), its steps, its end (the device at rest). */
+struct site_view_options {
+	const char *file;	/* the site file: the view's name */
+	const char *listen;	/* ADDR:PORT; NULL: no view */
+	const char *token;	/* NULL: none */
+	const char *cert, *key;	/* PEM: HTTPS */
+};
+struct device_step_info;
+int site_view_start(struct site *site, const struct site_view_options *o);
+void site_view_running(const struct substructure *sub);
+void site_view_ended(const struct substructure *sub);
+void site_view_step(const struct substructure *sub, uint64_t step,
+		    const double *u, const double *disp, const double *force,
+		    const struct device_step_info *info);
+void site_view_stop(const char *state);
 
 /* log.c: one line per event on stderr. */
 enum { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
@@ -197,6 +216,8 @@ struct device_step_info {
 	uint32_t flags;		/* RTHS_FB_F_* of the step's feedback */
 	int held;		/* the device held or decelerated */
 	int repeated;		/* the last step re-issued: nothing moved */
+	double compute;		/* s, the site's own work on the step (all
+				 * but the wait for the device) */
 };
 struct json_t;
 int device_sub_is_section(const char *key);
