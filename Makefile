@@ -279,8 +279,11 @@ unit-check: unit-tests
 
 check: deps
 	@rm -rf $(O)/results
-	@rc=0; for p in $(CHECK_PARTS); do \
-		$(MAKE) --no-print-directory $$p || rc=1; done; \
+	@rc=0; for p in $(CHECK_PARTS); do t0=$$(date +%s); \
+		$(MAKE) --no-print-directory $$p || rc=1; \
+		mkdir -p $(O)/results; \
+		echo "$$p $$(($$(date +%s) - t0))" >>$(O)/results/part-seconds; \
+	done; \
 	tests/summary.sh $(O)/results || rc=1; exit $$rc
 
 bench: deps $(BENCHES)

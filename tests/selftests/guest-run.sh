@@ -41,9 +41,11 @@ for t in "$@"; do
 	*.sh) bin=tests/selftests/$t ;;
 	*) bin=$bins/$t ;;
 	esac
+	t0=$SECONDS
 	timeout 1200 "$bin" >"$out" 2>&1
 	st=$?
 	cat "$out"
+	echo "== vm-$flavour-$t: status $st after $((SECONDS - t0)) s"
 	if [ $st -ne 0 ] && ! grep -q '^not ok' "$out"; then
 		echo "not ok - $t exited with status $st" | tee -a "$out"
 	fi
