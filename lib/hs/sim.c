@@ -319,9 +319,11 @@ static void ode_velocity(struct loop *L, const double *u1)
 		else
 			L->v1[i] = (u1[i] - u0[i]) / dt;
 	}
-	memcpy(umm, um, L->n * sizeof(double));
-	memcpy(um, u0, L->n * sizeof(double));
-	memcpy(u0, u1, L->n * sizeof(double));
+	/* the oldest buffer takes u1; the others move back a place */
+	L->uc[2] = um;
+	L->uc[1] = u0;
+	L->uc[0] = umm;
+	memcpy(umm, u1, L->n * sizeof(double));
 	if (L->n_uc < 3)
 		L->n_uc++;
 }
