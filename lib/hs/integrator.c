@@ -18,10 +18,10 @@ static const struct {
 	[RTHS_HS_CENTRAL_DIFFERENCE] = { "central_difference",
 					 &rths_hs_central_difference_ops },
 	[RTHS_HS_NEWMARK_IMPLICIT] = { "newmark_implicit",
-				       &rths_hs_newmark_implicit_ops },
+				       &rths_hs_implicit_alpha_ops },
 	[RTHS_HS_GENERALIZED_ALPHA] = { "generalized_alpha",
-					&rths_hs_generalized_alpha_ops },
-	[RTHS_HS_HHT_ALPHA] = { "hht_alpha", &rths_hs_generalized_alpha_ops },
+					&rths_hs_implicit_alpha_ops },
+	[RTHS_HS_HHT_ALPHA] = { "hht_alpha", &rths_hs_implicit_alpha_ops },
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 

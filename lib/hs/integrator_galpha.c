@@ -14,13 +14,16 @@
  * Generalized-alpha from rho_inf: am = (2 rho - 1) / (rho + 1),
  * af = rho / (rho + 1); HHT from alpha in [-1/3, 0]: am = 0, af = -alpha.
  * Both: gamma = 1/2 - am + af, beta = (1 - am + af)^2 / 4.  am = af = 0
- * is average-acceleration Newmark.
+ * is average-acceleration Newmark (beta 1/4, gamma 1/2), the offline
+ * reference newmark_implicit, which this code steps too: exact in one
+ * iteration for linear models and convergent for softening hysteresis.
  *
  * tol > 0 iterates to the tolerance, at most max_iter times; tol = 0
  * makes exactly max_iter iterations every step (constant cost, for real
  * time), never an error.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +40,7 @@ static int ga_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	struct ga *e = calloc(1, sizeof(*e));
 	double dt = st->p.dt, cm, cc, ck, *A;
+	char what[64];
 	int r;
 
 	if (!e)
@@ -49,7 +53,7 @@ static int ga_setup(struct rths_hs_stepper *st, struct rths_error *err)
 
 		e->am = (2 * rho - 1) / (rho + 1);
 		e->af = rho / (rho + 1);
-	} else {
+	} else if (st->p.method == RTHS_HS_HHT_ALPHA) {
 		e->am = 0;
 		e->af = -st->p.alpha;
 	}
@@ -63,15 +67,14 @@ static int ga_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	cm = (1 - e->am) / (e->beta * dt * dt);
 	cc = (1 - e->af) * e->gamma / (e->beta * dt);
 	ck = 1 - e->af;
+	snprintf(what, sizeof(what), "the %s effective stiffness",
+		 rths_hs_method_name(st->p.method));
 	if (st->sp)
-		return rths_hs_csc_factor(st, cm, cc, ck, &e->keff,
-					  "the generalized-alpha effective stiffness",
-					  err);
+		return rths_hs_csc_factor(st, cm, cc, ck, &e->keff, what, err);
 	A = rths_hs_stepper_combine(st, cm, cc, ck, err);
 	if (!A)
 		return -ENOMEM;
-	r = rths_hs_lu_factor(&e->keff, st->n, A,
-			      "the generalized-alpha effective stiffness", err);
+	r = rths_hs_lu_factor(&e->keff, st->n, A, what, err);
 	free(A);
 	return r;
 }
@@ -178,7 +181,7 @@ static void ga_destroy(struct rths_hs_stepper *st)
 	free(e);
 }
 
-const struct rths_hs_stepper_ops rths_hs_generalized_alpha_ops = {
+const struct rths_hs_stepper_ops rths_hs_implicit_alpha_ops = {
 	.setup = ga_setup,
 	.command = ga_command,
 	.accept = ga_accept,

@@ -80,9 +80,8 @@ extern const struct rths_hs_stepper_ops rths_hs_kr_alpha_ops;
 extern const struct rths_hs_stepper_ops rths_hs_alpha_os_ops;
 extern const struct rths_hs_stepper_ops rths_hs_newmark_explicit_ops;
 extern const struct rths_hs_stepper_ops rths_hs_central_difference_ops;
-extern const struct rths_hs_stepper_ops rths_hs_newmark_implicit_ops;
-/* Generalized-alpha and HHT-alpha (integrator_galpha.c). */
-extern const struct rths_hs_stepper_ops rths_hs_generalized_alpha_ops;
+/* Implicit Newmark, generalized-alpha and HHT-alpha (integrator_galpha.c). */
+extern const struct rths_hs_stepper_ops rths_hs_implicit_alpha_ops;
 /* Calls a registered plug-in (integrator_plugin.c). */
 extern const struct rths_hs_stepper_ops rths_hs_plugin_ops;
 
