@@ -4,7 +4,10 @@
  * (Silva, Dyke et al. 2020), with c the commanded (numerical) and x the
  * measured displacement of one actuator:
  *   J1  delay: the lag maximizing the correlation of x(k + lag) with c(k),
- *       refined between samples by a parabola through the peak, in ms;
+ *       in ms; rths_hs_tracking() refines it between samples by a
+ *       parabola through the peak, over lags of both signs ("J1
+ *       (refined)"); rths_hs_tracking_benchmark_lag() is the benchmark's
+ *       own, whole samples 0..49 ("J1 (benchmark)");
  *   J2  sigma(x - c) / sigma(c), in %  (normalized RMS tracking error);
  *   J3  max|x - c| / max|c|, in %      (normalized peak tracking error).
  * The same two ratios against an all-numerical reference give the
@@ -44,13 +47,36 @@ void rths_hs_tracking(const double *c, const double *x, size_t n,
 		      struct rths_hs_tracking *out);
 
 /*
- * J1 with whole lags, as the RTHS benchmark defines it: the lag (in samples)
- * of the best correlation, without rths_hs_tracking()'s refinement
- * between samples; the same search, so it is the refined J1 rounded to
- * its peak sample.
+ * The refined J1 rounded to its peak sample: the whole lag in
+ * -@max_lag..@max_lag of rths_hs_tracking()'s correlation peak (ties keep
+ * the smaller delay).  Not the benchmark's J1: see
+ * rths_hs_tracking_benchmark_lag().
  */
 long rths_hs_tracking_whole_lag(const double *c, const double *x, size_t n,
 				size_t stride, unsigned int max_lag);
+
+/* The lags the benchmark's released evaluation script searches. */
+#define RTHS_HS_BENCHMARK_LAG_MIN 0
+#define RTHS_HS_BENCHMARK_LAG_MAX 49
+
+/*
+ * J1 as the RTHS benchmark's released evaluation script computes it: the
+ * whole lag l in @lag_min..@lag_max (the script: 0..49, its loop index
+ * 1..50 less one; RTHS_HS_BENCHMARK_LAG_MIN/_MAX) maximizing the Pearson
+ * correlation (means removed, MATLAB's corr) of x(k + l) with c(k) over
+ * the samples both cover; ties keep the smaller lag.  J1 in ms is the lag
+ * times the sample period (the script rounds it to 0.1 ms).  A
+ * measurement that leads its command reads @lag_min: the definition
+ * cannot see a lead.
+ *
+ * Returns the lag (>= 0), or -EINVAL when @lag_min > @lag_max or
+ * @lag_min < 0, -ERANGE when fewer than 2 samples overlap at @lag_min.
+ * Lags past n - 2 are not searched.
+ */
+long rths_hs_tracking_benchmark_lag(const double *c, const double *x,
+				    size_t n, size_t stride, long lag_min,
+				    long lag_max);
+
 /* sigma(a - ref) / sigma(ref) and max|a - ref| / max|ref|, in %. */
 void rths_hs_error_ratios(const double *a, const double *ref, size_t n,
 			  size_t stride, double *rms_pct, double *peak_pct);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* RTHS benchmark tracking criteria J1..J3 and reference error ratios. */
+#include <errno.h>
 #include <math.h>
 
 #include <rths/hs_criteria.h>
@@ -103,6 +104,57 @@ long rths_hs_tracking_whole_lag(const double *c, const double *x, size_t n,
 	double best;
 
 	return best_lag(c, x, n, stride, max_lag_of(n, max_lag), &best);
+}
+
+/* Pearson's correlation of x(k + @lag) with c(k), @lag >= 0, over the
+ * n - @lag samples both cover (MATLAB's corr); -inf if either is
+ * constant there, so that it is never the best. */
+static double pearson(const double *c, const double *x, size_t n,
+		      size_t stride, size_t lag)
+{
+	size_t len = n - lag;
+	double mc = 0, mx = 0, sxy = 0, sxx = 0, syy = 0;
+
+	for (size_t k = 0; k < len; k++) {
+		mc += V(c, k);
+		mx += V(x, lag + k);
+	}
+	mc /= (double)len;
+	mx /= (double)len;
+	for (size_t k = 0; k < len; k++) {
+		double ck = V(c, k) - mc, xk = V(x, lag + k) - mx;
+
+		sxy += ck * xk;
+		sxx += ck * ck;
+		syy += xk * xk;
+	}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : -INFINITY;
+}
+
+long rths_hs_tracking_benchmark_lag(const double *c, const double *x,
+				    size_t n, size_t stride, long lag_min,
+				    long lag_max)
+{
+	double best = -INFINITY;
+	long at = lag_min;
+
+	if (lag_min < 0 || lag_min > lag_max)
+		return -EINVAL;
+	if (n < 2 || (size_t)lag_min > n - 2)
+		return -ERANGE;
+	if ((size_t)lag_max > n - 2)
+		lag_max = (long)(n - 2);
+	/* upwards with a strict >: a tie keeps the smaller lag, as
+	 * MATLAB's max keeps the first */
+	for (long l = lag_min; l <= lag_max; l++) {
+		double r = pearson(c, x, n, stride, (size_t)l);
+
+		if (r > best) {
+			best = r;
+			at = l;
+		}
+	}
+	return at;
 }
 
 void rths_hs_tracking(const double *c, const double *x, size_t n,

@@ -310,7 +310,9 @@ READ = ("JSON.stringify({step: document.getElementById('step').dataset.step,"
         " disp: document.getElementById('disp-0') &&"
         "  document.getElementById('disp-0').textContent,"
         " force: document.getElementById('force-0') &&"
-        "  document.getElementById('force-0').textContent})")
+        "  document.getElementById('force-0').textContent,"
+        " j1b: document.getElementById('j1b-0') &&"
+        "  document.getElementById('j1b-0').textContent})")
 
 
 def page_values(ws):
@@ -361,6 +363,15 @@ bad = [v for v in seen if not (
 check(seen and not bad,
       "every value the page showed is history.csv's at its step",
       json.dumps(bad[:3]))
+# J1 (benchmark) on the page: whole steps of the run, none negative
+last = max(by_step) if by_step else 0
+dt_ms = 1e3 * float(by_step[last]["time_s"]) / last if last else 0
+j1b = [float(v["j1b"]) for v in seen if v.get("j1b") not in (None, "-")]
+whole = dt_ms > 0 and bool(j1b) and all(
+    x >= 0 and abs(x / dt_ms - round(x / dt_ms)) < 0.01 for x in j1b)
+check(whole,
+      "J1 (benchmark) on the page is a whole number of steps, not negative",
+      (dt_ms, j1b[:5]))
 check(os.path.getsize(os.path.join(RESULTS, "live-view.png")) > 10000
       if os.path.exists(os.path.join(RESULTS, "live-view.png")) else False,
       "a screenshot of the page during the run is saved (results/live-view.png)")

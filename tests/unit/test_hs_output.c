@@ -141,7 +141,8 @@ TEST_F(run, summary_text_and_json)
 	report_text(f, &self->in);
 	fclose(f);
 	EXPECT_NE(NULL, strstr(text, "tracking (RTHS benchmark)"));
-	EXPECT_NE(NULL, strstr(text, "J1 delay"));
+	EXPECT_NE(NULL, strstr(text, "J1 (refined)"));
+	EXPECT_NE(NULL, strstr(text, "J1 (benchmark)"));
 	EXPECT_NE(NULL, strstr(text, "against the all-numerical structure"));
 	EXPECT_NE(NULL, strstr(text, "cr, dt = 2/1024 s"));
 	EXPECT_EQ(NULL, strstr(text, "warning"));
@@ -157,6 +158,69 @@ TEST_F(run, summary_text_and_json)
 	EXPECT_LT(json_real_value(json_object_get(act, "J2_pct")), 10);
 	EXPECT_LT(fabs(json_real_value(json_object_get(act, "J1_ms"))), 3);
 	json_decref(j);
+}
+
+/*
+ * Both J1s reach the summary, JSON and delay.csv, from the right signals:
+ * the measurement replaced by the command delayed by a whole number of
+ * steps reads that delay in both; led by it, the refined J1 is negative
+ * and the benchmark's the low end of its range.
+ */
+TEST_F(run, j1_refined_and_benchmark_reported)
+{
+	size_t m = self->h.n_act, rows = self->h.rows;
+	const long shifts[] = { 5, -3 };
+	char path[128], line[256];
+
+	ASSERT_LT(0, m);
+	for (int s = 0; s < 2; s++) {
+		long d = shifts[s], want = d > RTHS_HS_BENCHMARK_LAG_MIN ?
+			d : RTHS_HS_BENCHMARK_LAG_MIN;
+		double step_ms = self->h.dt * 1e3, csv_ms;
+		json_t *j, *act;
+		size_t got = 0;
+		FILE *f;
+
+		for (size_t k = 0; k < rows; k++)
+			for (size_t i = 0; i < m; i++) {
+				long from = (long)k - d;
+
+				from = from < 0 ? 0 : from >= (long)rows ?
+				       (long)rows - 1 : from;
+				self->h.disp[k * m + i] =
+					self->h.target[(size_t)from * m + i];
+			}
+		snprintf(path, sizeof(path), "%s/summary.json", self->dir);
+		ASSERT_EQ(0, report_json(path, &self->in, NULL));
+		j = json_load_file(path, 0, NULL);
+		ASSERT_NE(NULL, j);
+		act = json_array_get(json_object_get(j, "actuators"), 0);
+		ASSERT_NE(NULL, act);
+		TH_LOG("shift %ld steps: J1 (refined) %.3f ms, J1 (benchmark) %.3f ms",
+		       d, json_real_value(json_object_get(act, "J1_ms")),
+		       json_real_value(json_object_get(act, "J1_benchmark_ms")));
+		EXPECT_EQ(want, json_integer_value(
+				json_object_get(act, "J1_benchmark_steps")));
+		/* summary.json has 6 significant digits */
+		EXPECT_GE(1e-4, fabs(json_real_value(json_object_get(
+				act, "J1_benchmark_ms")) - (double)want * step_ms));
+		EXPECT_GE(0.05 * step_ms, fabs(json_real_value(
+				json_object_get(act, "J1_ms")) - (double)d * step_ms));
+		json_decref(j);
+		/* delay.csv's benchmark column, window by window */
+		snprintf(path, sizeof(path), "%s/delay.csv", self->dir);
+		ASSERT_EQ(1, delay_csv(path, &self->h, 1.0, 0.5, NULL));
+		f = fopen(path, "r");
+		ASSERT_NE(NULL, f);
+		ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+		while (fgets(line, sizeof(line), f)) {
+			ASSERT_EQ(1, sscanf(line, "%*f,%*f,%lf", &csv_ms));
+			EXPECT_GE(1e-3, fabs(csv_ms - (double)want * step_ms));
+			got++;
+		}
+		fclose(f);
+		EXPECT_LT(0, got);
+	}
 }
 
 /* The library's warnings reach the summary, text and JSON. */
@@ -305,7 +369,7 @@ TEST_F(run, plot_script)
 	f = fopen(path, "r");
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(want, sizeof(want), f));
-	EXPECT_STREQ("time_s,j1_1_ms\n", want);
+	EXPECT_STREQ("time_s,j1_1_ms,j1_benchmark_1_ms\n", want);
 	len = 0;
 	while (fgets(want, sizeof(want), f))
 		len++;

@@ -2,7 +2,7 @@
 /*
  * The live view's thread (live.h): ten times a second it reads the frames
  * the step thread published, counts late and over-budget steps, keeps
- * J1-J3 so far, and makes one event of what it read, thinned to at most
+ * J1-J3 so far (J1 both refined and as the benchmark's script), and makes one event of what it read, thinned to at most
  * POINTS points, for every stream to send.  The last EVENTS events are
  * kept so that a browser that connects late still fills its windows.
  *
@@ -42,6 +42,7 @@ struct live_group {
 	double *c[LIVE_MAX_CH], *x[LIVE_MAX_CH];
 	size_t n, cap;
 	struct rths_hs_tracking j[LIVE_MAX_CH];
+	long j1_bench[LIVE_MAX_CH];	/* J1 (benchmark), steps; < 0: none */
 	uint64_t extrapolated, held, decelerated, gaps, over_budget;
 	double compute_max;
 	/* per site: round trips so far, re-issues */
@@ -122,6 +123,8 @@ static int keep(struct live_group *v, const struct live_frame *f)
 static void reset(struct live_group *v)
 {
 	memset(&v->j, 0, sizeof(v->j));
+	for (unsigned int i = 0; i < LIVE_MAX_CH; i++)
+		v->j1_bench[i] = -1;
 	v->n = 0;
 	v->extrapolated = v->held = v->decelerated = v->gaps = 0;
 	v->over_budget = 0;
@@ -171,10 +174,12 @@ static json_t *summary_json(struct live_group *v, const char *state)
 	json_t *s = json_object(), *j = json_array();
 
 	for (unsigned int i = 0; i < v->ch; i++)
-		json_array_append_new(j, json_pack("{s:f,s:f,s:f}",
-						   "j1_ms", v->j[i].j1_ms,
-						   "j2_pct", v->j[i].j2_pct,
-						   "j3_pct", v->j[i].j3_pct));
+		json_array_append_new(j, json_pack(
+			"{s:f,s:o,s:f,s:f}", "j1_ms", v->j[i].j1_ms,
+			"j1_benchmark_ms", v->n > 2 && v->j1_bench[i] >= 0 ?
+			json_real((double)v->j1_bench[i] * v->dt * 1e3) :
+			json_null(), "j2_pct", v->j[i].j2_pct,
+			"j3_pct", v->j[i].j3_pct));
 	json_object_set_new(s, "state", json_string(state));
 	json_object_set_new(s, "step", json_integer((json_int_t)step));
 	json_object_set_new(s, "steps", json_integer((json_int_t)v->steps));
@@ -313,9 +318,14 @@ static size_t read_group(struct live_view *v, struct live_group *g,
 		}
 	} while (g->cursor < head);
 	if (v->ticks % J_EVERY == 0 || final)
-		for (unsigned int i = 0; i < g->ch && g->n > 2; i++)
+		for (unsigned int i = 0; i < g->ch && g->n > 2; i++) {
 			rths_hs_tracking(g->c[i], g->x[i], g->n, 1, g->dt,
 					 MAX_LAG, &g->j[i]);
+			g->j1_bench[i] = rths_hs_tracking_benchmark_lag(
+				g->c[i], g->x[i], g->n, 1,
+				RTHS_HS_BENCHMARK_LAG_MIN,
+				RTHS_HS_BENCHMARK_LAG_MAX);
+		}
 	return k;
 }
 
@@ -485,6 +495,8 @@ int live_view_new(struct live_view **out, const struct live_config *c,
 		struct live_group *g = &v->g[i];
 
 		g->ring = &rings[i];
+		for (unsigned int k = 0; k < LIVE_MAX_CH; k++)
+			g->j1_bench[k] = -1;
 		g->ch = c->groups ? c->group[i].channels : c->channels;
 		g->sites = c->groups ? 0 : c->sites < LIVE_MAX_SITES ?
 			   c->sites : LIVE_MAX_SITES;

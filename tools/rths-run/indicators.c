@@ -14,7 +14,8 @@
  * at the command's power-weighted mean frequency f_eq, a delay,
  * -arg(FEI) / (2 pi f_eq).  The spectra are GSL's real FFT.
  *
- * The delay over time: J1 (rths_hs_tracking()) over sliding windows,
+ * The delay over time: J1 (refined, rths_hs_tracking()) and J1
+ * (benchmark, rths_hs_tracking_benchmark_lag()) over sliding windows,
  * written as delay.csv for the plot.
  */
 #include <errno.h>
@@ -109,6 +110,8 @@ int delay_csv(const char *path, const struct rths_hs_history *h,
 	fprintf(f, "time_s");
 	for (size_t j = 0; j < m; j++)
 		fprintf(f, ",j1_%zu_ms", j + 1);
+	for (size_t j = 0; j < m; j++)
+		fprintf(f, ",j1_benchmark_%zu_ms", j + 1);
 	fputc('\n', f);
 	/* from step 1, as the summary's J1; each window ends at its time */
 	for (size_t end = 1 + w; end <= h->rows; end += step) {
@@ -120,6 +123,15 @@ int delay_csv(const char *path, const struct rths_hs_history *h,
 					 h->disp + (end - w) * m + j, w, m,
 					 h->dt, 50, &tr);
 			fprintf(f, ",%.6g", tr.j1_ms);
+		}
+		for (size_t j = 0; j < m; j++) {
+			long l = rths_hs_tracking_benchmark_lag(
+				h->target + (end - w) * m + j,
+				h->disp + (end - w) * m + j, w, m,
+				RTHS_HS_BENCHMARK_LAG_MIN,
+				RTHS_HS_BENCHMARK_LAG_MAX);
+
+			fprintf(f, ",%.6g", l >= 0 ? (double)l * h->dt * 1e3 : NAN);
 		}
 		fputc('\n', f);
 	}

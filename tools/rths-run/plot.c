@@ -24,9 +24,9 @@ static void criteria_label(FILE *f, const struct rths_hs_history *h,
 		const struct rths_hs_tracking *tr = &R->track[j];
 		const struct fei *fe = &R->fei[j];
 
-		fprintf(f, "%sactuator %zu: J1 %.2f ms, J2 %.2f %%, J3 %.2f %%",
-			j ? "\\n" : "", j + 1, tr->j1_ms, tr->j2_pct,
-			tr->j3_pct);
+		fprintf(f, "%sactuator %zu: J1 (refined) %.2f ms, J1 (benchmark) %.2f ms, J2 %.2f %%, J3 %.2f %%",
+			j ? "\\n" : "", j + 1, tr->j1_ms, R->j1_bench_ms[j],
+			tr->j2_pct, tr->j3_pct);
 		if (fe->ok)
 			fprintf(f, ", FEI %.3f at %.1f deg (%.2f ms at %.2f Hz)",
 				fe->amplitude, fe->phase_deg, fe->delay_ms,
@@ -111,11 +111,17 @@ static void script(FILE *f, const char *csv,
 		csv, t, cu, h->dt * 1e6, csv, t, cu + 1, cu);
 	if (delay) {
 		fprintf(f, "set output 'delay.png'\nset title 'Delay estimate J1 over 2 s windows'\n"
-			"set xlabel 'time (s)'\nset ylabel 'J1 (ms)'\nplot ");
+			"set xlabel 'time (s)'\nset ylabel 'J1 (ms)'\n"
+			"set offsets 0, 0, graph 0.05, graph 0.05\nplot ");
+		/* delay.csv: time, each actuator's J1 (refined), then each
+		 * one's J1 (benchmark) */
 		for (size_t j = 0; j < m; j++)
-			fprintf(f, "%s'delay.csv' every ::1 using 1:%zu with linespoints pt 7 ps 0.5 title 'actuator %zu'",
-				j ? ", " : "", j + 2, j + 1);
-		fputc('\n', f);
+			fprintf(f, "%s'delay.csv' every ::1 using 1:%zu with linespoints pt 7 ps 0.5 title 'actuator %zu, J1 (refined)', "
+				"'delay.csv' every ::1 using 1:%zu with steps title 'actuator %zu, J1 (benchmark, whole steps %d..%d)'",
+				j ? ", " : "", j + 2, j + 1, m + j + 2, j + 1,
+				RTHS_HS_BENCHMARK_LAG_MIN,
+				RTHS_HS_BENCHMARK_LAG_MAX);
+		fprintf(f, "\nset offsets 0, 0, 0, 0\n");
 	}
 	fprintf(f, "unset title\nunset xlabel\n");
 }

@@ -59,10 +59,12 @@ void report_compute(const struct report_input *in, struct report *R)
 			rths_hs_tracking(h->target + R->m + j,
 					 h->disp + R->m + j, rows - 1, R->m,
 					 h->dt, 50, &R->track[j]);
-		if (rows > 2)
-			R->j1_whole_ms[j] = (double)rths_hs_tracking_whole_lag(
-				h->target + R->m + j, h->disp + R->m + j,
-				rows - 1, R->m, 50) * h->dt * 1e3;
+		R->j1_bench[j] = rows > 2 ? rths_hs_tracking_benchmark_lag(
+			h->target + R->m + j, h->disp + R->m + j, rows - 1,
+			R->m, RTHS_HS_BENCHMARK_LAG_MIN,
+			RTHS_HS_BENCHMARK_LAG_MAX) : -1;
+		R->j1_bench_ms[j] = R->j1_bench[j] >= 0 ?
+			(double)R->j1_bench[j] * h->dt * 1e3 : NAN;
 		/* the same in the frequency domain */
 		if (rows > 2)
 			tracking_fei(h->target + R->m + j, h->disp + R->m + j,
@@ -310,15 +312,15 @@ void report_text(FILE *f, const struct report_input *in)
 			j + 1, R.force[j].value * 1e-3, R.force[j].time);
 	}
 	if (R.m) {
-		fprintf(f, "tracking (RTHS benchmark)   J1 delay    J2 RMS     J3 peak\n");
+		fprintf(f, "tracking (RTHS benchmark)   J1 (refined)  J1 (benchmark)  J2 RMS     J3 peak\n");
 		for (size_t j = 0; j < R.m; j++)
-			fprintf(f, "  actuator %-2zu              %6.2f ms  %7.3f %%  %7.3f %%\n",
-				j + 1, R.track[j].j1_ms, R.track[j].j2_pct,
-				R.track[j].j3_pct);
-		fprintf(f, "J1 in whole steps, as the benchmark defines it:");
-		for (size_t j = 0; j < R.m; j++)
-			fprintf(f, " %.2f ms", R.j1_whole_ms[j]);
-		fputc('\n', f);
+			fprintf(f, "  actuator %-2zu              %7.2f ms    %7.2f ms      %7.3f %%  %7.3f %%\n",
+				j + 1, R.track[j].j1_ms, R.j1_bench_ms[j],
+				R.track[j].j2_pct, R.track[j].j3_pct);
+		fprintf(f, "  J1 (refined): the correlation's peak between steps, lags of both signs;\n"
+			"  J1 (benchmark): whole steps %d..%d of %.3f ms, as its evaluation script\n",
+			RTHS_HS_BENCHMARK_LAG_MIN, RTHS_HS_BENCHMARK_LAG_MAX,
+			h->dt * 1e3);
 		fprintf(f, "frequency evaluation index  amplitude   phase      delay at f_eq\n");
 		for (size_t j = 0; j < R.m; j++)
 			if (R.fei[j].ok)
@@ -427,8 +429,12 @@ int report_json(const char *path, const struct report_input *in,
 			res->comp_coeffs[j][2], "compensation_fits",
 			(json_int_t)res->comp_updates[j]);
 
-		json_object_set_new(a, "J1_whole_steps_ms",
-				    json_real(R.j1_whole_ms[j]));
+		if (R.j1_bench[j] >= 0) {
+			json_object_set_new(a, "J1_benchmark_ms",
+					    json_real(R.j1_bench_ms[j]));
+			json_object_set_new(a, "J1_benchmark_steps",
+					    json_integer(R.j1_bench[j]));
+		}
 		if (R.fei[j].ok)
 			json_object_set_new(a, "FEI", json_pack(
 				"{s:f,s:f,s:f,s:f}", "amplitude",

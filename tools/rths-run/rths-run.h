@@ -157,7 +157,11 @@ struct report {
 	struct peak u[REPORT_MAX_LISTED], a_abs[REPORT_MAX_LISTED];
 	struct peak stroke[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
 	struct rths_hs_tracking track[RTHS_HS_MAX_CHANNELS];
-	double j1_whole_ms[RTHS_HS_MAX_CHANNELS]; /* the benchmark's whole-lag J1 */
+	/* J1 (benchmark): whole steps RTHS_HS_BENCHMARK_LAG_MIN..MAX, as
+	 * its evaluation script (rths_hs_tracking_benchmark_lag()); < 0:
+	 * not computed (too few steps) */
+	long j1_bench[RTHS_HS_MAX_CHANNELS];
+	double j1_bench_ms[RTHS_HS_MAX_CHANNELS];
 	struct fei fei[RTHS_HS_MAX_CHANNELS];
 	bool has_ref;
 	double ref_rms[REPORT_MAX_LISTED], ref_peak[REPORT_MAX_LISTED];

@@ -67,7 +67,7 @@ function panel(h, p) {
 		});
 		const row = table.insertRow();
 		row.innerHTML = '<th>' + (i + 1) + '</th>' +
-			['target', 'disp', 'force', 'j1', 'j2', 'j3'].map(
+			['target', 'disp', 'force', 'j1', 'j1b', 'j2', 'j3'].map(
 				k => '<td id="' + p + k + '-' + i + '">-</td>').join('');
 	}
 	const late = { series: { 'late step': { drawPoints: true,
@@ -168,6 +168,8 @@ function summary(P, s) {
 	setText(p + 'compute_max', (s.compute_max_s * 1e3).toFixed(3) + ' ms');
 	s.tracking.forEach((j, i) => {
 		setText(p + 'j1-' + i, j.j1_ms.toFixed(2));
+		setText(p + 'j1b-' + i, j.j1_benchmark_ms === null ? '-' :
+			j.j1_benchmark_ms.toFixed(2));
 		setText(p + 'j2-' + i, j.j2_pct.toFixed(2));
 		setText(p + 'j3-' + i, j.j3_pct.toFixed(2));
 	});
