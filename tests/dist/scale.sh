@@ -5,8 +5,9 @@
 # process (8 TUN pairs in one poll loop, 10 ms each way), for the quick
 # run's 24 steps, rths-coord and the sites as plain processes.  Asserted: the coordinator finished every step, every
 # site answered every step, no site's best round trip was under the
-# links' 20 ms (nothing went early: the delay held both ways), and
-# tundelay wrote packets and dropped none.  The times are printed, never
+# links' 20 ms (nothing went early: the delay held both ways), tundelay
+# wrote packets and dropped none, and no program's log has a sanitizer's
+# report (with the ASan/UBSan builds).  The times are printed, never
 # compared with a budget.
 #
 # Usage: scale.sh RTHS_COORD RTHS_SITE TUNDELAY WORKDIR (as root)
@@ -14,9 +15,9 @@ set -uo pipefail
 
 coord=$1 site=$2 tundelay=$3 work=$4
 n=8 steps=24
-echo "1..4"
+echo "1..5"
 if [ "$(id -u)" -ne 0 ]; then
-	for i in 1 2 3 4; do
+	for i in 1 2 3 4 5; do
 		echo "ok $i # SKIP the sites run in network namespaces: not root"
 	done
 	exit 0
@@ -64,4 +65,9 @@ r=fail
 [[ "$line" =~ :\ ([1-9][0-9]*)\ packets\ written,\ 0\ dropped ]] && r=ok
 tap 4 $r "tundelay served the $n links in one loop and dropped nothing" \
 	"its log: ${line:-nothing}"
+reports=$(grep -l "Sanitizer\|runtime error:" "$work"/bed-other-$n/*.log \
+	"$work"/out-other-$n.log 2>/dev/null)
+r=fail
+[ -z "$reports" ] && [ -f "$work/out-other-$n.log" ] && r=ok
+tap 5 $r "no sanitizer report from rths-coord or the sites" "$reports"
 [ $nfail -eq 0 ]
