@@ -57,14 +57,9 @@ set -euo pipefail
 
 coord=$1 site=$2 work=$4
 export TUNDELAY=$3
-if [ "$(id -u)" -ne 0 ]; then
-	echo "bench-dist-scale: the sites run in network namespaces: run it as root" >&2
-	exit 1
-fi
-# shellcheck source=tests/dist/netns.sh
-source tests/dist/netns.sh
-# shellcheck source=bench/dist/chain.sh
-source bench/dist/chain.sh
+# shellcheck source=bench/dist/common.sh
+source bench/dist/common.sh
+dist_need_root bench-dist-scale
 
 SITES=(1 8 16 32 64)
 RTT_MS=20

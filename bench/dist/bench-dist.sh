@@ -21,14 +21,9 @@ set -euo pipefail
 
 coord=$1 site=$2 client=$4 work=$5
 export FAULTPROXY=$3
-if [ "$(id -u)" -ne 0 ]; then
-	echo "bench-dist: the sites run in network namespaces: run it as root" >&2
-	exit 1
-fi
-# shellcheck source=tests/dist/netns.sh
-source tests/dist/netns.sh
-# shellcheck source=bench/dist/chain.sh
-source bench/dist/chain.sh
+# shellcheck source=bench/dist/common.sh
+source bench/dist/common.sh
+dist_need_root bench-dist
 
 RTTS=(0 5 20 50)
 SITES=(1 3 8)

@@ -1,18 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The distributed benches' experiment (bench-dist.sh, bench-dist-scale.sh):
-# a chain of N floors, each held by its own numerical site's spring (one
-# DOF each); the model holds the 1 MN/m links between floors.  Source it,
-# then:
+# What the distributed benches share (bench-dist.sh, bench-dist-scale.sh):
+# the test bed of tests/dist/netns.sh, sourced here, and the experiment, a
+# chain of N floors, each held by its own numerical site's spring (one DOF
+# each); the model holds the 1 MN/m links between floors.  Source it, then:
 #
+#   dist_need_root NAME     exit unless root (the sites run in network
+#                           namespaces)
 #   chain_experiment N STEPS FILE SITE_KEYS
 #                           write the experiment file: STEPS steps of
 #                           DT_TICKS/1024 s; site i (1..N) is "s<i>" with
 #                           interface coordinate i-1 and the keys that the
 #                           function SITE_KEYS prints for i ("port": ...)
 
+# shellcheck source=tests/dist/netns.sh
+source tests/dist/netns.sh
+
 DT_TICKS=${DT_TICKS:-8}		# 8/1024 s a step
+
+dist_need_root() {	# NAME
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$1: the sites run in network namespaces: run it as root" >&2
+		exit 1
+	fi
+}
 
 # An n x n matrix in JSON: entry (i, j) is awk's expression of i, j, n.
 chain_matrix() {	# N EXPR
