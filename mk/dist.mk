@@ -4,11 +4,13 @@
 # test on loopback; the fault matrix and the fault policy's tests
 # (tests/dist/faults.sh, policy.sh: rths-coord and three rths-site in
 # network namespaces, with tests/dist/testpeer.c's peers, as root), with the
-# plain and the ASan/UBSan builds; "make dist-check" runs them
-# (Documentation/distributed-testing.rst).
+# plain and the ASan/UBSan builds; the smoke run of bench-dist-scale
+# (tests/dist/scale.sh: 8 sites behind one tundelay); "make dist-check"
+# runs them (Documentation/distributed-testing.rst).
 
-# ip and ss (namespaces, veth pairs), jq (the bench reads summary.json).
-DEB_PKGS += iproute2 jq
+# ip and ss (namespaces, veth pairs), jq (the bench reads summary.json),
+# sysctl (IPv4-only TUN links).
+DEB_PKGS += iproute2 jq procps
 
 DIST_PROXY_SRC := tests/dist/faultproxy.c
 define dist_proxy_rule
@@ -29,6 +31,13 @@ $(O)/$(1)/tests/dist/testpeer: tests/dist/testpeer.c \
 endef
 $(foreach v,plain asan,$(eval $(call dist_peer_rule,$(v))))
 
+# bench-dist's delayed link without sch_netem: TUN devices in two
+# namespaces, packets delayed both ways, nothing acknowledged early.
+DIST_TUNDELAY := $(O)/plain/bench/dist/tundelay
+$(DIST_TUNDELAY): bench/dist/tundelay.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $<
+
 DIST_PROXY_TEST := $(O)/plain/tests/dist/test_faultproxy
 $(DIST_PROXY_TEST): tests/dist/test_faultproxy.c tests/site/site_proc.c \
 		tests/site/site_proc.h $(HARNESS) | $(DEPS_STAMP)
@@ -41,7 +50,7 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 		$(O)/plain/tests/dist/testpeer $(O)/asan/tests/dist/testpeer \
 		$(DIST_PROXY_TEST) $(O)/plain/tools/rths-coord \
 		$(O)/plain/tools/rths-site $(O)/asan/tools/rths-coord \
-		$(O)/asan/tools/rths-site
+		$(O)/asan/tools/rths-site $(DIST_TUNDELAY)
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
 		FAULTPROXY=$(O)/$$v/tests/dist/faultproxy timeout 300 \
@@ -58,6 +67,13 @@ dist-check: $(O)/plain/tests/dist/faultproxy $(O)/asan/tests/dist/faultproxy \
 			> $(O)/results/dist-faults-$$v.tap \
 			2>$(O)/dist-faults-$$v.log || rc=1; \
 		cat $(O)/results/dist-faults-$$v.tap; \
+	done; \
+	for v in plain asan; do \
+		timeout 300 tests/dist/scale.sh $(O)/$$v/tools/rths-coord \
+			$(O)/$$v/tools/rths-site $(DIST_TUNDELAY) \
+			$(O)/dist-scale-$$v > $(O)/results/dist-scale-$$v.tap \
+			2>&1 || rc=1; \
+		cat $(O)/results/dist-scale-$$v.tap; \
 	done; exit $$rc
 CHECK_PARTS += dist-check
 
@@ -79,13 +95,6 @@ demo-distributed: deps module vm-kernels $(O)/plain/tools/rths-coord \
 	@$(VM_ENV) scripts/demo-distributed.sh $(O)/demo-distributed \
 		$(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
 		$(O)/plain/tests/dist/faultproxy $(O)/kmod-stock $(O)/kmod-rt
-
-# bench-dist's delayed link without sch_netem: TUN devices in two
-# namespaces, packets delayed both ways, nothing acknowledged early.
-DIST_TUNDELAY := $(O)/plain/bench/dist/tundelay
-$(DIST_TUNDELAY): bench/dist/tundelay.c | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS_plain) -o $@ $<
 
 # The distributed benchmark (bench/dist/bench-dist.sh, as root): step rate
 # against link round trip and site count, serial against parallel, and
@@ -109,3 +118,14 @@ bench-dist-nagle: $(O)/plain/tools/rths-site \
 	bench/dist/nagle.sh $(O)/plain/tools/rths-site \
 		$(O)/plain/tests/dist/faultproxy $(DIST_STEP_CLIENT) \
 		$(DIST_TUNDELAY) $(O)/bench-dist-nagle
+
+# Distributed scale (bench/dist/bench-dist-scale.sh, as root): rths-coord
+# and 1 to 64 numerical sites, each behind a 20 ms link of tundelay (no
+# early ACK): the step against the floor, the coordinator's CPU per step
+# and per site, memory per site (Documentation/performance.rst).
+BENCHES += bench-dist-scale
+.PHONY: bench-dist-scale
+bench-dist-scale: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site \
+		$(DIST_TUNDELAY)
+	bench/dist/bench-dist-scale.sh $(O)/plain/tools/rths-coord \
+		$(O)/plain/tools/rths-site $(DIST_TUNDELAY) $(O)/bench-dist-scale

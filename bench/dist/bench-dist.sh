@@ -21,12 +21,9 @@ set -euo pipefail
 
 coord=$1 site=$2 client=$4 work=$5
 export FAULTPROXY=$3
-if [ "$(id -u)" -ne 0 ]; then
-	echo "bench-dist: the sites run in network namespaces: run it as root" >&2
-	exit 1
-fi
-# shellcheck source=tests/dist/netns.sh
-source tests/dist/netns.sh
+# shellcheck source=bench/dist/common.sh
+source bench/dist/common.sh
+dist_need_root bench-dist
 
 RTTS=(0 5 20 50)
 SITES=(1 3 8)
@@ -35,49 +32,13 @@ declare -A STEPS=([0]=400 [5]=60 [20]=25 [50]=12)
 if [ -n "${BENCH_DIST_QUICK:-}" ]; then
 	STEPS=([0]=40 [5]=10 [20]=5 [50]=3)
 fi
-DT_TICKS=8		# 8/1024 s a step
 
 rm -rf "$work"
 mkdir -p "$work"
 
-# An n x n matrix in JSON: entry (i, j) is awk's expression of i, j, n.
-matrix() {		# N EXPR
-	awk -v n="$1" "BEGIN {
-		printf \"[\"
-		for (i = 0; i < n; i++) {
-			printf \"%s[\", i ? \",\" : \"\"
-			for (j = 0; j < n; j++)
-				printf \"%s%.10g\", j ? \",\" : \"\", $2
-			printf \"]\"
-		}
-		printf \"]\"
-	}"
-}
-
-# A chain of n floors, each held by its own site's spring (1 DOF each):
-# the model holds the 1 MN/m links between floors.
-experiment() {		# N STEPS FILE
-	local n=$1 steps=$2 i
-	{
-		echo '{ "name": "chain'"$n"'", "model": { "type": "matrices",'
-		echo '  "mass": '"$(matrix "$n" '(i == j) * 1000')"','
-		echo '  "stiffness": '"$(matrix "$n" \
-			'(i == j) * (i < n - 1 ? 1e6 : 5e5) - (i - j == 1 || j - i == 1) * 5e5')"' },'
-		echo '  "substructure": { "command_map": '"$(matrix "$n" 'i == j')"' },'
-		echo '  "specimen": { "stiffness": 1e6 },'
-		echo '  "device": { "rate": 1024, "step_ticks": '$DT_TICKS' },'
-		echo '  "ground_motion": { "synthetic": { "seed": 3, "duration": 20 } },'
-		echo '  "duration": '"$(awk -v s="$steps" -v d=$DT_TICKS \
-			'BEGIN { printf "%.10g", s * d / 1024 }')"','
-		echo '  "outputs": { "plots": false, "reference": false },'
-		echo '  "sites": ['
-		for ((i = 1; i <= n; i++)); do
-			printf '    { "name": "s%d", "port": %d, "dofs": [%d], "step_timeout": 30 }%s\n' \
-				"$i" "$(netns_port "$i")" $((i - 1)) \
-				"$([ $i -lt "$n" ] && echo ,)"
-		done
-		echo '  ] }'
-	} > "$3"
+# the port the coordinator dials for site I (through its proxy)
+site_keys() {		# I
+	printf '"port": %d' "$(netns_port "$1")"
 }
 
 site_file() {		# FILE
@@ -118,7 +79,8 @@ declare -A MEAN
 for rtt in "${RTTS[@]}"; do
 	for n in "${SITES[@]}"; do
 		steps=${STEPS[$rtt]}
-		experiment "$n" "$steps" "$work/chain$n-$steps.json"
+		chain_experiment "$n" "$steps" "$work/chain$n-$steps.json" \
+			site_keys
 		bed "$n" "$rtt" 9001
 		for mode in parallel serial; do
 			out=$work/out-$rtt-$n-$mode

@@ -62,7 +62,7 @@ wait_port() {		# NS ADDR PORT
 # The link: ONE_WAY ms each way, then addresses on both ends.
 link_up() {		# ONE_WAY_MS
 	local i
-	"$tundelay" "$NC" "$NS" "$1" > "$work/tundelay.log" 2>&1 &
+	"$tundelay" "$1" "$NC" "$NS" > "$work/tundelay.log" 2>&1 &
 	PIDS+=($!)
 	for ((i = 0; i < 100; i++)); do
 		ip -n "$NS" link show tdl0 > /dev/null 2>&1 && break

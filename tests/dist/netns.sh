@@ -7,8 +7,14 @@
 # (tests/dist/faultproxy.c) that carries its delay and its faults.
 # Source it, then:
 #
-#   netns_up N DIR          namespaces and links for N sites; logs, control
-#                           sockets and pid files go to DIR
+#   netns_up N DIR [DELAY_MS]
+#                           namespaces and links for N sites; logs, control
+#                           sockets and pid files go to DIR.  With DELAY_MS
+#                           the links are not veth pairs but TUN pairs of
+#                           one $TUNDELAY (bench/dist/tundelay.c) that
+#                           holds every packet DELAY_MS each way, nothing
+#                           acknowledged early (bench-dist-scale); same
+#                           addresses, no proxies needed over TLS
 #   netns_exec WHERE CMD... run in a namespace: "coord" or a site number
 #   netns_spawn WHERE NAME CMD...
 #                           start CMD in the background there, its output in
@@ -41,6 +47,7 @@
 # under "set -e".
 
 FAULTPROXY=${FAULTPROXY:-build/plain/tests/dist/faultproxy}
+TUNDELAY=${TUNDELAY:-build/plain/bench/dist/tundelay}
 NETNS_PREFIX=rd$$
 NETNS_DIR=
 NETNS_N=0
@@ -76,7 +83,7 @@ netns_can() {		# 0 if this process may create namespaces
 }
 
 netns_up() {
-	local n=$1 i c s
+	local n=$1 delay=${3:-} i c s tun=()
 	NETNS_DIR=$2
 	mkdir -p "$NETNS_DIR"
 	trap netns_down EXIT
@@ -88,12 +95,38 @@ netns_up() {
 		NETNS_N=$i
 		netns_exec "$i" ip link set lo up
 		c=${NETNS_PREFIX}c$i s=${NETNS_PREFIX}s$i
+		if [ -n "$delay" ]; then
+			tun+=("$(netns_name coord)/$c" "$(netns_name "$i")/$s")
+			continue
+		fi
 		ip link add "$c" netns "$(netns_name coord)" type veth \
 			peer name "$s" netns "$(netns_name "$i")" || return 1
 		netns_exec coord ip addr add "$(netns_coord_addr "$i")/24" \
 			dev "$c"
 		netns_exec coord ip link set "$c" up
 		netns_exec "$i" ip addr add "$(netns_site_addr "$i")/24" dev "$s"
+		netns_exec "$i" ip link set "$s" up
+	done
+	[ -n "$delay" ] || return 0
+	"$TUNDELAY" "$delay" "${tun[@]}" > "$NETNS_DIR/tundelay.log" 2>&1 &
+	NETNS_PIDS+=("tundelay:$!")
+	# its devices are made in order: the last one, and all are there
+	for ((i = 0; i < 100; i++)); do
+		netns_exec "$n" ip link show "${NETNS_PREFIX}s$n" \
+			> /dev/null 2>&1 && break
+		sleep 0.05
+	done
+	# IPv4 only: no IPv6 neighbour discovery sent down a link whose far
+	# end is not up yet (tundelay would count it dropped)
+	for ((i = 1; i <= n; i++)); do
+		c=${NETNS_PREFIX}c$i s=${NETNS_PREFIX}s$i
+		netns_exec coord sysctl -qw "net.ipv6.conf.$c.disable_ipv6=1"
+		netns_exec "$i" sysctl -qw "net.ipv6.conf.$s.disable_ipv6=1"
+		netns_exec coord ip addr add "$(netns_coord_addr "$i")" \
+			peer "$(netns_site_addr "$i")" dev "$c" || return 1
+		netns_exec coord ip link set "$c" up
+		netns_exec "$i" ip addr add "$(netns_site_addr "$i")" \
+			peer "$(netns_coord_addr "$i")" dev "$s" || return 1
 		netns_exec "$i" ip link set "$s" up
 	done
 }
