@@ -60,10 +60,12 @@ enum rths_ode_method {
 	RTHS_ODE_WSTIFF,
 	RTHS_ODE_DSTIFF,
 	RTHS_ODE_CONSTANT_BDF,
+	RTHS_ODE_ROSENBROCK_W,
 	RTHS_ODE_METHOD_COUNT
 };
 
-/* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf". */
+/* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf",
+ * "rosenbrock_w". */
 const char *rths_ode_method_name(enum rths_ode_method m);
 /* Method by name (0 is a method), or -EINVAL if unknown or NULL. */
 int rths_ode_method_from_name(const char *name);
