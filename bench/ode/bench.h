@@ -12,7 +12,8 @@
 #include <rths/ode.h>
 
 #define BENCH_MAXDIM 16
-/* CONSTANT_BDF's control.fixed_err_max in the benchmark */
+/* the fixed-step methods' (CONSTANT_BDF, ROSENBROCK_W with a step)
+ * control.fixed_err_max in the benchmark */
 #define BENCH_FIXED_ERR_MAX 10
 
 struct bench_problem {
@@ -47,6 +48,8 @@ struct bench_solver {
 	const char *name;
 	int explicit_only;	/* cannot solve DAEs */
 	int dae;		/* can solve DAEs */
+	int fixed_step;		/* runs at the step h_fixed */
+	unsigned long jac_max_age; /* rths: control.jac_max_age */
 	/* one run; h_fixed is for fixed-step methods */
 	void (*run)(const struct bench_solver *s,
 		    const struct bench_problem *p, double tol,

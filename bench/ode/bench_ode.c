@@ -5,8 +5,11 @@
  * (rkf45, msadams, msbdf), in the same run: steps, f evaluations,
  * Jacobians, LU factorizations, error at the end against a reference, and
  * wall time (best of repeated runs).  Prints the table, then the chain and
- * Robertson at 1e-6 side by side, and writes results.csv, one wp-*.dat per
- * problem and work-precision.png (gnuplot).
+ * Robertson at 1e-6 side by side, the fixed-step ROSENBROCK_W against
+ * CONSTANT_BDF at equal accuracy (time per step) and the adaptive one
+ * against GSTIFF, CVODE and GSL msbdf at equal error, and writes
+ * results.csv, one wp-*.dat per problem and work-precision.png
+ * (gnuplot).
  *
  *   bench-ode [-o DIR] [-p PROBLEM] [-t TOL]
  */
@@ -39,6 +42,13 @@
  * down to 1/64 of it: then the failure is the row.
  */
 #define FIXED_STEP_HALVINGS 6
+/*
+ * ROSENBROCK_W's fixed step starts from 4 times CONSTANT_BDF's and is
+ * halved while too large or less accurate than CONSTANT_BDF at the same
+ * tolerance, at most this many times: the two are then compared at
+ * equal accuracy (its error at most CONSTANT_BDF's).
+ */
+#define ROSW_STEP_HALVINGS 10
 
 struct row {
 	const struct bench_problem *p;
@@ -159,12 +169,37 @@ static int references(struct bench *b)
 
 static int is_fixed_step(const struct bench_solver *s)
 {
-	return !strcmp(s->name, "rths constant_bdf");
+	return s->fixed_step;
+}
+
+static int is_rosw_fixed(const struct bench_solver *s)
+{
+	return s->fixed_step && !strncmp(s->name, "rths rosw fix", 13);
 }
 
 static int applies(const struct bench_solver *s, const struct bench_problem *p)
 {
 	return p->dae ? s->dae : 1;
+}
+
+/*
+ * A fixed-step run at h, halved while the integrator reports h too large
+ * for the tolerance, or (with a target error) while its error is above
+ * the target, at most halvings times.
+ */
+static double fixed_search(const struct bench_solver *s,
+			   const struct bench_problem *p, double tol, double h,
+			   unsigned long max, double target, int halvings,
+			   struct bench_result *r)
+{
+	timed_run(s, p, tol, h, max, r);
+	for (int half = 0; half < halvings &&
+	     (!strcmp(r->status, "h too large") ||
+	      (r->ok && target > 0 && r->err > target)); half++) {
+		h /= 2;
+		timed_run(s, p, tol, h, max, r);
+	}
+	return h;
 }
 
 static void run_all(struct bench *b, const char *only, double only_tol)
@@ -178,6 +213,7 @@ static void run_all(struct bench *b, const char *only, double only_tol)
 			continue;
 		for (int k = 0; k < NTOL; k++) {
 			unsigned long gstiff_steps = 0;
+			const struct row *cbdf = NULL;
 
 			if (only_tol > 0 && fabs(tols[k] / only_tol - 1) > 1e-6)
 				continue;
@@ -196,19 +232,28 @@ static void run_all(struct bench *b, const char *only, double only_tol)
 				w->tol = tols[k];
 				w->s = s;
 				w->h = 0;
-				timed_run(s, p, tols[k], h, max, &w->r);
-				/* ... halved while the integrator reports it too
-				 * large for the tolerance */
-				for (int half = 0; is_fixed_step(s) &&
-				     half < FIXED_STEP_HALVINGS &&
-				     !strcmp(w->r.status, "h too large"); half++) {
-					h /= 2;
+				if (!is_fixed_step(s)) {
 					timed_run(s, p, tols[k], h, max, &w->r);
+				} else if (is_rosw_fixed(s) && cbdf &&
+					   cbdf->r.ok) {
+					/* CONSTANT_BDF's accuracy, from 4 times
+					 * its step down */
+					w->h = fixed_search(s, p, tols[k],
+							    4 * cbdf->h, max,
+							    cbdf->r.err,
+							    ROSW_STEP_HALVINGS,
+							    &w->r);
+				} else {
+					/* ... halved while the integrator
+					 * reports it too large */
+					w->h = fixed_search(s, p, tols[k], h, max,
+							    0, FIXED_STEP_HALVINGS,
+							    &w->r);
 				}
-				if (is_fixed_step(s))
-					w->h = h;
 				if (!strcmp(s->name, "rths gstiff") && w->r.ok)
 					gstiff_steps = w->r.steps;
+				if (!strcmp(s->name, "rths constant_bdf"))
+					cbdf = w;
 				b->nrows++;
 				fprintf(stderr, ".");
 			}
@@ -271,11 +316,138 @@ static void print_md(const struct bench *b, const char *title,
 	}
 }
 
+static const struct row *find_row(const struct bench *b,
+				  const struct row *w, const char *name)
+{
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *o = &b->rows[i];
+
+		if (o->p == w->p && o->tol == w->tol && !strcmp(o->s->name, name))
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * Fixed steps: ROSENBROCK_W at a step that makes its error at most
+ * CONSTANT_BDF's against CONSTANT_BDF, time per step and in all.
+ */
+static void print_fixed_compare(const struct bench *b)
+{
+	printf("\nFixed steps at equal accuracy, rosenbrock_w (error at most "
+	       "constant_bdf's; fixed: a\nJacobian and an LU every step, "
+	       "fixJ20: every 20 steps) against constant_bdf:\n");
+	printf("%-9s %-5s %-16s | %-9s %7s %9s %8s | %-9s %7s %9s %8s | %6s %6s\n",
+	       "problem", "tol", "rosw", "bdf h", "steps", "error", "us/step",
+	       "rosw h", "steps", "error", "us/step", "step/", "time/");
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->rows[i], *c;
+		double us_w, us_c;
+
+		if (!is_rosw_fixed(w->s))
+			continue;
+		c = find_row(b, w, "rths constant_bdf");
+		printf("%-9s %.0e %-16s | ", w->p->name, w->tol,
+		       w->s->name + 5);
+		if (!c || !c->r.ok) {
+			printf("constant_bdf: %s\n",
+			       c ? c->r.status : "not run");
+			continue;
+		}
+		if (!w->r.ok || w->r.err > c->r.err) {
+			printf("rosw: %s\n", w->r.ok ? "not as accurate" :
+			       w->r.status);
+			continue;
+		}
+		us_w = 1e6 * w->r.seconds / w->r.steps;
+		us_c = 1e6 * c->r.seconds / c->r.steps;
+		printf("%-9.3g %7lu %9.2e %8.2f | %-9.3g %7lu %9.2e %8.2f | %6.2f %6.2f\n",
+		       c->h, c->r.steps, c->r.err, us_c,
+		       w->h, w->r.steps, w->r.err, us_w, us_w / us_c,
+		       w->r.seconds / c->r.seconds);
+	}
+	printf("step/: rosw's time per step over constant_bdf's; time/: the "
+	       "same for the whole run.\n");
+}
+
+/*
+ * The time a solver takes for an error e on a problem: log-log
+ * interpolation between its runs whose errors bracket e, NAN outside.
+ */
+static double time_at_error(const struct bench *b,
+			    const struct bench_problem *p, const char *name,
+			    double e)
+{
+	double lo_e = 0, lo_t = 0, hi_e = INFINITY, hi_t = 0;
+
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *o = &b->rows[i];
+
+		if (o->p != p || strcmp(o->s->name, name) || !o->r.ok ||
+		    !(o->r.err > 0))
+			continue;
+		if (o->r.err <= e && o->r.err > lo_e) {
+			lo_e = o->r.err;
+			lo_t = o->r.seconds;
+		}
+		if (o->r.err >= e && o->r.err < hi_e) {
+			hi_e = o->r.err;
+			hi_t = o->r.seconds;
+		}
+	}
+	if (!(lo_e > 0) || !isfinite(hi_e))
+		return NAN;
+	if (hi_e == lo_e)
+		return fmin(lo_t, hi_t);
+	return exp(log(lo_t) + (log(e) - log(lo_e)) /
+		   (log(hi_e) - log(lo_e)) * (log(hi_t) - log(lo_t)));
+}
+
+/* Adaptive ROSENBROCK_W against the stiff codes at its own errors. */
+static void print_equal_error(const struct bench *b)
+{
+	static const char *const others[] = {
+		"rths gstiff", "cvode bdf", "gsl msbdf",
+	};
+
+	printf("\nWork-precision, adaptive rosenbrock_w: its time over the "
+	       "others' at its error\n(log-log interpolation between their "
+	       "runs; - where its error is outside their range):\n");
+	printf("%-9s %-5s %9s %9s %8s", "problem", "tol", "error", "time[ms]",
+	       "f-evals");
+	for (size_t k = 0; k < 3; k++)
+		printf(" %11s", others[k]);
+	printf("\n");
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->rows[i];
+
+		if (strcmp(w->s->name, "rths rosenbrock_w"))
+			continue;
+		printf("%-9s %.0e ", w->p->name, w->tol);
+		if (!w->r.ok) {
+			printf("%s\n", w->r.status);
+			continue;
+		}
+		printf("%9.2e %9.3f %8lu", w->r.err, 1e3 * w->r.seconds,
+		       w->r.f_evals);
+		for (size_t k = 0; k < 3; k++) {
+			double tt = time_at_error(b, w->p, others[k], w->r.err);
+
+			if (isfinite(tt))
+				printf(" %11.2f", w->r.seconds / tt);
+			else
+				printf(" %11s", "-");
+		}
+		printf("\n");
+	}
+}
+
 static void print_tables(const struct bench *b)
 {
 	static const char *const stiff[] = { "chain", "robertson", NULL };
 	static const char *const pend[] = { "pendulum", NULL };
 	const struct bench_problem *last = NULL;
+	const struct bench_solver *lasts = NULL;
 
 	printf("\n%-9s %-5s %-17s %-14s %8s %6s %9s %6s %6s %9s %10s %7s\n",
 	       "problem", "tol", "solver", "status", "steps", "reject",
@@ -289,17 +461,21 @@ static void print_tables(const struct bench *b)
 	       "(GSL does not count the latter).\n"
 	       "t/sund: wall time relative to CVODE BDF (IDA for the DAE) "
 	       "in this run.\n");
-	printf("\nrths constant_bdf, its fixed step h at each tolerance (the "
-	       "span over GSTIFF's steps,\nhalved while \"h too large\", at "
-	       "most %d times):\n", FIXED_STEP_HALVINGS);
+	printf("\nThe fixed steps h at each tolerance: constant_bdf from the span "
+	       "over GSTIFF's steps,\nhalved while \"h too large\", at most %d "
+	       "times; rosw fixed from 4 times constant_bdf's,\nhalved while "
+	       "too large or less accurate than constant_bdf, at most %d "
+	       "times:\n", FIXED_STEP_HALVINGS, ROSW_STEP_HALVINGS);
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct row *w = &b->rows[i];
 
 		if (w->h <= 0)
 			continue;
-		if (!last || last != w->p)
-			printf("%s  %-9s", last ? "\n" : "", w->p->name);
+		if (!last || last != w->p || lasts != w->s)
+			printf("%s  %-9s %-17s", last ? "\n" : "", w->p->name,
+			       w->s->name);
 		last = w->p;
+		lasts = w->s;
 		printf("  %.0e %-9.3g %-9s", w->tol, w->h,
 		       w->r.ok ? "ok" : "too large");
 	}
@@ -308,6 +484,8 @@ static void print_tables(const struct bench *b)
 	       "follow the solution there (Van der Pol's fast phases), even at "
 	       "1/64 of an adaptive\ncode's average step; expected of a "
 	       "fixed-step method, see Documentation/ode.rst.\n");
+	print_fixed_compare(b);
+	print_equal_error(b);
 
 	print_md(b, "Stiff 2-DOF chain and Robertson at rtol 1e-6", stiff, 1e-6);
 	print_md(b, "Pendulum (SI2 DAE) at rtol 1e-6", pend, 1e-6);

@@ -19,11 +19,13 @@ static void run_rths(const struct bench_solver *sv,
 
 	if (p->dae)
 		sys = *p->dae;
+	/* ROSENBROCK_W takes a step as its fixed one: none when adaptive */
 	ode_prob_control(&c, sv->method, tol, p->scale, p->dim, p->tend,
-			 h_fixed, max_steps, atol);
+			 sv->fixed_step ? h_fixed : 0, max_steps, atol);
 	/* a fixed step that keeps the local error within 10 tolerances (the
 	 * default since it was 1000) */
 	c.fixed_err_max = BENCH_FIXED_ERR_MAX;
+	c.jac_max_age = sv->jac_max_age;
 	s = rths_ode_new(sv->method, &sys, &c, &rc);
 	if (!s) {
 		bench_result_fail(r, "create");
@@ -71,7 +73,18 @@ const struct bench_solver bench_rths_solvers[] = {
 	RTHS(GSTIFF, "gstiff", 0),
 	RTHS(WSTIFF, "wstiff", 0),
 	RTHS(DSTIFF, "dstiff", 0),
-	RTHS(CONSTANT_BDF, "constant_bdf", 0),
+	{ .name = "rths constant_bdf", .dae = 1, .fixed_step = 1,
+	  .run = run_rths, .method = RTHS_ODE_CONSTANT_BDF },
+	/* explicit ODEs only, but stiff ones: no explicit method's cap */
+	{ .name = "rths rosenbrock_w", .run = run_rths,
+	  .method = RTHS_ODE_ROSENBROCK_W },
+	/* fixed steps, a Jacobian and an LU every step, or (W-method) a
+	 * Jacobian every 20 steps, as CVODE's largest age, and an LU with
+	 * it */
+	{ .name = "rths rosw fixed", .fixed_step = 1, .run = run_rths,
+	  .method = RTHS_ODE_ROSENBROCK_W },
+	{ .name = "rths rosw fixJ20", .fixed_step = 1, .jac_max_age = 20,
+	  .run = run_rths, .method = RTHS_ODE_ROSENBROCK_W },
 };
 const size_t bench_rths_count =
 	sizeof(bench_rths_solvers) / sizeof(bench_rths_solvers[0]);

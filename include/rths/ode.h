@@ -18,6 +18,13 @@
  *   DSTIFF        DASSL: BDF orders 1..6 in fixed-leading-coefficient
  *                 divided-difference form for F(t, y, y') = 0
  *   CONSTANT_BDF  BDF with a fixed step (control.h_init), orders 1..6
+ *   ROSENBROCK_W  linearly implicit Rosenbrock-W method ROS34PW2 (Rang and
+ *                 Angermann), order 3 with an order-2 estimate, L-stable,
+ *                 explicit ODEs only (a DAE: RTHS_E_UNSUPPORTED): one LU
+ *                 of I/(h gamma) - df/dy and four solves per step, no
+ *                 Newton iteration; adaptive, or fixed steps of
+ *                 control.h_init when it is given; a W-method, so an old
+ *                 Jacobian (control.jac_max_age) keeps its order
  *
  * The implicit methods (GSTIFF, WSTIFF, DSTIFF, CONSTANT_BDF) accept both
  * explicit ODEs y' = f(t, y) and implicit DAEs F(t, y, y') = 0, and solve
@@ -60,10 +67,12 @@ enum rths_ode_method {
 	RTHS_ODE_WSTIFF,
 	RTHS_ODE_DSTIFF,
 	RTHS_ODE_CONSTANT_BDF,
+	RTHS_ODE_ROSENBROCK_W,
 	RTHS_ODE_METHOD_COUNT
 };
 
-/* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf". */
+/* "rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf",
+ * "rosenbrock_w". */
 const char *rths_ode_method_name(enum rths_ode_method m);
 /* Method by name (0 is a method), or -EINVAL if unknown or NULL. */
 int rths_ode_method_from_name(const char *name);
@@ -143,7 +152,8 @@ struct rths_ode_control {
 	double atol;		/* absolute tolerance, >= 0 (1e-9) */
 	const double *atol_v;	/* per-component atol (dim), overrides atol */
 	double h_init;		/* first step, 0 = estimate; CONSTANT_BDF:
-				 * the fixed step (required) */
+				 * the fixed step (required); ROSENBROCK_W:
+				 * the fixed step, 0 = adaptive */
 	double h_min;		/* smallest |h| (0 = machine precision) */
 	double h_max;		/* largest |h| (0 = unbounded) */
 	double t_stop;		/* never step past this time ... */
@@ -153,13 +163,18 @@ struct rths_ode_control {
 	int max_newton_iters;	/* per corrector solve (4) */
 	unsigned long jac_max_age; /* re-evaluate a Jacobian after this many
 				    * steps even if Newton converges (0 =
-				    * only on convergence trouble) */
-	double fixed_err_max;	/* CONSTANT_BDF: stop with RTHS_E_FIXEDSTEP when
+				    * only on convergence trouble);
+				    * ROSENBROCK_W: a Jacobian every this
+				    * many steps (0 = every step) */
+	double fixed_err_max;	/* CONSTANT_BDF and ROSENBROCK_W with a
+				 * fixed step: stop with RTHS_E_FIXEDSTEP when
 				 * a step's local error estimate exceeds
 				 * the tolerances this many times, or the
 				 * estimates' sum since init 10 times
 				 * this many (0 = 10; INFINITY: never,
-				 * any error goes) */
+				 * any error goes, and ROSENBROCK_W takes
+				 * the fixed step from the first, without
+				 * a warm-up) */
 };
 
 void rths_ode_control_default(struct rths_ode_control *c);
@@ -187,8 +202,9 @@ struct rths_ode_stats {
 					 * tolerances: the weighted RMS norm
 					 * the error test compares with 1
 					 * (GSTIFF, WSTIFF, DSTIFF, RKF45,
-					 * ABAM: at most 1; CONSTANT_BDF: up
-					 * to fixed_err_max) */
+					 * ABAM, adaptive ROSENBROCK_W: at
+					 * most 1; CONSTANT_BDF and fixed
+					 * ROSENBROCK_W: up to fixed_err_max) */
 };
 
 struct rths_ode;
@@ -234,7 +250,8 @@ enum rths_ode_linear_solver {
  * rths_ode_new() and before rths_ode_init() (or init again after it).
  * -EINVAL for a NULL argument or a malformed pattern (rows not strictly
  * ascending within a column or out of range, more than INT_MAX entries),
- * -RTHS_E_METHOD for an explicit method (no Newton corrector) or a DAE.
+ * -RTHS_E_METHOD for an explicit method (no Newton corrector) or a DAE;
+ * ROSENBROCK_W takes it.
  */
 int rths_ode_set_sparse_jac(struct rths_ode *s, const size_t *colptr,
 			    const size_t *rowind, rths_ode_sparse_jac_fn jac,

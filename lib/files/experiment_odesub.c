@@ -18,6 +18,7 @@ static int integration(const struct rths_hs_jctx *c, json_t *o,
 						   .lo_open = true };
 	static const char *const methods[] = {
 		"rkf45", "abam", "gstiff", "wstiff", "dstiff", "constant_bdf",
+		"rosenbrock_w",
 		NULL,
 	};
 	struct rths_ode_control ctl;

@@ -8,6 +8,26 @@
 
 #include "ode_impl.h"
 
+void ode_hermite(size_t n, double t0, double h, const double *y0,
+		 const double *f0, const double *y1, const double *f1,
+		 double t, double *y, double *yp)
+{
+	double th = (t - t0) / h, th2 = th * th, th3 = th2 * th;
+	double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + th;
+	double h01 = -2 * th3 + 3 * th2, h11 = th3 - th2;
+	double d00 = (6 * th2 - 6 * th) / h, d10 = 3 * th2 - 4 * th + 1;
+	double d01 = (-6 * th2 + 6 * th) / h, d11 = 3 * th2 - 2 * th;
+
+	for (size_t i = 0; i < n; i++) {
+		if (y)
+			y[i] = h00 * y0[i] + h10 * h * f0[i] + h01 * y1[i] +
+			       h11 * h * f1[i];
+		if (yp)
+			yp[i] = d00 * y0[i] + d10 * f0[i] + d01 * y1[i] +
+				d11 * f1[i];
+	}
+}
+
 static int take_step(struct rths_ode *s, double tlim, double thint)
 {
 	int rc;

@@ -596,3 +596,33 @@ int ode_newton_correct(struct rths_ode *s, double t, const double *ypred,
 		need_jac = 1;
 	}
 }
+
+/*
+ * Linearly implicit methods (rosenbrock.c) use the same Jacobian and
+ * linear solver without the Newton iteration: df/dy at (t, y), whose
+ * f(t, y) the caller has (an explicit ODE's residual y' - f is then zero
+ * there, which finite differences take as their base), then cj I - df/dy
+ * factored, then solves.
+ */
+int ode_newton_lin_jac(struct rths_ode *s, double t, const double *y,
+		       const double *f)
+{
+	struct ode_newton *nw = s->nw;
+	int rc;
+
+	memset(nw->r, 0, nw->n * sizeof(*nw->r));
+	rc = jacobian(s, t, y, f, nw->r, 1.0);
+	nw->have_jac = !rc;
+	nw->have_lu = 0;
+	return rc;
+}
+
+int ode_newton_lin_factor(struct rths_ode *s, double cj)
+{
+	return factor(s, cj);
+}
+
+void ode_newton_lin_solve(struct rths_ode *s, double *b)
+{
+	la_lin_solve(&s->nw->lin, b, 1);
+}

@@ -32,6 +32,9 @@ struct ode_newton;
 struct ode_ops {
 	const char *name;
 	int implicit;		/* has a Newton corrector, accepts DAEs */
+	int linear_implicit;	/* explicit ODEs only, but uses the
+				 * Jacobian and linear solver of newton.c
+				 * (Rosenbrock) */
 	int default_order;
 	int max_order;
 	int (*create)(struct rths_ode *s);
@@ -51,6 +54,7 @@ extern const struct ode_ops ode_gstiff_ops;
 extern const struct ode_ops ode_constant_bdf_ops;
 extern const struct ode_ops ode_wstiff_ops;
 extern const struct ode_ops ode_dstiff_ops;
+extern const struct ode_ops ode_rosenbrock_w_ops;
 
 struct rths_ode {
 	enum rths_ode_method method;
@@ -162,6 +166,17 @@ int ode_newton_ic_correction(struct rths_ode *s, double t, double cj,
  */
 void ode_newton_ic_floor(struct rths_ode *s);
 
+/*
+ * Linearly implicit methods: the Jacobian at (t, y) with f = f(t, y)
+ * (dense, by callback or finite differences, or sparse), then
+ * M = cj I - df/dy factored (ODE_NEWTON_SINGULAR, 0 or an error), then
+ * b = M^-1 b.  No Newton iteration: rosenbrock.c.
+ */
+int ode_newton_lin_jac(struct rths_ode *s, double t, const double *y,
+		       const double *f);
+int ode_newton_lin_factor(struct rths_ode *s, double cj);
+void ode_newton_lin_solve(struct rths_ode *s, double *b);
+
 /* --- initial conditions of DAEs (dae_ic.c) */
 /*
  * Consistency of (s->t, s->y, s->yp): the weighted norm of the Newton
@@ -194,6 +209,14 @@ static inline double ode_min(double a, double b)
 {
 	return a < b ? a : b;
 }
+
+/*
+ * Cubic Hermite dense output through (t0, y0, f0) and (t0 + h, y1, f1)
+ * at t: y and/or yp (either may be NULL).
+ */
+void ode_hermite(size_t n, double t0, double h, const double *y0,
+		 const double *f0, const double *y1, const double *f1,
+		 double t, double *y, double *yp);
 
 /* Allocate an array of n doubles, zeroed; NULL on failure. */
 double *ode_zalloc(size_t n);

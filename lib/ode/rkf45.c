@@ -191,23 +191,9 @@ static void rkf45_interp(const struct rths_ode *s, double t, double *y,
 			 double *yp)
 {
 	const struct rkf45 *p = s->priv;
-	double h = s->t - p->t0;
-	double th = (t - p->t0) / h, th2 = th * th, th3 = th2 * th;
-	double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + th;
-	double h01 = -2 * th3 + 3 * th2, h11 = th3 - th2;
-	double d00 = (6 * th2 - 6 * th) / h, d10 = 3 * th2 - 4 * th + 1;
-	double d01 = (-6 * th2 + 6 * th) / h, d11 = 3 * th2 - 2 * th;
 
-	for (size_t i = 0; i < s->n; i++) {
-		double y0 = p->y0[i], y1 = s->y[i];
-		double f0 = p->f0[i], f1 = s->yp[i];
-
-		if (y)
-			y[i] = h00 * y0 + h10 * h * f0 + h01 * y1 +
-			       h11 * h * f1;
-		if (yp)
-			yp[i] = d00 * y0 + d10 * f0 + d01 * y1 + d11 * f1;
-	}
+	ode_hermite(s->n, p->t0, s->t - p->t0, p->y0, p->f0, s->y, s->yp, t,
+		    y, yp);
 }
 
 const struct ode_ops ode_rkf45_ops = {

@@ -18,6 +18,7 @@ static const struct ode_ops *const methods[RTHS_ODE_METHOD_COUNT] = {
 	[RTHS_ODE_WSTIFF] = &ode_wstiff_ops,
 	[RTHS_ODE_DSTIFF] = &ode_dstiff_ops,
 	[RTHS_ODE_CONSTANT_BDF] = &ode_constant_bdf_ops,
+	[RTHS_ODE_ROSENBROCK_W] = &ode_rosenbrock_w_ops,
 };
 
 const char *rths_ode_method_name(enum rths_ode_method m)
@@ -64,6 +65,9 @@ static int check_system(const struct rths_ode_system *sys,
 		return -EINVAL;
 	if (!sys->rhs && !sys->res)
 		return -EINVAL;
+	/* a Rosenbrock method can be given a DAE, not solve it */
+	if (!sys->rhs && ops->linear_implicit)
+		return -RTHS_E_UNSUPPORTED;
 	if (!sys->rhs && !ops->implicit)
 		return -RTHS_E_METHOD;
 	return 0;
@@ -122,7 +126,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	}
 	s->sys.no_error_test = s->no_err;
 
-	if (s->ops->implicit) {
+	if (s->ops->implicit || s->ops->linear_implicit) {
 		rc = ode_newton_new(s);
 		if (rc)
 			return rc;

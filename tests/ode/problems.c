@@ -374,7 +374,7 @@ void ode_prob_control(struct rths_ode_control *c, enum rths_ode_method m,
 	c->has_t_stop = 1;
 	c->t_stop = tend;
 	c->max_steps = max_steps;
-	if (m == RTHS_ODE_CONSTANT_BDF)
+	if (m == RTHS_ODE_CONSTANT_BDF || m == RTHS_ODE_ROSENBROCK_W)
 		c->h_init = h_fixed;
 }
 

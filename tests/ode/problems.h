@@ -58,7 +58,8 @@ struct rths_ode_system ode_prob_system(const struct ode_problem *p);
 
 /*
  * The control a run at tolerance tol uses: rtol = tol, atol_i = tol *
- * scale_i (stored in atol), stop at tend, h_fixed for CONSTANT_BDF.
+ * scale_i (stored in atol), stop at tend, h_fixed for CONSTANT_BDF and
+ * ROSENBROCK_W (whose fixed-step mode it selects; 0: adaptive).
  */
 void ode_prob_control(struct rths_ode_control *c, enum rths_ode_method m,
 		      double tol, const double *scale, size_t dim, double tend,
@@ -67,7 +68,8 @@ void ode_prob_control(struct rths_ode_control *c, enum rths_ode_method m,
 /*
  * Integrate p from t0 to tend with a method at tolerance tol; y receives
  * the end state and st (if not NULL) the counters.  Returns the solver's
- * status.  For CONSTANT_BDF h_fixed is the step (ignored otherwise).
+ * status.  For CONSTANT_BDF h_fixed is the step, for ROSENBROCK_W the
+ * fixed step if not 0 (ignored otherwise).
  */
 int ode_prob_solve(const struct ode_problem *p, enum rths_ode_method m,
 		   double tol, double h_fixed, unsigned long max_steps,

@@ -204,6 +204,7 @@ static int run_chain(enum rths_ode_method meth, enum rths_hs_odesub_input in,
 /*
  * 400 hybrid steps of the substructure against the exact trajectory
  * under the same input (global errors).  rtol 1e-9: the adaptive BDFs
+ * (and ROSENBROCK_W)
  * stay within 1e-6 of each component's peak (4e-8 measured), and so
  * does constant_bdf at dt/32 (the fast mode far beyond its step, damped
  * by BDF's stiff decay; 5e-8 measured).  The held and the linear input differ by far more (the check
@@ -219,6 +220,7 @@ TEST(chain_matches_matrix_exponential)
 		{ RTHS_ODE_WSTIFF, 1e-6 },
 		{ RTHS_ODE_DSTIFF, 1e-6 },
 		{ RTHS_ODE_CONSTANT_BDF, 1e-6 },
+		{ RTHS_ODE_ROSENBROCK_W, 1e-6 },
 	};
 	enum rths_hs_odesub_input ins[] = { RTHS_HS_ODESUB_HOLD,
 					    RTHS_HS_ODESUB_LINEAR };
@@ -648,6 +650,10 @@ TEST(device_refuses_uncapped_adaptive_methods)
 		  -RTHS_E_UNSUPPORTED, "ode_substructures[0].method" },
 		{ "{\"type\": \"chain\", \"dof\": 1, \"masses\": [1, 1], \"stiffness\": [1e4, 1e9], \"max_steps\": 50}",
 		  0, NULL },
+		{ "{\"type\": \"chain\", \"dof\": 1, \"masses\": [1, 1], \"stiffness\": [1e4, 1e9], \"method\": \"rosenbrock_w\", \"max_steps\": 50}",
+		  0, NULL },
+		{ "{\"type\": \"chain\", \"dof\": 1, \"masses\": [1, 1], \"stiffness\": [1e4, 1e9], \"method\": \"rosenbrock_w\"}",
+		  -RTHS_E_UNSUPPORTED, "ode_substructures[0].method" },
 		{ "{\"type\": \"chain\", \"dof\": 1, \"masses\": [1, 1], \"stiffness\": [1e4, 1e9], \"method\": \"dstiff\", \"max_f_evals\": 500}",
 		  0, NULL },
 		{ "{\"type\": \"viscous_damper\", \"dofs\": [1, 0], \"damping\": 2e4, \"exponent\": 0.5, \"brace_stiffness\": 2e6, \"method\": \"constant_bdf\", \"step\": 2.44140625e-4}",
@@ -666,6 +672,8 @@ TEST(device_refuses_uncapped_adaptive_methods)
 		{ "{" PENDULUM "\"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.5]]}], \"form\": \"si1\", \"max_steps\": 100}",
 		  0, NULL },
 		{ "{" PENDULUM "\"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.5]]}], \"method\": \"abam\", \"max_steps\": 100}",
+		  -RTHS_E_UNSUPPORTED, "ode_substructures[0].method" },
+		{ "{" PENDULUM "\"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.5]]}], \"method\": \"rosenbrock_w\", \"max_steps\": 100}",
 		  -RTHS_E_UNSUPPORTED, "ode_substructures[0].method" },
 		{ "{" PENDULUM "\"joints\": [{\"type\": \"revolute\", \"bodies\": [-1, 0], \"points\": [[0, 0], [0, 0.5]]}], \"input\": \"hold\", \"max_steps\": 100}",
 		  -RTHS_E_UNSUPPORTED, "ode_substructures[0].input" },
