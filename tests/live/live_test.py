@@ -28,7 +28,9 @@ import websocket
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import liveclient  # noqa: E402
 
-RUN, EXPERIMENT, RESULTS = sys.argv[1], sys.argv[2], sys.argv[3]
+# absolute: the refusals below run in WORK, so that whatever they
+# create lands there and not in the tree
+RUN, EXPERIMENT, RESULTS = (os.path.abspath(a) for a in sys.argv[1:4])
 WORK = tempfile.mkdtemp(prefix="rths-live-")
 DURATION = "6"			# s of the record, paced
 LONG = "25"			# the browser's runs: Chromium starts slowly
@@ -95,16 +97,16 @@ long_hist, _ = history(os.path.join(WORK, "base-long"))
 
 # --- command-line refusals
 r = subprocess.run([RUN, "--offline", "--live", "nonsense", EXPERIMENT],
-                   capture_output=True, text=True)
+                   capture_output=True, text=True, cwd=WORK)
 check(r.returncode == 1 and "expected ADDR:PORT" in r.stderr,
       "--live nonsense is refused, saying what is expected", r.stderr)
 r = subprocess.run([RUN, "--offline", "--live", "0.0.0.0:0", EXPERIMENT],
-                   capture_output=True, text=True)
+                   capture_output=True, text=True, cwd=WORK)
 check(r.returncode == 1 and "not a loopback address" in r.stderr and
       "--live-token" in r.stderr,
       "off loopback without HTTPS and a token it does not start", r.stderr)
 r = subprocess.run([RUN, "--offline", "--live-linger", "2", EXPERIMENT],
-                   capture_output=True, text=True)
+                   capture_output=True, text=True, cwd=WORK)
 check(r.returncode == 2, "--live-linger without --live is a usage error",
       r.stderr)
 
