@@ -5,9 +5,10 @@
  * measured in the same run.  A step needs a few matrix-vector products
  * (CR: A a, K u, C v and the mass solve by scaling, three dgemv;
  * KR-alpha five), its floor, so the ratio to that floor says how close
- * the step is to what the BLAS allows.  Timings
- * are medians of batches; only the ratios mean anything on a shared
- * machine.  Then a 2-D plane frame model, sparse against dense (frame.c).
+ * the step is to what the BLAS allows.  Timings here are medians of
+ * batches (the frames' sparse ones the fastest batch); only the ratios
+ * mean anything on a shared machine.  Then 2-D plane frame models,
+ * sparse against their two floors and against dense (frame.c).
  *
  * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-g "DOFS ..."] [-s]
  *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
@@ -87,14 +88,31 @@ static double time_dgemv(size_t n, double *const *A, const double *x,
 	return bench_hs_median(t, BATCHES);
 }
 
-double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
-			   double *f, const double *mr, long reps)
+double bench_hs_step_batch(struct rths_hs_stepper *st, double *f,
+			   const double *mr, long reps, long *k)
+{
+	size_t n = rths_hs_stepper_dofs(st);
+	double t0 = bench_hs_now();
+
+	for (long i = 0; i < reps; i++, (*k)++) {
+		const double *u;
+		/* As the loop does: f = -ag M r, M r computed once. */
+		double ag = sin(0.01 * (double)*k);
+
+		for (size_t j = 0; j < n; j++)
+			f[j] = -ag * mr[j];
+		rths_hs_stepper_command(st, f, &u, NULL);
+		rths_hs_stepper_accept(st, NULL, NULL);
+	}
+	return (bench_hs_now() - t0) / (double)reps;
+}
+
+struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
+					 enum rths_hs_method m)
 {
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_error err;
-	double t[BATCHES], ag;
-	long k = 0;
 	char buf[512];
 
 	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
@@ -104,21 +122,18 @@ double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 			rths_error_str(&err, buf, sizeof(buf)));
 		exit(1);
 	}
-	for (int b = 0; b < BATCHES; b++) {
-		double t0 = bench_hs_now();
+	return st;
+}
 
-		for (long i = 0; i < reps; i++, k++) {
-			const double *u;
+double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
+			   double *f, const double *mr, long reps)
+{
+	struct rths_hs_stepper *st = bench_hs_stepper(mo, m);
+	double t[BATCHES];
+	long k = 0;
 
-			/* As the loop does: f = -ag M r, M r computed once. */
-			ag = sin(0.01 * (double)k);
-			for (size_t j = 0; j < mo->n; j++)
-				f[j] = -ag * mr[j];
-			rths_hs_stepper_command(st, f, &u, NULL);
-			rths_hs_stepper_accept(st, NULL, NULL);
-		}
-		t[b] = (bench_hs_now() - t0) / (double)reps;
-	}
+	for (int b = 0; b < BATCHES; b++)
+		t[b] = bench_hs_step_batch(st, f, mr, reps, &k);
 	rths_hs_stepper_free(st);
 	return bench_hs_median(t, BATCHES);
 }

@@ -138,19 +138,17 @@ struct floor_list {
  * give none: each Newton iteration is a residual (M a, K u, C v) and a
  * solve with the effective stiffness, and one more residual keeps a and
  * v consistent; generalized-alpha and HHT-alpha add the step's constant
- * part (M a, C v).  Their iterations a step are the mean over
- * FLOOR_STEPS steps of the timed loading (in @f, with M r in @mr), and
- * their effective stiffness is factored here
- * into @keff with the stepper's own coefficients (the same matrix and
- * KLU, so the same factors).
+ * part (M a, C v).  @it is their iterations a step (the mean of the
+ * steps before the timed ones), and their effective stiffness is
+ * factored here into @keff with the stepper's own coefficients (the same
+ * matrix and KLU, so the same factors).
  */
 static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
-		       double *f, const double *mr, struct la_lin *keff,
+		       unsigned int it, struct la_lin *keff,
 		       struct floor_list *fl)
 {
 	const struct rths_hs_sparse *sp = st->sp;
 	double dt = st->p.dt, am = 0, af = 0, g, b;
-	unsigned int it, sum = 0;
 
 	memset(fl, 0, sizeof(*fl));
 	if (st->ops->kernels) {
@@ -183,21 +181,6 @@ static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
 			       (1 - af) * g / (b * dt), 1 - af, keff,
 			       "the effective stiffness", NULL) < 0)
 		exit(1);
-	/* the iterations a step takes, on average, stepped as
-	 * bench_hs_time_steps() steps */
-	if (rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, NULL) < 0)
-		exit(1);
-	for (int k = 0; k < FLOOR_STEPS; k++) {
-		const double *u;
-
-		for (size_t j = 0; j < st->n; j++)
-			f[j] = -sin(0.01 * k) * mr[j];
-		if (rths_hs_stepper_command(st, f, &u, NULL) < 0 ||
-		    rths_hs_stepper_accept(st, NULL, NULL) < 0)
-			exit(1);
-		sum += rths_hs_stepper_iterations(st);
-	}
-	it = (sum + FLOOR_STEPS / 2) / FLOOR_STEPS;
 	for (unsigned int k = 0; k <= it && fl->nprod + 5 <= FLOOR_MAX; k++) {
 		fl->prod[fl->nprod++] = &sp->m.m;
 		fl->prod[fl->nprod++] = &sp->k.m;
@@ -214,26 +197,69 @@ static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
 /*
  * The floor: the step's products, in turn, into y (the first one
  * overwrites it), then, if @solves, its solves with one right-hand side
- * each, in place on y (klu_solve); median time of one round.
+ * each, in place on y (klu_solve); time of one round over @reps.
  */
-static double time_floor(const struct floor_list *fl, bool solves,
-			 const double *x, double *y, long reps)
+static double floor_batch(const struct floor_list *fl, bool solves,
+			  const double *x, double *y, long reps)
 {
-	double t[BENCH_HS_BATCHES];
+	double t0 = bench_hs_now();
 
-	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
-		double t0 = bench_hs_now();
-
-		for (long i = 0; i < reps; i++) {
-			for (int k = 0; k < fl->nprod; k++)
-				la_csc_gemv(fl->prod[k], 1.0, x, k ? 0.5 : 0.0,
-					    y);
-			for (int k = 0; solves && k < fl->nsolve; k++)
-				la_lin_solve(fl->solve[k], y, 1);
-		}
-		t[b] = (bench_hs_now() - t0) / (double)reps;
+	for (long i = 0; i < reps; i++) {
+		for (int k = 0; k < fl->nprod; k++)
+			la_csc_gemv(fl->prod[k], 1.0, x, k ? 0.5 : 0.0, y);
+		for (int k = 0; solves && k < fl->nsolve; k++)
+			la_lin_solve(fl->solve[k], y, 1);
 	}
-	return bench_hs_median(t, BENCH_HS_BATCHES);
+	return (bench_hs_now() - t0) / (double)reps;
+}
+
+/* The fastest of BENCH_HS_BATCHES batches: the least disturbed. */
+static double fastest(const double *t)
+{
+	double m = t[0];
+
+	for (int b = 1; b < BENCH_HS_BATCHES; b++)
+		m = fmin(m, t[b]);
+	return m;
+}
+
+/*
+ * One sparse stepper of method @m on @mo: after FLOOR_STEPS steps (the
+ * implicit methods' mean iterations), batches of steps and of each
+ * floor in turn, so that a shared machine's load weighs on all three
+ * alike; the fastest batch of each (the least disturbed by the others
+ * on the machine) into @ts, @tp (products) and @tf (+ solves).
+ */
+static void time_sparse(struct rths_hs_model *mo, enum rths_hs_method m,
+			double *f, const double *mr, double *x, double *y,
+			double *ts, double *tp, double *tf,
+			struct floor_list *fl)
+{
+	double t[3][BENCH_HS_BATCHES];
+	struct rths_hs_stepper *st = bench_hs_stepper(mo, m);
+	struct la_lin keff = { 0 };
+	long k = 0, reps = mo->n > 20000 ? 20 : 200;
+	unsigned int sum = 0;
+
+	if (!st->sp) {
+		fprintf(stderr, "bench-hs: the frame is not sparse\n");
+		exit(1);
+	}
+	for (int i = 0; i < FLOOR_STEPS; i++) {
+		bench_hs_step_batch(st, f, mr, 1, &k);
+		sum += rths_hs_stepper_iterations(st);
+	}
+	floor_list(st, m, (sum + FLOOR_STEPS / 2) / FLOOR_STEPS, &keff, fl);
+	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
+		t[0][b] = bench_hs_step_batch(st, f, mr, reps, &k);
+		t[1][b] = floor_batch(fl, false, x, y, 10 * reps);
+		t[2][b] = floor_batch(fl, true, x, y, reps);
+	}
+	*ts = fastest(t[0]);
+	*tp = fastest(t[1]);
+	*tf = fastest(t[2]);
+	la_lin_free(&keff);
+	rths_hs_stepper_free(st);
 }
 
 const enum rths_hs_method bench_hs_frame_methods[BENCH_HS_FRAME_METHODS] = {
@@ -274,33 +300,20 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	       stories, bays, n);
 	printf("  method             kernels   sparse (us)   products (us)   +solves (us)   sparse/products   sparse/(+solves)   dense (us)   dense/sparse\n");
 	for (int m = 0; m < (int)(sizeof(meth) / sizeof(meth[0])); m++) {
-		struct rths_hs_stepper_params p;
 		struct rths_hs_stepper *st;
 		struct floor_list fl;
-		struct la_lin keff = { 0 };
 		double ts, tp, tf, td = NAN;
 		double dt = 1.0 / 1024;
 		size_t keep = rths_hs_sparse_min_dofs;
-		long reps = n > 20000 ? 100 : 2000;
 
 		/* sparse whatever the size, to find where it pays */
 		rths_hs_sparse_min_dofs = 1;
-		ts = bench_hs_time_steps(&mo, meth[m], f, mr,
-					 n > 20000 ? 20 : 200);
-		/* the floor on the sparse stepper's own matrices and factors */
-		rths_hs_stepper_defaults(&p, meth[m], dt);
-		if (rths_hs_stepper_new(&st, &mo, NULL, &p, NULL) < 0 ||
-		    !st->sp) {
-			fprintf(stderr, "bench-hs: the frame is not sparse\n");
-			exit(1);
-		}
-		floor_list(st, meth[m], f, mr, &keff, &fl);
-		tp = time_floor(&fl, false, x, y, reps);
-		tf = time_floor(&fl, true, x, y, reps / 4 ? reps / 4 : 1);
+		time_sparse(&mo, meth[m], f, mr, x, y, &ts, &tp, &tf, &fl);
 		if (!m) {
 			struct la_lin lu;
 			struct rths_hs_csc dd;
 
+			st = bench_hs_stepper(&mo, RTHS_HS_CR);
 			if (rths_hs_csc_combine(st, 1.0, dt / 2, dt * dt / 4,
 						&dd, NULL) < 0 ||
 			    rths_hs_csc_factor(st, 1.0, dt / 2, dt * dt / 4,
@@ -311,9 +324,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 			nnz_k = la_csc_nnz(&st->sp->k.m);
 			la_lin_free(&lu);
 			rths_hs_csc_free(&dd);
+			rths_hs_stepper_free(st);
 		}
-		la_lin_free(&keff);
-		rths_hs_stepper_free(st);
 		if (n <= dense_max) {
 			rths_hs_sparse_min_dofs = SIZE_MAX;
 			td = bench_hs_time_steps(&mo, meth[m], f, mr,
