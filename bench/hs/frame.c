@@ -132,13 +132,38 @@ struct floor_list {
 };
 
 /*
+ * Whether @st steps by generalized-alpha's code (which may step implicit
+ * Newmark too, with am = af = 0): the ops of a 1-DOF one compared.
+ */
+static bool steps_as_galpha(const struct rths_hs_stepper *st)
+{
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *ga;
+	struct rths_hs_model one;
+	bool same;
+
+	if (rths_hs_model_init(&one, 1, NULL) < 0)
+		exit(1);
+	one.m[0] = 1;
+	one.k[0] = 1;
+	rths_hs_stepper_defaults(&p, RTHS_HS_GENERALIZED_ALPHA, st->p.dt);
+	if (rths_hs_stepper_new(&ga, &one, NULL, &p, NULL) < 0)
+		exit(1);
+	same = ga->ops == st->ops;
+	rths_hs_stepper_free(ga);
+	rths_hs_model_free(&one);
+	return same;
+}
+
+/*
  * What one sparse step of @st's method does, on its own matrices and
  * factors: the method's list (its ops' kernels) where it gives one.  The
  * implicit methods (lib/hs/integrator_galpha.c, integrator_newmark.c)
  * give none: each Newton iteration is a residual (M a, K u, C v) and a
  * solve with the effective stiffness, and one more residual keeps a and
- * v consistent; generalized-alpha and HHT-alpha add the step's constant
- * part (M a, C v).  @it is their iterations a step (the mean of the
+ * v consistent; generalized-alpha's code (generalized-alpha, HHT-alpha,
+ * and Newmark where it steps it) adds the step's constant part (M a,
+ * C v).  @it is their iterations a step (the mean of the
  * steps before the timed ones), and their effective stiffness is
  * factored here into @keff with the stepper's own coefficients (the same
  * matrix and KLU, so the same factors).
@@ -188,7 +213,8 @@ static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
 		if (k < it)
 			fl->solve[fl->nsolve++] = keff;
 	}
-	if (m == RTHS_HS_GENERALIZED_ALPHA || m == RTHS_HS_HHT_ALPHA) {
+	if (m == RTHS_HS_GENERALIZED_ALPHA || m == RTHS_HS_HHT_ALPHA ||
+	    steps_as_galpha(st)) {
 		fl->prod[fl->nprod++] = &sp->m.m;
 		fl->prod[fl->nprod++] = &sp->c.m;
 	}
@@ -349,7 +375,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	       "  by KLU with one right-hand side each, on the stepper's own matrices and factors (CR: M a, K u,\n"
 	       "  C v; D, M.  KR-alpha: M a, K u, C v, D x; D, M, D - N.  alpha-OS: K u, C v~, K0 a, C v; its effective mass.\n"
 	       "  newmark_implicit: M a, K u, C v an iteration and one more, the effective stiffness an iteration\n"
-	       "  (the mean count of the timed steps); generalized_alpha and hht_alpha: the same and M a, C v)\n");
+	       "  (the mean count of the timed steps); generalized_alpha and hht_alpha (and newmark_implicit where\n"
+	       "  generalized-alpha's code steps it): the same and M a, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
 	{
