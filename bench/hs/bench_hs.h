@@ -11,6 +11,13 @@
 
 double bench_hs_now(void);
 double bench_hs_median(double *v, int n);
+/* A stepper of method @m at 1/1024 s, started (exits on failure). */
+struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
+					 enum rths_hs_method m);
+/* Time of one step (command + accept), over @reps steps of the ground
+ * motion from step *@k on (f = -sin(0.01 k) M r, M r in @mr). */
+double bench_hs_step_batch(struct rths_hs_stepper *st, double *f,
+			   const double *mr, long reps, long *k);
 /* Median time of one step (command + accept), batches of @reps. */
 double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 			   double *f, const double *mr, long reps);

@@ -3,13 +3,15 @@
  * bench-hs, second part: one CR, KR-alpha, alpha-OS and implicit Newmark
  * step of a 2-D plane frame finite-element model (about 5,000 DOF by
  * default) on the sparse path (KLU, lib/hs/stepper_sparse.c) and on the
- * dense path, next to the floor of the sparse method: the time of the
- * sparse matrix-vector products one step needs (time_floor() lists
- * them), measured in the same run.  The triangular solves (CR: D and M,
- * KR-alpha: D twice, D - N and M, alpha-OS: its effective mass, Newmark:
- * its effective stiffness per iteration) come on top of that floor.
+ * dense path, next to two floors of the sparse method measured in the
+ * same run: the sparse matrix-vector products one step does, and those
+ * with its triangular solves (KLU, one right-hand side each) on the
+ * stepper's own factors (floor_list() gives them: CR D and M, KR-alpha
+ * D, M and D - N, alpha-OS its effective mass, the implicit methods
+ * their effective stiffness an iteration).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,55 +122,170 @@ void bench_frame_element(double *K, size_t n, long a, long b, double dx,
 					kg[i][j];
 }
 
+/* A step's sparse products and solves, as many as it does. */
+#define FLOOR_MAX 32
+#define FLOOR_STEPS 200
+struct floor_list {
+	const struct la_csc *prod[FLOOR_MAX];
+	const struct la_lin *solve[FLOOR_MAX];
+	int nprod, nsolve;
+};
+
 /*
- * The step's sparse products, in turn, as one step of method @m: CR
- * M a, K u, C v; KR-alpha also N a, M x, D y; alpha-OS K u~, C v~, K0 a,
- * C v; implicit Newmark three residuals (M a, K u, C v) on a linear
- * model (the first, the one after the first correction, and the one
- * that keeps a and v consistent once converged); generalized-alpha and
- * HHT-alpha the same three and the step's constant part (M a, C v).
+ * Whether @st steps by generalized-alpha's code (which may step implicit
+ * Newmark too, with am = af = 0): the ops of a 1-DOF one compared.
  */
-static double time_floor(const struct rths_hs_stepper *st,
-			 enum rths_hs_method m, const struct rths_hs_csc *d,
-			 const struct rths_hs_csc *nm, double *x, double *y,
-			 long reps)
+static bool steps_as_galpha(const struct rths_hs_stepper *st)
+{
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *ga;
+	struct rths_hs_model one;
+	bool same;
+
+	if (rths_hs_model_init(&one, 1, NULL) < 0)
+		exit(1);
+	one.m[0] = 1;
+	one.k[0] = 1;
+	rths_hs_stepper_defaults(&p, RTHS_HS_GENERALIZED_ALPHA, st->p.dt);
+	if (rths_hs_stepper_new(&ga, &one, NULL, &p, NULL) < 0)
+		exit(1);
+	same = ga->ops == st->ops;
+	rths_hs_stepper_free(ga);
+	rths_hs_model_free(&one);
+	return same;
+}
+
+/*
+ * What one sparse step of @st's method does, on its own matrices and
+ * factors: the method's list (its ops' kernels) where it gives one.  The
+ * implicit methods (lib/hs/integrator_galpha.c, integrator_newmark.c)
+ * give none: each Newton iteration is a residual (M a, K u, C v) and a
+ * solve with the effective stiffness, and one more residual keeps a and
+ * v consistent; generalized-alpha's code (generalized-alpha, HHT-alpha,
+ * and Newmark where it steps it) adds the step's constant part (M a,
+ * C v).  @it is their iterations a step (the mean of the
+ * steps before the timed ones), and their effective stiffness is
+ * factored here into @keff with the stepper's own coefficients (the same
+ * matrix and KLU, so the same factors).
+ */
+static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
+		       unsigned int it, struct la_lin *keff,
+		       struct floor_list *fl)
 {
 	const struct rths_hs_sparse *sp = st->sp;
-	double t[BENCH_HS_BATCHES];
+	double dt = st->p.dt, am = 0, af = 0, g, b;
 
-	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
-		double t0 = bench_hs_now();
+	memset(fl, 0, sizeof(*fl));
+	if (st->ops->kernels) {
+		struct rths_hs_step_kernels k;
 
-		for (long i = 0; i < reps; i++) {
-			bool ga = m == RTHS_HS_GENERALIZED_ALPHA ||
-				  m == RTHS_HS_HHT_ALPHA;
-			int rounds = m == RTHS_HS_NEWMARK_IMPLICIT || ga ? 3 : 1;
-
-			if (m == RTHS_HS_ALPHA_OS) {
-				la_csc_gemv(&sp->k.m, 1.0, x, 0.0, y);
-				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
-				la_csc_gemv(&sp->k0.m, 1.0, x, 0.5, y);
-				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
-				continue;
-			}
-			for (int k = 0; k < rounds; k++) {
-				la_csc_gemv(&sp->m.m, 1.0, x, 0.0, y);
-				la_csc_gemv(&sp->k.m, 1.0, x, 0.5, y);
-				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
-			}
-			if (ga) {
-				la_csc_gemv(&sp->m.m, 1.0, x, 0.5, y);
-				la_csc_gemv(&sp->c.m, 1.0, x, 0.5, y);
-			}
-			if (m == RTHS_HS_KR_ALPHA) {
-				la_csc_gemv(&nm->m, 1.0, x, 0.5, y);
-				la_csc_gemv(&sp->m.m, 1.0, x, 0.5, y);
-				la_csc_gemv(&d->m, 1.0, x, 0.5, y);
-			}
-		}
-		t[b] = (bench_hs_now() - t0) / (double)reps;
+		st->ops->kernels(st, &k);
+		memcpy(fl->prod, k.prod, (size_t)k.nprod * sizeof(k.prod[0]));
+		memcpy(fl->solve, k.solve,
+		       (size_t)k.nsolve * sizeof(k.solve[0]));
+		fl->nprod = k.nprod;
+		fl->nsolve = k.nsolve;
+		return;
 	}
-	return bench_hs_median(t, BENCH_HS_BATCHES);
+	if (!rths_hs_method_implicit(m)) {
+		fprintf(stderr, "bench-hs: %s lists no step kernels\n",
+			rths_hs_method_name(m));
+		exit(1);
+	}
+	if (m == RTHS_HS_GENERALIZED_ALPHA) {
+		double rho = st->p.rho_inf;
+
+		am = (2 * rho - 1) / (rho + 1);
+		af = rho / (rho + 1);
+	} else if (m == RTHS_HS_HHT_ALPHA) {
+		af = -st->p.alpha;
+	}
+	g = 0.5 - am + af;
+	b = 0.25 * (1 - am + af) * (1 - am + af);
+	if (rths_hs_csc_factor(st, (1 - am) / (b * dt * dt),
+			       (1 - af) * g / (b * dt), 1 - af, keff,
+			       "the effective stiffness", NULL) < 0)
+		exit(1);
+	for (unsigned int k = 0; k <= it && fl->nprod + 5 <= FLOOR_MAX; k++) {
+		fl->prod[fl->nprod++] = &sp->m.m;
+		fl->prod[fl->nprod++] = &sp->k.m;
+		fl->prod[fl->nprod++] = &sp->c.m;
+		if (k < it)
+			fl->solve[fl->nsolve++] = keff;
+	}
+	if (m == RTHS_HS_GENERALIZED_ALPHA || m == RTHS_HS_HHT_ALPHA ||
+	    steps_as_galpha(st)) {
+		fl->prod[fl->nprod++] = &sp->m.m;
+		fl->prod[fl->nprod++] = &sp->c.m;
+	}
+}
+
+/*
+ * The floor: the step's products, in turn, into y (the first one
+ * overwrites it), then, if @solves, its solves with one right-hand side
+ * each, in place on y (klu_solve); time of one round over @reps.
+ */
+static double floor_batch(const struct floor_list *fl, bool solves,
+			  const double *x, double *y, long reps)
+{
+	double t0 = bench_hs_now();
+
+	for (long i = 0; i < reps; i++) {
+		for (int k = 0; k < fl->nprod; k++)
+			la_csc_gemv(fl->prod[k], 1.0, x, k ? 0.5 : 0.0, y);
+		for (int k = 0; solves && k < fl->nsolve; k++)
+			la_lin_solve(fl->solve[k], y, 1);
+	}
+	return (bench_hs_now() - t0) / (double)reps;
+}
+
+/* The fastest of BENCH_HS_BATCHES batches: the least disturbed. */
+static double fastest(const double *t)
+{
+	double m = t[0];
+
+	for (int b = 1; b < BENCH_HS_BATCHES; b++)
+		m = fmin(m, t[b]);
+	return m;
+}
+
+/*
+ * One sparse stepper of method @m on @mo: after FLOOR_STEPS steps (the
+ * implicit methods' mean iterations), batches of steps and of each
+ * floor in turn, so that a shared machine's load weighs on all three
+ * alike; the fastest batch of each (the least disturbed by the others
+ * on the machine) into @ts, @tp (products) and @tf (+ solves).
+ */
+static void time_sparse(struct rths_hs_model *mo, enum rths_hs_method m,
+			double *f, const double *mr, double *x, double *y,
+			double *ts, double *tp, double *tf,
+			struct floor_list *fl)
+{
+	double t[3][BENCH_HS_BATCHES];
+	struct rths_hs_stepper *st = bench_hs_stepper(mo, m);
+	struct la_lin keff = { 0 };
+	long k = 0, reps = mo->n > 20000 ? 20 : 200;
+	unsigned int sum = 0;
+
+	if (!st->sp) {
+		fprintf(stderr, "bench-hs: the frame is not sparse\n");
+		exit(1);
+	}
+	for (int i = 0; i < FLOOR_STEPS; i++) {
+		bench_hs_step_batch(st, f, mr, 1, &k);
+		sum += rths_hs_stepper_iterations(st);
+	}
+	floor_list(st, m, (sum + FLOOR_STEPS / 2) / FLOOR_STEPS, &keff, fl);
+	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
+		t[0][b] = bench_hs_step_batch(st, f, mr, reps, &k);
+		t[1][b] = floor_batch(fl, false, x, y, 10 * reps);
+		t[2][b] = floor_batch(fl, true, x, y, reps);
+	}
+	*ts = fastest(t[0]);
+	*tp = fastest(t[1]);
+	*tf = fastest(t[2]);
+	la_lin_free(&keff);
+	rths_hs_stepper_free(st);
 }
 
 const enum rths_hs_method bench_hs_frame_methods[BENCH_HS_FRAME_METHODS] = {
@@ -207,42 +324,22 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	rths_hs_model_ground_force(&mo, -1.0, mr);
 	printf("\nbench-hs: one step of a 2-D plane frame, %zu stories x %zu bays, %zu DOF\n",
 	       stories, bays, n);
-	printf("  method             sparse (us)   floor (us)   sparse/floor   dense (us)   dense/sparse\n");
+	printf("  method             kernels   sparse (us)   products (us)   +solves (us)   sparse/products   sparse/(+solves)   dense (us)   dense/sparse\n");
 	for (int m = 0; m < (int)(sizeof(meth) / sizeof(meth[0])); m++) {
-		struct rths_hs_stepper_params p;
 		struct rths_hs_stepper *st;
-		struct rths_hs_csc d = { 0 }, nm = { 0 };
-		double ts, tf, td = NAN;
+		struct floor_list fl;
+		double ts, tp, tf, td = NAN;
 		double dt = 1.0 / 1024;
-		double rho = 0.8, am = (2 * rho - 1) / (rho + 1);
-		double af = rho / (rho + 1), g = 0.5 - am + af;
-		double be = 0.25 * (1 - am + af) * (1 - am + af);
-
 		size_t keep = rths_hs_sparse_min_dofs;
 
 		/* sparse whatever the size, to find where it pays */
 		rths_hs_sparse_min_dofs = 1;
-		ts = bench_hs_time_steps(&mo, meth[m], f, mr,
-					 n > 20000 ? 20 : 200);
-		/* the floor on the same matrices as the sparse stepper's */
-		rths_hs_stepper_defaults(&p, meth[m], dt);
-		if (rths_hs_stepper_new(&st, &mo, NULL, &p, NULL) < 0 ||
-		    !st->sp) {
-			fprintf(stderr, "bench-hs: the frame is not sparse\n");
-			exit(1);
-		}
-		if (meth[m] == RTHS_HS_KR_ALPHA &&
-		    (rths_hs_csc_combine(st, 1.0, g * dt, be * dt * dt,
-					 &d, NULL) < 0 ||
-		     rths_hs_csc_combine(st, am, af * g * dt,
-					 af * be * dt * dt, &nm, NULL) < 0))
-			exit(1);
-		tf = time_floor(st, meth[m], &d, &nm, x, y,
-				n > 20000 ? 100 : 2000);
+		time_sparse(&mo, meth[m], f, mr, x, y, &ts, &tp, &tf, &fl);
 		if (!m) {
 			struct la_lin lu;
 			struct rths_hs_csc dd;
 
+			st = bench_hs_stepper(&mo, RTHS_HS_CR);
 			if (rths_hs_csc_combine(st, 1.0, dt / 2, dt * dt / 4,
 						&dd, NULL) < 0 ||
 			    rths_hs_csc_factor(st, 1.0, dt / 2, dt * dt / 4,
@@ -253,10 +350,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 			nnz_k = la_csc_nnz(&st->sp->k.m);
 			la_lin_free(&lu);
 			rths_hs_csc_free(&dd);
+			rths_hs_stepper_free(st);
 		}
-		rths_hs_csc_free(&d);
-		rths_hs_csc_free(&nm);
-		rths_hs_stepper_free(st);
 		if (n <= dense_max) {
 			rths_hs_sparse_min_dofs = SIZE_MAX;
 			td = bench_hs_time_steps(&mo, meth[m], f, mr,
@@ -267,17 +362,21 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 			sparse[m] = ts;
 		if (floor)
 			floor[m] = tf;
-		printf("  %-16s   %11.1f   %10.1f   %12.2f   %10.1f   %12.1f\n",
-		       rths_hs_method_name(meth[m]), ts * 1e6, tf * 1e6,
-		       ts / tf, td * 1e6, td / ts);
+		printf("  %-16s   %3d + %d   %11.1f   %13.1f   %12.1f   %15.2f   %16.2f   %10.1f   %12.1f\n",
+		       rths_hs_method_name(meth[m]), fl.nprod, fl.nsolve,
+		       ts * 1e6, tp * 1e6,
+		       tf * 1e6, ts / tp, ts / tf, td * 1e6, td / ts);
 		fflush(stdout);
 	}
 	if (n > dense_max)
 		printf("  dense skipped: %zu DOF > %zu (HS_FRAME_DENSE_MAX; its setup factors and inverts n x n matrices)\n",
 		       n, dense_max);
-	printf("  floor: the step's sparse products alone (CR: M a, K u, C v; KR-alpha: also N a, M x, D y;\n"
-	       "         alpha-OS: K u, C v~, K0 a, C v; newmark_implicit: three residuals M a, K u, C v;\n"
-	       "         generalized_alpha, hht_alpha: the same and M a, C v)\n");
+	printf("  kernels: the step's sparse products + its solves; products: the products alone; +solves: and the solves,\n"
+	       "  by KLU with one right-hand side each, on the stepper's own matrices and factors (CR: M a, K u,\n"
+	       "  C v; D, M.  KR-alpha: M a, K u, C v, D x; D, M, D - N.  alpha-OS: K u, C v~, K0 a, C v; its effective mass.\n"
+	       "  newmark_implicit: M a, K u, C v an iteration and one more, the effective stiffness an iteration\n"
+	       "  (the mean count of the timed steps); generalized_alpha and hht_alpha (and newmark_implicit where\n"
+	       "  generalized-alpha's code steps it): the same and M a, C v)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
 	{

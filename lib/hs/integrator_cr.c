@@ -79,13 +79,28 @@ static int cr_accept(struct rths_hs_stepper *st, const double *r_exp,
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, st->r);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		st->a[i] = st->f1[i] - st->r[i];
+		st->u[i] = st->u1[i];
+		st->v[i] = cr->v1[i];
+	}
 	rths_hs_stepper_cv(st, -1.0, cr->v1, 1.0, st->a);
 	la_lin_solve(&st->mass_lu, st->a, 1);
-	memcpy(st->u, st->u1, n * sizeof(double));
-	memcpy(st->v, cr->v1, n * sizeof(double));
 	return 0;
+}
+
+/* bench-hs's floor: the sparse step's products and solves */
+static void cr_kernels(const struct rths_hs_stepper *st,
+		       struct rths_hs_step_kernels *k)
+{
+	const struct cr *cr = st->priv;
+
+	*k = (struct rths_hs_step_kernels){
+		.prod = { &st->sp->m.m, &st->sp->k.m, &st->sp->c.m },
+		.nprod = 3,
+		.solve = { &cr->dlu, &st->mass_lu },
+		.nsolve = 2,
+	};
 }
 
 static void cr_destroy(struct rths_hs_stepper *st)
@@ -105,4 +120,5 @@ const struct rths_hs_stepper_ops rths_hs_cr_ops = {
 	.command = cr_command,
 	.accept = cr_accept,
 	.destroy = cr_destroy,
+	.kernels = cr_kernels,
 };

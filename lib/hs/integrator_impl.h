@@ -10,6 +10,18 @@
 
 #include "hs/linalg.h"
 
+/*
+ * What one sparse step of a method cannot avoid, on the stepper's own
+ * matrices and KLU factors: its sparse products and its solves with one
+ * right-hand side (bench-hs times them as the step's floor).
+ */
+#define RTHS_HS_STEP_KERNELS_MAX 8
+struct rths_hs_step_kernels {
+	const struct la_csc *prod[RTHS_HS_STEP_KERNELS_MAX];
+	const struct la_lin *solve[RTHS_HS_STEP_KERNELS_MAX];
+	int nprod, nsolve;
+};
+
 struct rths_hs_stepper_ops {
 	/* Integration matrices, once. */
 	int (*setup)(struct rths_hs_stepper *st, struct rths_error *err);
@@ -21,6 +33,9 @@ struct rths_hs_stepper_ops {
 	int (*accept)(struct rths_hs_stepper *st, const double *r_exp,
 		      struct rths_error *err);
 	void (*destroy)(struct rths_hs_stepper *st);
+	/* A sparse step's products and solves (optional; bench-hs). */
+	void (*kernels)(const struct rths_hs_stepper *st,
+			struct rths_hs_step_kernels *k);
 };
 
 /*

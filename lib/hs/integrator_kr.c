@@ -14,9 +14,13 @@
  *
  * A sparse model (st->sp) never forms the dense alpha1, alpha3 and
  * M (I - alpha3).  With N = am M + af gamma dt C0 + af beta dt^2 K0
- * (alpha3 = D^-1 N): alpha1 a = D^-1 (M a), M alpha3 a = M D^-1 (N a),
- * and M (I - alpha3) x = b is (D - N) x = D M^-1 b, so that D, D - N and
- * M are factored by KLU and N kept in compressed columns.
+ * (alpha3 = D^-1 N): alpha1 a = D^-1 (M a), and since
+ * M (I - alpha3) = M D^-1 (D - N) and N = af D + (am - af) M,
+ *	a_{n+1} = (D - N)^-1 (D (M^-1 b - af a_n) - (am - af) M a_n)
+ * for the right-hand side b of the equation above without its alpha3
+ * term.  M a_n is the command's product, kept; D, D - N and M are
+ * factored by KLU and D kept in compressed columns: a step is the
+ * products M a, K u, C v and D x and the solves with D, M and D - N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +35,11 @@ struct kr {
 	double *v1;
 	double *cv;		/* C v_n */
 	/* sparse */
+	double am;
 	struct la_lin dlu;	/* D */
 	struct la_lin dnlu;	/* D - N */
-	struct rths_hs_csc d, nm; /* D and N */
-	double *t1, *t2;	/* n scratch */
+	struct rths_hs_csc d;	/* D */
+	double *ma;		/* dt M a_n, from the command */
 };
 
 static int kr_setup_sparse(struct rths_hs_stepper *st, double am,
@@ -45,15 +50,12 @@ static int kr_setup_sparse(struct rths_hs_stepper *st, double am,
 	double dt = st->p.dt;
 	int r;
 
-	kr->t1 = rths_zalloc(st->n, err);
-	kr->t2 = rths_zalloc(st->n, err);
-	if (!kr->t1 || !kr->t2)
+	kr->am = am;
+	kr->ma = rths_zalloc(st->n, err);
+	if (!kr->ma)
 		return -ENOMEM;
 	r = rths_hs_csc_combine(st, 1.0, gamma * dt, beta * dt * dt, &kr->d,
 				err);
-	if (!r)
-		r = rths_hs_csc_combine(st, am, af * gamma * dt,
-					af * beta * dt * dt, &kr->nm, err);
 	if (!r)
 		r = rths_hs_csc_factor(st, 1.0, gamma * dt, beta * dt * dt,
 				       &kr->dlu, "the KR-alpha matrix D", err);
@@ -137,8 +139,9 @@ static int kr_command(struct rths_hs_stepper *st, struct rths_error *err)
 
 	(void)err;
 	if (st->sp) {
-		/* dt D^-1 (M a) */
-		rths_hs_stepper_mv(st, dt, st->a, 0.0, st->w1);
+		/* dt D^-1 (M a), dt M a kept for the accept */
+		rths_hs_stepper_mv(st, dt, st->a, 0.0, kr->ma);
+		memcpy(st->w1, kr->ma, n * sizeof(double));
 		la_lin_solve(&kr->dlu, st->w1, 1);
 	} else {
 		la_gemv(n, n, dt, kr->alpha1, st->a, 0.0, st->w1);
@@ -161,29 +164,47 @@ static int kr_accept(struct rths_hs_stepper *st, const double *r_exp,
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, r1);
 	rths_hs_stepper_cv(st, 1.0, kr->v1, 0.0, cv1);
-	for (size_t i = 0; i < n; i++)
+	/* the right-hand side; step n's state is read for the last time */
+	for (size_t i = 0; i < n; i++) {
 		rhs[i] = bf * (st->f1[i] - cv1[i] - r1[i]) +
 			 af * (st->f[i] - kr->cv[i] - st->r[i]);
-	if (st->sp) {
-		/* rhs -= M D^-1 (N a) */
-		la_csc_gemv(&kr->nm.m, 1.0, st->a, 0.0, kr->t1);
-		la_lin_solve(&kr->dlu, kr->t1, 1);
-		rths_hs_stepper_mv(st, -1.0, kr->t1, 1.0, rhs);
-		/* (D - N) x = D M^-1 rhs */
-		la_lin_solve(&st->mass_lu, rhs, 1);
-		la_csc_gemv(&kr->d.m, 1.0, rhs, 0.0, kr->t2);
-		la_lin_solve(&kr->dnlu, kr->t2, 1);
-		memcpy(rhs, kr->t2, n * sizeof(double));
-	} else {
-		la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
-		la_lin_solve(&kr->mhat, rhs, 1);
+		st->u[i] = st->u1[i];
+		st->v[i] = kr->v1[i];
+		st->r[i] = r1[i];
+		kr->cv[i] = cv1[i];
 	}
+	if (st->sp) {
+		double c = -(kr->am - af) / st->p.dt;
+
+		/* (D - N) a_{n+1} = D (M^-1 rhs - af a_n) - (am - af) M a_n */
+		la_lin_solve(&st->mass_lu, rhs, 1);
+		for (size_t i = 0; i < n; i++) {
+			rhs[i] -= af * st->a[i];
+			st->a[i] = c * kr->ma[i];
+		}
+		la_csc_gemv(&kr->d.m, 1.0, rhs, 1.0, st->a);
+		la_lin_solve(&kr->dnlu, st->a, 1);
+		return 0;
+	}
+	la_gemv(n, n, -1.0, kr->malpha3, st->a, 1.0, rhs);
+	la_lin_solve(&kr->mhat, rhs, 1);
 	memcpy(st->a, rhs, n * sizeof(double));
-	memcpy(st->u, st->u1, n * sizeof(double));
-	memcpy(st->v, kr->v1, n * sizeof(double));
-	memcpy(st->r, r1, n * sizeof(double));
-	memcpy(kr->cv, cv1, n * sizeof(double));
 	return 0;
+}
+
+/* bench-hs's floor: the sparse step's products and solves */
+static void kr_kernels(const struct rths_hs_stepper *st,
+		       struct rths_hs_step_kernels *k)
+{
+	const struct kr *kr = st->priv;
+
+	*k = (struct rths_hs_step_kernels){
+		.prod = { &st->sp->m.m, &st->sp->k.m, &st->sp->c.m,
+			  &kr->d.m },
+		.nprod = 4,
+		.solve = { &kr->dlu, &st->mass_lu, &kr->dnlu },
+		.nsolve = 3,
+	};
 }
 
 static void kr_destroy(struct rths_hs_stepper *st)
@@ -200,9 +221,7 @@ static void kr_destroy(struct rths_hs_stepper *st)
 	la_lin_free(&kr->dlu);
 	la_lin_free(&kr->dnlu);
 	rths_hs_csc_free(&kr->d);
-	rths_hs_csc_free(&kr->nm);
-	free(kr->t1);
-	free(kr->t2);
+	free(kr->ma);
 	free(kr);
 }
 
@@ -212,4 +231,5 @@ const struct rths_hs_stepper_ops rths_hs_kr_alpha_ops = {
 	.command = kr_command,
 	.accept = kr_accept,
 	.destroy = kr_destroy,
+	.kernels = kr_kernels,
 };

@@ -11,7 +11,6 @@
  * with beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "hs/integrator_impl.h"
 
@@ -89,25 +88,41 @@ static int os_accept(struct rths_hs_stepper *st, const double *r_exp,
 	struct os *os = st->priv;
 	size_t n = st->n;
 	double al = st->p.alpha, dt = st->p.dt, bd = os->beta * dt * dt;
-	double *rt = st->w1, *cvt = st->w2, *a1 = st->w3;
+	double *rt = st->w1, *cvt = st->w2, *a1 = st->a;
 
 	(void)err;
 	rths_hs_stepper_restoring(st, st->u1, r_exp, rt);
 	rths_hs_stepper_cv(st, 1.0, os->vt, 0.0, cvt);
-	for (size_t i = 0; i < n; i++)
+	/* a_{n+1} and r~ in place of a_n and r_n, read here for the last time */
+	for (size_t i = 0; i < n; i++) {
 		a1[i] = (1 + al) * (st->f1[i] - cvt[i] - rt[i]) -
 			al * (st->f[i] - os->cv[i] - st->r[i]);
+		st->r[i] = rt[i];
+	}
 	la_lin_solve(&os->meff, a1, 1);
 	/* r_{n+1} = r~ + K0 beta dt^2 a_{n+1} */
-	rths_hs_stepper_k0v(st, bd, a1, 1.0, rt);
+	rths_hs_stepper_k0v(st, bd, a1, 1.0, st->r);
 	for (size_t i = 0; i < n; i++) {
 		st->u[i] = st->u1[i] + bd * a1[i];
 		st->v[i] = os->vt[i] + os->gamma * dt * a1[i];
 	}
-	memcpy(st->a, a1, n * sizeof(double));
-	memcpy(st->r, rt, n * sizeof(double));
 	rths_hs_stepper_cv(st, 1.0, st->v, 0.0, os->cv);
 	return 0;
+}
+
+/* bench-hs's floor: the sparse step's products and solves */
+static void os_kernels(const struct rths_hs_stepper *st,
+		       struct rths_hs_step_kernels *k)
+{
+	const struct os *os = st->priv;
+
+	*k = (struct rths_hs_step_kernels){
+		.prod = { &st->sp->k.m, &st->sp->c.m, &st->sp->k0.m,
+			  &st->sp->c.m },
+		.nprod = 4,
+		.solve = { &os->meff },
+		.nsolve = 1,
+	};
 }
 
 static void os_destroy(struct rths_hs_stepper *st)
@@ -128,4 +143,5 @@ const struct rths_hs_stepper_ops rths_hs_alpha_os_ops = {
 	.command = os_command,
 	.accept = os_accept,
 	.destroy = os_destroy,
+	.kernels = os_kernels,
 };
