@@ -26,25 +26,31 @@ static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
 		      NULL) ? -1 : 0;
 }
 
-static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-		  void *ud, N_Vector t1, N_Vector t2, N_Vector t3)
+/* J = @cj I + @sign df/dy (both column-major) */
+static int dense_jac(const struct bench_problem *p, sunrealtype t,
+		     N_Vector y, SUNMatrix J, double cj, double sign)
 {
-	const struct bench_problem *p = ud;
 	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
 	size_t n = p->dim;
 	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
 
+	if (p->jac(t, N_VGetArrayPointer(y), &v, NULL))
+		return -1;
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++)
+			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) +
+						sign * RTHS_MAT(&v, i, j);
+	return 0;
+}
+
+static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+		  void *ud, N_Vector t1, N_Vector t2, N_Vector t3)
+{
 	(void)fy;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(y), &v, NULL))
-		return -1;
-	/* both column-major */
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++)
-			SM_ELEMENT_D(J, i, j) = RTHS_MAT(&v, i, j);
-	return 0;
+	return dense_jac(ud, t, y, J, 0, 1);
 }
 
 /* explicit ODEs become F = y' - f(t, y) for IDA */
@@ -69,23 +75,12 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
 		   N_Vector rr, SUNMatrix J, void *ud, N_Vector t1,
 		   N_Vector t2, N_Vector t3)
 {
-	const struct bench_problem *p = ud;
-	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
-	size_t n = p->dim;
-	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
-
 	(void)yp;
 	(void)rr;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(yy), &v, NULL))
-		return -1;
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++)
-			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) -
-						RTHS_MAT(&v, i, j);
-	return 0;
+	return dense_jac(ud, t, yy, J, cj, -1);
 }
 
 static void silent(int code, const char *module, const char *fn, char *msg,
