@@ -13,6 +13,7 @@
 #ifndef _RTHS_CARD_H
 #define _RTHS_CARD_H
 
+#include <linux/device.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <net/netlink.h>
@@ -70,6 +71,13 @@ struct rths_card_type {
 
 int rths_card_register(struct rths_card_type *ct);
 void rths_card_unregister(struct rths_card_type *ct);
+
+/*
+ * A card module whose init and exit only register and unregister its
+ * card type, as module_platform_driver() is for a platform driver.
+ */
+#define module_rths_card(__card) \
+	module_driver(__card, rths_card_register, rths_card_unregister)
 
 /* What a card may know about its device. */
 u32 rths_card_channels(const struct rths_device *rd);

@@ -55,26 +55,28 @@ void rths_stats_publish(struct rths_device *rd)
 	spin_unlock(&rd->stats_lock);
 }
 
-/* Any context: a consistent copy of the last published counters. */
-void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st)
+/* Any context: a consistent copy of @len bytes published at @pub. */
+static void rths_stats_copy(struct rths_device *rd, void *dst,
+			    const void *pub, size_t len)
 {
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&rd->stats_seq);
-		memcpy(st, &rd->stats_pub, sizeof(*st));
+		memcpy(dst, pub, len);
 	} while (read_seqcount_retry(&rd->stats_seq, seq));
+}
+
+/* Any context: a consistent copy of the last published counters. */
+void rths_stats_read(struct rths_device *rd, struct rths_stats_k *st)
+{
+	rths_stats_copy(rd, st, &rd->stats_pub, sizeof(*st));
 }
 
 /* Any context: the position, step and tick of one tick boundary. */
 void rths_stats_read_pos(struct rths_device *rd, struct rths_pos_k *pos)
 {
-	unsigned int seq;
-
-	do {
-		seq = read_seqcount_begin(&rd->stats_seq);
-		memcpy(pos, &rd->pos_pub, sizeof(*pos));
-	} while (read_seqcount_retry(&rd->stats_seq, seq));
+	rths_stats_copy(rd, pos, &rd->pos_pub, sizeof(*pos));
 }
 
 /*

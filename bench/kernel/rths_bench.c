@@ -61,6 +61,22 @@ static void make_dev(struct rths_ctl *ctl, const char *name)
 		die(ctl, "dev set", err);
 }
 
+/* Open @name as its owner and start it; its rings are in sync. */
+static struct rths_dev *open_started(struct rths_ctl *ctl, const char *name)
+{
+	struct rths_dev *dev;
+	int err;
+
+	err = rths_dev_open(ctl, name, RTHS_OPEN_OWNER, &dev);
+	if (err)
+		die(ctl, "open", err);
+	err = rths_run_start(ctl, name);
+	if (err)
+		die(ctl, "start", err);
+	rths_dev_sync(dev);
+	return dev;
+}
+
 /*
  * Per step through the rings: post the command, read the feedback.  The
  * kernel's own work (the ticks) is not timed; commands go in batches so
@@ -76,13 +92,7 @@ static double bench_rings(struct rths_ctl *ctl, uint64_t steps)
 	int err, i;
 
 	make_dev(ctl, "bench0");
-	err = rths_dev_open(ctl, "bench0", RTHS_OPEN_OWNER, &dev);
-	if (err)
-		die(ctl, "open", err);
-	err = rths_run_start(ctl, "bench0");
-	if (err)
-		die(ctl, "start", err);
-	rths_dev_sync(dev);
+	dev = open_started(ctl, "bench0");
 	while (n < steps) {
 		t0 = now_ns();
 		for (i = 0; i < BATCH; i++) {
@@ -241,13 +251,7 @@ static void rths_loop(struct rths_ctl *ctl, uint64_t steps, bool spin)
 		err = rths_dev_get(ctl, "loop0", &info, sizeof(info));
 	if (err)
 		die(ctl, "dev new", err);
-	err = rths_dev_open(ctl, "loop0", RTHS_OPEN_OWNER, &dev);
-	if (err)
-		die(ctl, "open", err);
-	err = rths_run_start(ctl, "loop0");
-	if (err)
-		die(ctl, "start", err);
-	rths_dev_sync(dev);
+	dev = open_started(ctl, "loop0");
 	x.priv = dev;
 	time_loop(&x, steps, spin, info.rate_hz);
 	rths_run_stop(ctl, "loop0");

@@ -85,6 +85,17 @@ void bench_problems_free(struct bench_set *set);
 void bench_pendulum_state(double th, double om, double *Y);
 
 void bench_result_fail(struct bench_result *r, const char *status);
+/* A solver's failure code and the status the table prints for it. */
+struct bench_status {
+	int code;
+	const char *name;
+};
+/*
+ * @r is ok if @ok, else failed with the name of @rc in @tab (up to an
+ * entry without a name), or with "@lib @rc" (NULL @lib: "error").
+ */
+void bench_result_status(struct bench_result *r, int ok, int rc,
+			 const struct bench_status *tab, const char *lib);
 double bench_error(const struct bench_problem *p, const double *y);
 
 #endif /* RTHS_BENCH_ODE_H */

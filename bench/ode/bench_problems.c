@@ -98,6 +98,29 @@ void bench_result_fail(struct bench_result *r, const char *status)
 	r->err = NAN;
 }
 
+void bench_result_status(struct bench_result *r, int ok, int rc,
+			 const struct bench_status *tab, const char *lib)
+{
+	char s[24];
+
+	if (ok) {
+		r->ok = 1;
+		snprintf(r->status, sizeof(r->status), "ok");
+		return;
+	}
+	for (; tab->name; tab++) {
+		if (tab->code == rc) {
+			bench_result_fail(r, tab->name);
+			return;
+		}
+	}
+	if (lib)
+		snprintf(s, sizeof(s), "%s %d", lib, rc);
+	else
+		snprintf(s, sizeof(s), "error");
+	bench_result_fail(r, s);
+}
+
 double bench_error(const struct bench_problem *p, const double *y)
 {
 	double err = 0;

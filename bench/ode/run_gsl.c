@@ -4,8 +4,6 @@
  * control (atol_i = tol * scale_i, like the others).  GSL counts neither
  * function evaluations nor Jacobians, so the wrappers do.
  */
-#include <stdio.h>
-
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 
@@ -15,6 +13,12 @@ struct gsl_ctx {
 	const struct bench_problem *p;
 	const struct rths_ode_system *sys;	/* for the reference */
 	unsigned long nf, nj;
+};
+
+static const struct bench_status gsl_status[] = {
+	{ GSL_EMAXITER, "too many steps" },
+	{ GSL_ENOPROG, "step underflow" },
+	{ 0, NULL },
 };
 
 static int g_rhs(double t, const double y[], double f[], void *params)
@@ -82,19 +86,7 @@ static void run_gsl(const struct bench_solver *sv,
 	for (size_t i = 0; i < p->dim; i++)
 		r->y[i] = p->y0[i];
 	rc = gsl_odeiv2_driver_apply(d, &t, p->tend, r->y);
-	if (rc == GSL_SUCCESS) {
-		r->ok = 1;
-		snprintf(r->status, sizeof(r->status), "ok");
-	} else if (rc == GSL_EMAXITER) {
-		bench_result_fail(r, "too many steps");
-	} else if (rc == GSL_ENOPROG) {
-		bench_result_fail(r, "step underflow");
-	} else {
-		char s[24];
-
-		snprintf(s, sizeof(s), "gsl %d", rc);
-		bench_result_fail(r, s);
-	}
+	bench_result_status(r, rc == GSL_SUCCESS, rc, gsl_status, "gsl");
 	/* the driver counts accepted steps (its evolve object counts
 	 * attempts, and the multistep methods retry inside a step) */
 	r->steps = d->n;

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Benchmark adapter: the rths integrators. */
-#include <stdio.h>
-
 #include "bench.h"
 #include "../../tests/ode/problems.h"
+
+static const struct bench_status rths_status[] = {
+	{ -RTHS_E_MAXSTEPS, "too many steps" },
+	{ -RTHS_E_HMIN, "step underflow" },
+	{ -RTHS_E_NO_CONVERGENCE, "no convergence" },
+	{ -RTHS_E_NONFINITE, "non-finite" },
+	{ -RTHS_E_SINGULAR, "singular" },
+	{ -RTHS_E_ERRTEST, "error test" },
+	{ -RTHS_E_FIXEDSTEP, "h too large" },
+	{ 0, NULL },
+};
 
 static void run_rths(const struct bench_solver *sv,
 		     const struct bench_problem *p, double tol,
@@ -41,26 +50,7 @@ static void run_rths(const struct bench_solver *sv,
 	r->jac_evals = st->jac_evals;
 	r->lu = st->lu_decomps;
 	r->rejected = st->err_test_fails + st->conv_fails;
-	r->ok = !rc;
-	if (rc) {
-		static const struct { int code; const char *name; } names[] = {
-			{ -RTHS_E_MAXSTEPS, "too many steps" },
-			{ -RTHS_E_HMIN, "step underflow" },
-			{ -RTHS_E_NO_CONVERGENCE, "no convergence" },
-			{ -RTHS_E_NONFINITE, "non-finite" },
-			{ -RTHS_E_SINGULAR, "singular" },
-			{ -RTHS_E_ERRTEST, "error test" },
-			{ -RTHS_E_FIXEDSTEP, "h too large" },
-		};
-		const char *n = "error";
-
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (names[i].code == rc)
-				n = names[i].name;
-		bench_result_fail(r, n);
-	} else {
-		snprintf(r->status, sizeof(r->status), "ok");
-	}
+	bench_result_status(r, !rc, rc, rths_status, NULL);
 	rths_ode_free(s);
 }
 

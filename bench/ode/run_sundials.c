@@ -4,8 +4,6 @@
  * fixed-point iteration) and IDA (dense Newton), analytic Jacobians where
  * the problem has one, as the rths implicit methods get.
  */
-#include <stdio.h>
-
 #include <cvode/cvode.h>
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -26,25 +24,31 @@ static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
 		      NULL) ? -1 : 0;
 }
 
-static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-		  void *ud, N_Vector t1, N_Vector t2, N_Vector t3)
+/* J = @cj I + @sign df/dy (both column-major) */
+static int dense_jac(const struct bench_problem *p, sunrealtype t,
+		     N_Vector y, SUNMatrix J, double cj, double sign)
 {
-	const struct bench_problem *p = ud;
 	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
 	size_t n = p->dim;
 	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
 
+	if (p->jac(t, N_VGetArrayPointer(y), &v, NULL))
+		return -1;
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < n; i++)
+			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) +
+						sign * RTHS_MAT(&v, i, j);
+	return 0;
+}
+
+static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+		  void *ud, N_Vector t1, N_Vector t2, N_Vector t3)
+{
 	(void)fy;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(y), &v, NULL))
-		return -1;
-	/* both column-major */
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++)
-			SM_ELEMENT_D(J, i, j) = RTHS_MAT(&v, i, j);
-	return 0;
+	return dense_jac(ud, t, y, J, 0, 1);
 }
 
 /* explicit ODEs become F = y' - f(t, y) for IDA */
@@ -69,23 +73,12 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
 		   N_Vector rr, SUNMatrix J, void *ud, N_Vector t1,
 		   N_Vector t2, N_Vector t3)
 {
-	const struct bench_problem *p = ud;
-	double Jr[BENCH_MAXDIM * BENCH_MAXDIM] = { 0 };
-	size_t n = p->dim;
-	struct rths_mat v = { RTHS_MAT_DENSE, n, n, n, Jr };
-
 	(void)yp;
 	(void)rr;
 	(void)t1;
 	(void)t2;
 	(void)t3;
-	if (p->jac(t, N_VGetArrayPointer(yy), &v, NULL))
-		return -1;
-	for (size_t j = 0; j < n; j++)
-		for (size_t i = 0; i < n; i++)
-			SM_ELEMENT_D(J, i, j) = (i == j ? cj : 0) -
-						RTHS_MAT(&v, i, j);
-	return 0;
+	return dense_jac(ud, t, yy, J, cj, -1);
 }
 
 static void silent(int code, const char *module, const char *fn, char *msg,
@@ -98,25 +91,19 @@ static void silent(int code, const char *module, const char *fn, char *msg,
 	(void)ud;
 }
 
-static void status(struct bench_result *r, int rc, int too_much_work,
-		   int conv, int err)
-{
-	if (rc >= 0) {
-		r->ok = 1;
-		snprintf(r->status, sizeof(r->status), "ok");
-	} else if (rc == too_much_work) {
-		bench_result_fail(r, "too many steps");
-	} else if (rc == conv) {
-		bench_result_fail(r, "no convergence");
-	} else if (rc == err) {
-		bench_result_fail(r, "error test");
-	} else {
-		char s[24];
+static const struct bench_status cvode_status[] = {
+	{ CV_TOO_MUCH_WORK, "too many steps" },
+	{ CV_CONV_FAILURE, "no convergence" },
+	{ CV_ERR_FAILURE, "error test" },
+	{ 0, NULL },
+};
 
-		snprintf(s, sizeof(s), "flag %d", rc);
-		bench_result_fail(r, s);
-	}
-}
+static const struct bench_status ida_status[] = {
+	{ IDA_TOO_MUCH_WORK, "too many steps" },
+	{ IDA_CONV_FAIL, "no convergence" },
+	{ IDA_ERR_FAIL, "error test" },
+	{ 0, NULL },
+};
 
 static void run_cvode(const struct bench_solver *sv,
 		      const struct bench_problem *p, double tol,
@@ -161,7 +148,7 @@ static void run_cvode(const struct bench_solver *sv,
 		CVodeSetNonlinearSolver(mem, NLS);
 	}
 	rc = CVode(mem, p->tend, y, &t, CV_NORMAL);
-	status(r, rc, CV_TOO_MUCH_WORK, CV_CONV_FAILURE, CV_ERR_FAILURE);
+	bench_result_status(r, rc >= 0, rc, cvode_status, "flag");
 	for (size_t i = 0; i < p->dim; i++)
 		r->y[i] = NV_Ith_S(y, i);
 	CVodeGetNumSteps(mem, &v);
@@ -240,7 +227,7 @@ static void run_ida(const struct bench_solver *sv,
 		IDASetJacFn(mem, ida_jac);
 	}
 	rc = IDASolve(mem, p->tend, &t, yy, yp, IDA_NORMAL);
-	status(r, rc, IDA_TOO_MUCH_WORK, IDA_CONV_FAIL, IDA_ERR_FAIL);
+	bench_result_status(r, rc >= 0, rc, ida_status, "flag");
 	for (size_t i = 0; i < p->dim; i++)
 		r->y[i] = NV_Ith_S(yy, i);
 	IDAGetNumSteps(mem, &v);

@@ -996,18 +996,7 @@ static struct rths_card_type rths_comedi_type = {
 	.read = rths_comedi_read,
 };
 
-static int __init rths_comedi_init(void)
-{
-	return rths_card_register(&rths_comedi_type);
-}
-
-static void __exit rths_comedi_exit(void)
-{
-	rths_card_unregister(&rths_comedi_type);
-}
-
-module_init(rths_comedi_init);
-module_exit(rths_comedi_exit);
+module_rths_card(rths_comedi_type);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rths comedi card: DAQ boards through kcomedilib");
 MODULE_AUTHOR("rths developers");

@@ -492,18 +492,7 @@ static struct rths_card_type rths_sim_type = {
 	.read = rths_sim_read,
 };
 
-static int __init rths_sim_init(void)
-{
-	return rths_card_register(&rths_sim_type);
-}
-
-static void __exit rths_sim_exit(void)
-{
-	rths_card_unregister(&rths_sim_type);
-}
-
-module_init(rths_sim_init);
-module_exit(rths_sim_exit);
+module_rths_card(rths_sim_type);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rths sim card: a deterministic integer actuator and specimen");
 MODULE_AUTHOR("rths developers");

@@ -41,6 +41,31 @@ static int fail(struct ctx *cx, const char *path, const char *what)
 	return -EINVAL;
 }
 
+/*
+ * Refuses a field of @obj (at @path) that is not one of @keys nor, with
+ * @sections, a device section (device_sub_is_section()).
+ */
+static int check_keys(struct ctx *cx, json_t *obj, const char *path,
+		      const char *const *keys, size_t nkeys, int sections)
+{
+	const char *key;
+	char p[320];
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		size_t k;
+
+		for (k = 0; k < nkeys; k++)
+			if (!strcmp(key, keys[k]))
+				break;
+		if (k == nkeys && !(sections && device_sub_is_section(key))) {
+			snprintf(p, sizeof(p), "%s.%s", path, key);
+			return fail(cx, p, "unknown field");
+		}
+	}
+	return 0;
+}
+
 static int get_int(struct ctx *cx, json_t *obj, const char *key,
 		   const char *path, int lo, int hi, int dflt, int *out)
 {
@@ -149,23 +174,14 @@ static int load_elements(struct ctx *cx, json_t *js, const char *path,
 		json_t *el = json_array_get(list, e), *v, *d;
 		struct rths_hs_element_params prm;
 		struct rths_error err;
-		const char *key;
 		int kind, di, dj;
 
 		snprintf(p, sizeof(p), "%s.elements[%d]", path, e);
 		if (!json_is_object(el))
 			return fail(cx, p, "expected an object");
-		json_object_foreach(el, key, v) {
-			size_t k;
-
-			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-				if (!strcmp(key, keys[k]))
-					break;
-			if (k == sizeof(keys) / sizeof(keys[0])) {
-				snprintf(q, sizeof(q), "%s.%s", p, key);
-				return fail(cx, q, "unknown field");
-			}
-		}
+		if (check_keys(cx, el, p, keys,
+			       sizeof(keys) / sizeof(keys[0]), 0))
+			return -EINVAL;
 		v = json_object_get(el, "type");
 		for (kind = 0; kind < 3 && json_is_string(v); kind++)
 			if (!strcmp(json_string_value(v), kinds[kind]))
@@ -245,25 +261,14 @@ static int load_sub(struct ctx *cx, json_t *js, int idx,
 		"address", "port", "dof", "stiffness", "damping", "mass",
 		"elements", "tls", "allow" };
 	char path[64], p[128];
-	const char *key;
 	json_t *v;
 	int r;
 
 	snprintf(path, sizeof(path), "substructures[%d]", idx);
 	if (!json_is_object(js))
 		return fail(cx, path, "expected an object");
-	json_object_foreach(js, key, v) {
-		size_t k;
-
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!strcmp(key, keys[k]))
-				break;
-		if (k == sizeof(keys) / sizeof(keys[0]) &&
-		    !device_sub_is_section(key)) {
-			snprintf(p, sizeof(p), "%s.%s", path, key);
-			return fail(cx, p, "unknown field");
-		}
-	}
+	if (check_keys(cx, js, path, keys, sizeof(keys) / sizeof(keys[0]), 1))
+		return -EINVAL;
 	v = json_object_get(js, "name");
 	snprintf(p, sizeof(p), "%s.name", path);
 	if (!json_is_string(v) || !json_string_length(v))

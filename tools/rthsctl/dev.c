@@ -314,7 +314,6 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 {
 	struct rc_dev_add a;
 	struct rc_err e;
-	char what[64];
 	int ret;
 
 	if (rc_parse_dev_add(argc, argv, &a, &e))
@@ -331,13 +330,11 @@ static int dev_add(struct rc *rc, int argc, char **argv)
 	else
 		ret = rths_dev_new(rc->ctl, a.name, a.card, a.channels,
 				   a.sim.set ? RTHS_SIM_PARAMS(&a.sim) : NULL);
-	snprintf(what, sizeof(what), "dev add %s", a.name);
-	return ret ? rc_fail(rc, ret, what) : RC_OK;
+	return rc_result(rc, ret, "dev add %s", a.name);
 }
 
 static int dev_del(struct rc *rc, int argc, char **argv)
 {
-	char what[64];
 	int ret;
 
 	if (argc != 1) {
@@ -350,8 +347,7 @@ static int dev_del(struct rc *rc, int argc, char **argv)
 	if (!rc_ctl(rc))
 		return RC_UNREACHABLE;
 	ret = rths_dev_del(rc->ctl, argv[0]);
-	snprintf(what, sizeof(what), "dev del %s", argv[0]);
-	return ret ? rc_fail(rc, ret, what) : RC_OK;
+	return rc_result(rc, ret, "dev del %s", argv[0]);
 }
 
 /*
@@ -406,7 +402,6 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 {
 	struct rc_dev_set s;
 	struct rc_err e;
-	char what[64];
 	int ret;
 
 	if (rc_parse_dev_set(argc, argv, &s, &e))
@@ -420,8 +415,7 @@ static int dev_set(struct rc *rc, int argc, char **argv)
 			   s.sim_given ? RTHS_SIM_PARAMS(&s.sim) :
 			   s.comedi_given ? RTHS_COMEDI_PARAMS(&s.comedi) :
 			   NULL);
-	snprintf(what, sizeof(what), "dev set %s", s.name);
-	return ret ? rc_fail(rc, ret, what) : RC_OK;
+	return rc_result(rc, ret, "dev set %s", s.name);
 }
 
 int rc_cmd_dev(struct rc *rc, int argc, char **argv)

@@ -94,6 +94,17 @@ static int parse_cpus(const char *s, struct lat_args *a, struct rc_err *e)
 	return 0;
 }
 
+/* @field's value: a number of microseconds from 1 to @max. */
+static int parse_us(const char *field, const char *s, uint32_t max,
+		    uint32_t *us, struct rc_err *e)
+{
+	if (rc_parse_u32(field, s, "us", us, e))
+		return -EINVAL;
+	if (!*us || *us > max)
+		return rc_err_set(e, "%s: from 1 to %u us", field, max);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct lat_args *a,
 		      struct rc_err *e)
 {
@@ -130,19 +141,14 @@ static int parse_args(int argc, char **argv, struct lat_args *a,
 				return rc_err_set(e, "duration: must be positive");
 			break;
 		case 2:
-			if (rc_parse_u32("histogram", argv[i + 1], "us",
-					 &a->hist, e))
+			if (parse_us("histogram", argv[i + 1],
+				     RTHS_LAT_HIST_US_MAX, &a->hist, e))
 				return -EINVAL;
-			if (!a->hist || a->hist > RTHS_LAT_HIST_US_MAX)
-				return rc_err_set(e, "histogram: from 1 to %d us",
-						  RTHS_LAT_HIST_US_MAX);
 			break;
 		case 3:
-			if (rc_parse_u32("break", argv[i + 1], "us", &a->brk, e))
+			if (parse_us("break", argv[i + 1],
+				     RTHS_LAT_BREAK_US_MAX, &a->brk, e))
 				return -EINVAL;
-			if (!a->brk || a->brk > RTHS_LAT_BREAK_US_MAX)
-				return rc_err_set(e, "break: from 1 to %d us",
-						  RTHS_LAT_BREAK_US_MAX);
 			break;
 		case 4:
 			if (parse_cpus(argv[i + 1], a, e))

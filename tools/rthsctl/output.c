@@ -3,6 +3,7 @@
  * rthsctl output: human units, JSON, and error messages.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,19 @@ int rc_fail(struct rc *rc, int ret, const char *what)
 		why = rths_strerror(ret);
 	fprintf(stderr, "rthsctl: %s: %s\n", what, why);
 	return RC_ERROR;
+}
+
+int rc_result(struct rc *rc, int ret, const char *fmt, ...)
+{
+	char what[64];
+	va_list ap;
+
+	if (!ret)
+		return RC_OK;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return rc_fail(rc, ret, what);
 }
 
 int rc_usage_error(const struct rc_err *e, const char *object)

@@ -22,6 +22,9 @@ struct rths_ctl *rc_ctl(struct rc *rc);
 /* Print "rthsctl: @what: <the library's reason>" for @ret; returns
  * RC_ERROR. */
 int rc_fail(struct rc *rc, int ret, const char *what);
+/* RC_OK for @ret 0, else rc_fail() for the words @fmt makes. */
+int rc_result(struct rc *rc, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Print a command-line error and where to look; returns RC_USAGE. */
 int rc_usage_error(const struct rc_err *e, const char *object);
 

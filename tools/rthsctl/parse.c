@@ -643,6 +643,22 @@ static uint32_t *u32_field(struct rths_dev_config *cfg, int w,
 	return NULL;
 }
 
+/* A bound that may be given once: quantity @q in @v, or "unlimited". */
+static int parse_limit_max(struct rths_limits *l, unsigned int bit,
+			   const char *field, const char *v,
+			   enum rc_quantity q, double unlimited, double *max,
+			   struct rc_err *e)
+{
+	if (l->set & bit)
+		return rc_err_set(e, "%s given twice", field);
+	l->set |= bit;
+	if (!strcmp(v, "unlimited")) {
+		*max = unlimited;
+		return 0;
+	}
+	return rc_parse_quantity(field, v, q, max, e);
+}
+
 /* stroke MIN MAX | velocity V | force F, for limit channel @ch. */
 static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 			    struct rths_dev_config *cfg, struct rc_err *e)
@@ -684,24 +700,11 @@ static int parse_limit_part(int w, int argc, char **argv, int *i, int ch,
 	ret = value_of(argc, argv, i, &v, "value", e);
 	if (ret)
 		return ret;
-	if (w == W_VELOCITY) {
-		if (l->set & RTHS_LIM_VEL_MAX)
-			return rc_err_set(e, "%s given twice", field);
-		l->set |= RTHS_LIM_VEL_MAX;
-		if (!strcmp(v, "unlimited")) {
-			l->vel_max = RC_UNLIMITED_VEL;
-			return 0;
-		}
-		return rc_parse_quantity(field, v, RC_VELOCITY, &l->vel_max, e);
-	}
-	if (l->set & RTHS_LIM_FORCE_MAX)
-		return rc_err_set(e, "%s given twice", field);
-	l->set |= RTHS_LIM_FORCE_MAX;
-	if (!strcmp(v, "unlimited")) {
-		l->force_max = RC_UNLIMITED_FORCE;
-		return 0;
-	}
-	return rc_parse_quantity(field, v, RC_FORCE, &l->force_max, e);
+	if (w == W_VELOCITY)
+		return parse_limit_max(l, RTHS_LIM_VEL_MAX, field, v, RC_VELOCITY,
+				       RC_UNLIMITED_VEL, &l->vel_max, e);
+	return parse_limit_max(l, RTHS_LIM_FORCE_MAX, field, v, RC_FORCE,
+			       RC_UNLIMITED_FORCE, &l->force_max, e);
 }
 
 int rc_parse_dev_set(int argc, char **argv, struct rc_dev_set *s,

@@ -134,7 +134,6 @@ static int stats_show(struct rc *rc, const char *name)
 static int stats_reset(struct rc *rc, int argc, char **argv)
 {
 	struct rc_err e;
-	char what[64];
 	int ret;
 
 	if (argc != 1) {
@@ -145,8 +144,7 @@ static int stats_reset(struct rc *rc, int argc, char **argv)
 	if (!rc_ctl(rc))
 		return RC_UNREACHABLE;
 	ret = rths_stats_reset(rc->ctl, argv[0]);
-	snprintf(what, sizeof(what), "stats reset %s", argv[0]);
-	return ret ? rc_fail(rc, ret, what) : RC_OK;
+	return rc_result(rc, ret, "stats reset %s", argv[0]);
 }
 
 static int stats_show_cmd(struct rc *rc, int argc, char **argv)
