@@ -16,8 +16,6 @@
 #include "hs/linalg.h"
 #include "hs/odesub_impl.h"
 
-#define NCH RTHS_HS_MAX_CHANNELS
-
 void rths_hs_history_free(struct rths_hs_history *h)
 {
 	if (!h)
@@ -114,7 +112,7 @@ struct loop {
 	const struct rths_hs_sim_config *cfg;
 	struct rths_hs_model model;
 	struct rths_hs_stepper *st;
-	struct rths_hs_comp *comp[NCH];
+	struct rths_hs_comp **comp;	/* m, allocated at setup */
 	struct rths_hs_odesub *const *ode;	/* ODE substructures */
 	size_t n_ode;
 	size_t n, q, m;
@@ -131,8 +129,9 @@ struct loop {
 static void loop_free(struct loop *L)
 {
 	rths_hs_stepper_free(L->st);
-	for (size_t i = 0; i < NCH; i++)
+	for (size_t i = 0; L->comp && i < L->m; i++)
 		rths_hs_comp_free(L->comp[i]);
+	free(L->comp);
 	rths_hs_model_free(&L->model);
 	free(L->f);
 }
@@ -205,6 +204,13 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 		r = rths_hs_stepper_new(&L->st, &L->model, sub ? &est : NULL,
 					&cfg->integrator, err);
 	free(kd);
+	if (r == 0 && L->m) {
+		L->comp = calloc(L->m, sizeof(*L->comp));
+		if (!L->comp)
+			r = rths_error_set(err, ENOMEM, NULL, 0, NULL,
+					   "cannot allocate %zu channels' compensators",
+					   L->m);
+	}
 	for (size_t i = 0; r == 0 && i < L->m; i++) {
 		struct rths_hs_comp_params cp;
 
@@ -518,7 +524,7 @@ int rths_hs_sim_run_odesubs(const struct rths_hs_sim_config *cfg,
 		res->has_stats = rths_hs_backend_stats(cfg->backend,
 						       &res->stats) == 0;
 	}
-	for (size_t i = 0; i < L.m; i++) {
+	for (size_t i = 0; i < L.m && i < RTHS_HS_MAX_CHANNELS; i++) {
 		rths_hs_comp_coefficients(L.comp[i], res->comp_coeffs[i]);
 		res->comp_updates[i] = rths_hs_comp_updates(L.comp[i]);
 	}
