@@ -10,7 +10,11 @@
  *                from a seeded generator (the same seed and the same
  *                records give the same delays); records are never
  *                reordered, as TCP would not
- *   stall SEC    forwards nothing for SEC seconds (data waits)
+ *   stall SEC    forwards nothing for SEC seconds (data waits); 0 ends a
+ *                stall or a hold
+ *   hold N       forwards the next N records, then nothing until
+ *                "stall ... 0": a fault then lands at a step the test
+ *                chose, however fast or slow the run goes
  *   drop N       drops the N-th record from now; the stream cannot carry
  *                on without it, so the connection then breaks: the rest of
  *                that direction is discarded and the connection is reset
@@ -95,6 +99,8 @@ struct dirconf {
 	int64_t delay_ns, jitter_ns;
 	int64_t stall_until_ns;
 	uint64_t drop_at;	/* 0: none; else the record count to drop */
+	uint64_t hold_at;	/* 0: none; else the last record let through */
+	bool holding;		/* records from then on wait for a release */
 	double loss;
 	uint64_t rng;
 	uint64_t records, dropped, bytes;
@@ -306,6 +312,12 @@ static void record_done(struct conn *c, int k, size_t size, int64_t now)
 	d->records++;
 	dc->records++;
 	describe(p, size, what, sizeof(what));
+	if (dc->hold_at && dc->records > dc->hold_at) {
+		dc->holding = true;
+		dc->hold_at = 0;
+		logf_("conn %d %s: record %llu held until released",
+		      c->id, dir_name[k], (unsigned long long)dc->records);
+	}
 	if (dc->drop_at && dc->records == dc->drop_at) {
 		drop = true;
 		dc->drop_at = 0;
@@ -332,6 +344,8 @@ static void record_done(struct conn *c, int k, size_t size, int64_t now)
 			      dir_name[k], (unsigned long long)dc->records,
 			      j / 1e6);
 	}
+	if (dc->holding)
+		rel = INT64_MAX;
 	/* TCP keeps order: a record never overtakes the one before. */
 	if (rel < dc->last_release_ns)
 		rel = dc->last_release_ns;
@@ -389,6 +403,25 @@ static void compact(struct dir *d)
 	d->nmarks -= d->firstmark;
 	d->firstmark = 0;
 	d->sent = 0;
+}
+
+/* "stall ... 0": the stall ends, and held records go now. */
+static void release(int k, int64_t now)
+{
+	struct dirconf *dc = &P.dc[k];
+
+	dc->stall_until_ns = 0;
+	if (!dc->holding)
+		return;
+	dc->holding = false;
+	dc->last_release_ns = now;
+	for (int i = 0; i < MAX_CONNS; i++) {
+		struct dir *d = P.conns[i] ? &P.conns[i]->d[k] : NULL;
+
+		for (size_t m = d ? d->firstmark : 0; d && m < d->nmarks; m++)
+			if (d->marks[m].release_ns == INT64_MAX)
+				d->marks[m].release_ns = now;
+	}
 }
 
 /* The end of what direction k may write now, and the next release time
@@ -582,13 +615,15 @@ static void command(char *line, char *out, size_t size)
 	} else if (argc == 3 && !parse_dirs(argv[1], &lo, &hi) &&
 		   (!strcmp(argv[0], "delay") || !strcmp(argv[0], "jitter") ||
 		    !strcmp(argv[0], "stall") || !strcmp(argv[0], "drop") ||
-		    !strcmp(argv[0], "loss"))) {
+		    !strcmp(argv[0], "hold") || !strcmp(argv[0], "loss"))) {
 		bool drop = !strcmp(argv[0], "drop");
+		bool hold = !strcmp(argv[0], "hold");
 		bool loss = !strcmp(argv[0], "loss");
+		bool count = drop || hold;
 
-		if (parse_num(argv[2], drop ? 1 : 0,
-			      loss ? 1 : drop ? 1e15 : 3600e3, &v) ||
-		    (drop && v != (uint64_t)v) || (drop && lo != hi)) {
+		if (parse_num(argv[2], count ? 1 : 0,
+			      loss ? 1 : count ? 1e15 : 3600e3, &v) ||
+		    (count && v != (uint64_t)v) || (drop && lo != hi)) {
 			snprintf(out, size, "error: %s %s: bad value '%s'",
 				 argv[0], argv[1], argv[2]);
 			return;
@@ -600,10 +635,14 @@ static void command(char *line, char *out, size_t size)
 				dc->delay_ns = (int64_t)(v * 1e6);
 			else if (!strcmp(argv[0], "jitter"))
 				dc->jitter_ns = (int64_t)(v * 1e6);
-			else if (!strcmp(argv[0], "stall"))
+			else if (!strcmp(argv[0], "stall") && v)
 				dc->stall_until_ns = now + (int64_t)(v * 1e9);
+			else if (!strcmp(argv[0], "stall"))
+				release(k, now);
 			else if (drop)
 				dc->drop_at = dc->records + (uint64_t)v;
+			else if (hold)
+				dc->hold_at = dc->records + (uint64_t)v;
 			else
 				dc->loss = v;
 		}
@@ -716,6 +755,7 @@ static void usage(FILE *f)
 	      "  -h, --help         this text\n"
 	      "Commands: delay|jitter up|down|both MS; stall up|down|both SECONDS;\n"
 	      "  drop up|down N (the N-th record from now); loss up|down|both P;\n"
+	      "  hold up|down|both N (N more records, then none until stall ... 0);\n"
 	      "  reset; refuse on|off; stats; quit\n", f);
 }
 

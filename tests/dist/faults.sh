@@ -260,9 +260,13 @@ run_with_fault() {	# NAME I FAULT...
 	sites_stop
 }
 
+# The site's results are held from step HALF on (faultproxy's hold), so
+# the kill lands there however fast the run goes; released for the new
+# site's connection.
 kill_and_restart() {	# I
 	netns_stop "$(site_name "$1")" KILL
 	sleep 0.5
+	netns_fault "$1" stall down 0 >/dev/null
 	site_start "$1"
 }
 
@@ -327,6 +331,7 @@ half=$((nsteps / 2))
 # ------------------------------------------------------------ kill
 if run kill; then
 bed_up kill
+netns_fault 2 hold down "$((half + 1))" >/dev/null
 run_with_fault kill 2 kill_and_restart 2
 r=fail
 [ $st -eq 0 ] && grep -qi replay "$NETNS_DIR/coord.log" && r=ok

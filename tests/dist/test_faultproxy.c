@@ -419,6 +419,40 @@ TEST(stall_on_command)
 	EXPECT_EQ(0, proxy_stop(&p));
 }
 
+/* hold N lets N records through, then none until "stall ... 0". */
+TEST(hold_after_records)
+{
+	unsigned char out[3][64], in[64];
+	size_t n[3];
+	char reply[256];
+	struct proxy p;
+	struct pollfd pf;
+	int c, s;
+
+	for (int i = 0; i < 3; i++)
+		n[i] = frame(out[i], 4, 16, i + 1);
+	ASSERT_EQ(0, proxy_start(&p, NULL));
+	ASSERT_EQ(0, pair(&p, &c, &s));
+	ASSERT_EQ(0, control(&p, "hold down 2", reply, sizeof(reply)));
+	EXPECT_STREQ("ok hold down 2\n", reply);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(0, put(s, out[i], n[i]));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, get(c, in, n[i]));
+		EXPECT_EQ(0, memcmp(in, out[i], n[i]));
+	}
+	/* the third is held, however long the client waits */
+	pf = (struct pollfd){ .fd = c, .events = POLLIN };
+	EXPECT_EQ(0, poll(&pf, 1, 300));
+	EXPECT_EQ(1, log_has(&p, "record 3 held until released"));
+	ASSERT_EQ(0, control(&p, "stall down 0", reply, sizeof(reply)));
+	ASSERT_EQ(0, get(c, in, n[2]));
+	EXPECT_EQ(0, memcmp(in, out[2], n[2]));
+	close(c);
+	close(s);
+	EXPECT_EQ(0, proxy_stop(&p));
+}
+
 TEST(reset_refuse_and_a_dead_upstream)
 {
 	unsigned char out[64], in[64];
@@ -462,7 +496,8 @@ TEST(bad_commands_are_refused)
 {
 	static const char *const bad[] = {
 		"delay sideways 5", "delay up -1", "drop both 1", "drop up 0",
-		"drop up 1.5", "loss up 2", "stall up x", "frobnicate", "",
+		"drop up 1.5", "loss up 2", "stall up x", "hold up 0",
+		"hold down 1.5", "frobnicate", "",
 	};
 	char reply[256];
 	struct proxy p;
