@@ -59,9 +59,15 @@ HS_GROWTH_DOFS ?= 300 1000 3000 10000
 
 .PHONY: bench-hs
 # One BLAS thread: the step and its dgemv bound are measured alike.
+# The growth plot: $(O)/bench-hs/growth.png (bench/hs/growth.gp).
 bench-hs: $(HS_BENCH)
+	@mkdir -p $(O)/bench-hs
 	OPENBLAS_NUM_THREADS=1 $(HS_BENCH) -f "$(HS_FRAME_DOFS)" \
-		-d $(HS_FRAME_DENSE_MAX) -g "$(HS_GROWTH_DOFS)"
+		-d $(HS_FRAME_DENSE_MAX) -g "$(HS_GROWTH_DOFS)" \
+		-p $(O)/bench-hs/growth.dat
+	gnuplot -e "data='$(O)/bench-hs/growth.dat'; out='$(O)/bench-hs/growth.png'" \
+		bench/hs/growth.gp
+	@echo "bench-hs: the growth plot: $(O)/bench-hs/growth.png"
 
 # rths-run's exit status as its man page gives it (plain and ASan/UBSan
 # builds of the tool; the ASan one in bin/, as asan/tools/rths-run holds

@@ -10,14 +10,17 @@
  * mean anything on a shared machine.  Then 2-D plane frame models,
  * sparse against their two floors and against dense (frame.c).
  *
- * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-g "DOFS ..."] [-s]
+ * usage: bench-hs-step [-f "DOFS ..."] [-d DENSE_MAX] [-g "DOFS ..."]
+ *		       [-p GROWTH.dat] [-s]
  *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
  *   -d  the largest frame also stepped dense (default 2000)
  *   -g  frames of these sizes on the sparse path, then each method's
  *       growth exponent of time against DOF (default "": none)
+ *   -p  the growth's points into this file, for bench/hs/growth.gp
  *   -s  the frame only, not the shear buildings
  */
 #include <cblas.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -156,13 +159,44 @@ static double growth_exponent(const double *n, const double *t, int k)
 
 #define GROWTH_MAX 16
 
+/* The growth's points for bench/hs/growth.gp: a row a size, DOF then
+ * each method's step and floor in us, a method's name over its pair. */
+static void growth_data(const char *path, const double *dofs,
+			double ts[][GROWTH_MAX], double tf[][GROWTH_MAX],
+			int k)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "bench-hs: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "dof");
+	for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
+		const char *name = rths_hs_method_name(bench_hs_frame_methods[m]);
+
+		fprintf(f, " %s %s_floor", name, name);
+	}
+	fprintf(f, "\n");
+	for (int i = 0; i < k; i++) {
+		fprintf(f, "%.0f", dofs[i]);
+		for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++)
+			fprintf(f, " %.3f %.3f", ts[m][i] * 1e6, tf[m][i] * 1e6);
+		fprintf(f, "\n");
+	}
+	if (fclose(f))
+		fprintf(stderr, "bench-hs: %s: %s\n", path, strerror(errno));
+	else
+		printf("  the points: %s\n", path);
+}
+
 /*
  * Frames of the sizes in @sizes on the sparse path (frame.c prints each
  * one's table), then how each method's step and its floor grow with the
  * DOF: the fitted exponent over every size, and over those of 1,000 DOF
  * and more, where the per-step overhead no longer counts.
  */
-static void growth(const char *sizes, size_t dense_max)
+static void growth(const char *sizes, size_t dense_max, const char *plot)
 {
 	double ts[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
 	double tf[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
@@ -207,17 +241,21 @@ static void growth(const char *sizes, size_t dense_max)
 		       growth_exponent(dofs, tf[m], k));
 	}
 	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear\n");
+	if (plot)
+		growth_data(plot, dofs, ts, tf, k);
 }
 
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
-	const char *frames = "2000 5000", *grow = "";
+	const char *frames = "2000 5000", *grow = "", *plot = NULL;
 	size_t dense_max = 2000;
 	int opt, sizes_off = 0;
 
-	while ((opt = getopt(argc, argv, "f:d:g:s")) != -1) {
-		if (opt == 's') {
+	while ((opt = getopt(argc, argv, "f:d:g:p:s")) != -1) {
+		if (opt == 'p') {
+			plot = optarg;
+		} else if (opt == 's') {
 			sizes_off = 1;
 		} else if (opt == 'f') {
 			frames = optarg;
@@ -226,7 +264,7 @@ int main(int argc, char **argv)
 		} else if (opt == 'g') {
 			grow = optarg;
 		} else {
-			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-g \"DOFS ...\"] [-s]\n",
+			fprintf(stderr, "usage: %s [-f \"DOFS ...\"] [-d DENSE_MAX] [-g \"DOFS ...\"] [-p GROWTH.dat] [-s]\n",
 				argv[0]);
 			return 2;
 		}
@@ -301,6 +339,6 @@ int main(int argc, char **argv)
 		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL);
 		frames = end;
 	}
-	growth(grow, dense_max);
+	growth(grow, dense_max, plot);
 	return 0;
 }
