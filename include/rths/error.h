@@ -53,8 +53,8 @@ enum rths_error_code {
 	RTHS_E_CALLBACK,		/* a user callback returned nonzero */
 	RTHS_E_METHOD,			/* method cannot solve this system */
 	RTHS_E_TOLERANCE,		/* tolerances invalid or too small */
-	RTHS_E_FIXEDSTEP,		/* CONSTANT_BDF: fixed step too large
-					 * for the tolerances */
+	RTHS_E_FIXEDSTEP,		/* CONSTANT_BDF, ROSENBROCK_W: fixed
+					 * step too large for the tolerances */
 	/* text inputs */
 	RTHS_E_JSON_SYNTAX,		/* not valid JSON */
 	RTHS_E_MISSING_FIELD,		/* a required field is absent */
