@@ -132,92 +132,26 @@ struct floor_list {
 };
 
 /*
- * Whether @st steps by generalized-alpha's code (which may step implicit
- * Newmark too, with am = af = 0): the ops of a 1-DOF one compared.
- */
-static bool steps_as_galpha(const struct rths_hs_stepper *st)
-{
-	struct rths_hs_stepper_params p;
-	struct rths_hs_stepper *ga;
-	struct rths_hs_model one;
-	bool same;
-
-	if (rths_hs_model_init(&one, 1, NULL) < 0)
-		exit(1);
-	one.m[0] = 1;
-	one.k[0] = 1;
-	rths_hs_stepper_defaults(&p, RTHS_HS_GENERALIZED_ALPHA, st->p.dt);
-	if (rths_hs_stepper_new(&ga, &one, NULL, &p, NULL) < 0)
-		exit(1);
-	same = ga->ops == st->ops;
-	rths_hs_stepper_free(ga);
-	rths_hs_model_free(&one);
-	return same;
-}
-
-/*
  * What one sparse step of @st's method does, on its own matrices and
- * factors: the method's list (its ops' kernels) where it gives one.  The
- * implicit methods (lib/hs/integrator_galpha.c, integrator_newmark.c)
- * give none: each Newton iteration is a residual (M a, K u, C v) and a
- * solve with the effective stiffness, and one more residual keeps a and
- * v consistent; generalized-alpha's code (generalized-alpha, HHT-alpha,
- * and Newmark where it steps it) adds the step's constant part (M a,
- * C v).  @it is their iterations a step (the mean of the
- * steps before the timed ones), and their effective stiffness is
- * factored here into @keff with the stepper's own coefficients (the same
- * matrix and KLU, so the same factors).
+ * factors: the method's list (its ops' kernels; the implicit methods'
+ * for the iterations of their last step).
  */
-static void floor_list(struct rths_hs_stepper *st, enum rths_hs_method m,
-		       unsigned int it, struct la_lin *keff,
-		       struct floor_list *fl)
+static void floor_list(const struct rths_hs_stepper *st,
+		       enum rths_hs_method m, struct floor_list *fl)
 {
-	const struct rths_hs_sparse *sp = st->sp;
-	double dt = st->p.dt, am = 0, af = 0, g, b;
+	struct rths_hs_step_kernels k;
 
-	memset(fl, 0, sizeof(*fl));
-	if (st->ops->kernels) {
-		struct rths_hs_step_kernels k;
-
-		st->ops->kernels(st, &k);
-		memcpy(fl->prod, k.prod, (size_t)k.nprod * sizeof(k.prod[0]));
-		memcpy(fl->solve, k.solve,
-		       (size_t)k.nsolve * sizeof(k.solve[0]));
-		fl->nprod = k.nprod;
-		fl->nsolve = k.nsolve;
-		return;
-	}
-	if (!rths_hs_method_implicit(m)) {
+	if (!st->ops->kernels) {
 		fprintf(stderr, "bench-hs: %s lists no step kernels\n",
 			rths_hs_method_name(m));
 		exit(1);
 	}
-	if (m == RTHS_HS_GENERALIZED_ALPHA) {
-		double rho = st->p.rho_inf;
-
-		am = (2 * rho - 1) / (rho + 1);
-		af = rho / (rho + 1);
-	} else if (m == RTHS_HS_HHT_ALPHA) {
-		af = -st->p.alpha;
-	}
-	g = 0.5 - am + af;
-	b = 0.25 * (1 - am + af) * (1 - am + af);
-	if (rths_hs_csc_factor(st, (1 - am) / (b * dt * dt),
-			       (1 - af) * g / (b * dt), 1 - af, keff,
-			       "the effective stiffness", NULL) < 0)
-		exit(1);
-	for (unsigned int k = 0; k <= it && fl->nprod + 5 <= FLOOR_MAX; k++) {
-		fl->prod[fl->nprod++] = &sp->m.m;
-		fl->prod[fl->nprod++] = &sp->k.m;
-		fl->prod[fl->nprod++] = &sp->c.m;
-		if (k < it)
-			fl->solve[fl->nsolve++] = keff;
-	}
-	if (m == RTHS_HS_GENERALIZED_ALPHA || m == RTHS_HS_HHT_ALPHA ||
-	    steps_as_galpha(st)) {
-		fl->prod[fl->nprod++] = &sp->m.m;
-		fl->prod[fl->nprod++] = &sp->c.m;
-	}
+	st->ops->kernels(st, &k);
+	memset(fl, 0, sizeof(*fl));
+	memcpy(fl->prod, k.prod, (size_t)k.nprod * sizeof(k.prod[0]));
+	memcpy(fl->solve, k.solve, (size_t)k.nsolve * sizeof(k.solve[0]));
+	fl->nprod = k.nprod;
+	fl->nsolve = k.nsolve;
 }
 
 /*
@@ -250,8 +184,9 @@ static double fastest(const double *t)
 }
 
 /*
- * One sparse stepper of method @m on @mo: after FLOOR_STEPS steps (the
- * implicit methods' mean iterations), batches of steps and of each
+ * One sparse stepper of method @m on @mo: after FLOOR_STEPS untimed
+ * steps (the implicit methods' floor counts the last one's iterations),
+ * batches of steps and of each
  * floor in turn, so that a shared machine's load weighs on all three
  * alike; the fastest batch of each (the least disturbed by the others
  * on the machine) into @ts, @tp (products) and @tf (+ solves).
@@ -263,19 +198,14 @@ static void time_sparse(struct rths_hs_model *mo, enum rths_hs_method m,
 {
 	double t[3][BENCH_HS_BATCHES];
 	struct rths_hs_stepper *st = bench_hs_stepper(mo, m);
-	struct la_lin keff = { 0 };
 	long k = 0, reps = mo->n > 20000 ? 20 : 200;
-	unsigned int sum = 0;
 
 	if (!st->sp) {
 		fprintf(stderr, "bench-hs: the frame is not sparse\n");
 		exit(1);
 	}
-	for (int i = 0; i < FLOOR_STEPS; i++) {
-		bench_hs_step_batch(st, f, mr, 1, &k);
-		sum += rths_hs_stepper_iterations(st);
-	}
-	floor_list(st, m, (sum + FLOOR_STEPS / 2) / FLOOR_STEPS, &keff, fl);
+	bench_hs_step_batch(st, f, mr, FLOOR_STEPS, &k);
+	floor_list(st, m, fl);
 	for (int b = 0; b < BENCH_HS_BATCHES; b++) {
 		t[0][b] = bench_hs_step_batch(st, f, mr, reps, &k);
 		t[1][b] = floor_batch(fl, false, x, y, 10 * reps);
@@ -284,7 +214,6 @@ static void time_sparse(struct rths_hs_model *mo, enum rths_hs_method m,
 	*ts = fastest(t[0]);
 	*tp = fastest(t[1]);
 	*tf = fastest(t[2]);
-	la_lin_free(&keff);
 	rths_hs_stepper_free(st);
 }
 
@@ -374,9 +303,8 @@ void bench_hs_frame(size_t dofs, size_t dense_max, double *sparse,
 	printf("  kernels: the step's sparse products + its solves; products: the products alone; +solves: and the solves,\n"
 	       "  by KLU with one right-hand side each, on the stepper's own matrices and factors (CR: M a, K u,\n"
 	       "  C v; D, M.  KR-alpha: M a, K u, C v, D x; D, M, D - N.  alpha-OS: K u, C v~, K0 a, C v; its effective mass.\n"
-	       "  newmark_implicit: M a, K u, C v an iteration and one more, the effective stiffness an iteration\n"
-	       "  (the mean count of the timed steps); generalized_alpha and hht_alpha (and newmark_implicit where\n"
-	       "  generalized-alpha's code steps it): the same and M a, C v)\n");
+	       "  newmark_implicit, generalized_alpha, hht_alpha: M a, K u, C v an iteration and one more, the\n"
+	       "  effective stiffness an iteration (the last untimed step's count), and M a, C v a step)\n");
 	printf("  nonzeros: K %zu, CR's D %zu, its KLU factors %zu (one solve reads them all)\n",
 	       nnz_k, nnz_d, nnz_lu);
 	{

@@ -181,9 +181,35 @@ static void ga_destroy(struct rths_hs_stepper *st)
 	free(e);
 }
 
+/*
+ * bench-hs's floor: each Newton iteration of the last step is a residual
+ * (M a, K u, C v) and a solve with the effective stiffness, one more
+ * residual keeps a and v consistent, and the step's constant part adds
+ * M a and C v.
+ */
+static void ga_kernels(const struct rths_hs_stepper *st,
+		       struct rths_hs_step_kernels *k)
+{
+	const struct ga *e = st->priv;
+	const struct rths_hs_sparse *sp = st->sp;
+
+	memset(k, 0, sizeof(*k));
+	for (unsigned int it = 0; it <= st->iterations &&
+	     k->nprod + 5 <= RTHS_HS_STEP_KERNELS_MAX; it++) {
+		k->prod[k->nprod++] = &sp->m.m;
+		k->prod[k->nprod++] = &sp->k.m;
+		k->prod[k->nprod++] = &sp->c.m;
+		if (it < st->iterations)
+			k->solve[k->nsolve++] = &e->keff;
+	}
+	k->prod[k->nprod++] = &sp->m.m;
+	k->prod[k->nprod++] = &sp->c.m;
+}
+
 const struct rths_hs_stepper_ops rths_hs_implicit_alpha_ops = {
 	.setup = ga_setup,
 	.command = ga_command,
 	.accept = ga_accept,
 	.destroy = ga_destroy,
+	.kernels = ga_kernels,
 };

@@ -15,7 +15,7 @@
  * matrices and KLU factors: its sparse products and its solves with one
  * right-hand side (bench-hs times them as the step's floor).
  */
-#define RTHS_HS_STEP_KERNELS_MAX 8
+#define RTHS_HS_STEP_KERNELS_MAX 32
 struct rths_hs_step_kernels {
 	const struct la_csc *prod[RTHS_HS_STEP_KERNELS_MAX];
 	const struct la_lin *solve[RTHS_HS_STEP_KERNELS_MAX];
