@@ -2,8 +2,9 @@
 /*
  * The live view's thread (live.h): ten times a second it reads the frames
  * the step thread published, counts late and over-budget steps, keeps
- * J1-J3 so far (J1 both refined and as the benchmark's script), and makes one event of what it read, thinned to at most
- * POINTS points, for every stream to send.  The last EVENTS events are
+ * J1-J3 so far (J1 both refined and as the benchmark's script), and
+ * makes one event of what it read, thinned to at most POINTS points,
+ * for every stream to send.  The last EVENTS events are
  * kept so that a browser that connects late still fills its windows.
  *
  * rths-site's view has a group per device substructure, each with its
