@@ -260,7 +260,7 @@ endif
 
 # ---------------------------------------------------------------------------
 .PHONY: all deps lib tools unit-tests unit-check check bench demo clean \
-	install help
+	install help summary-check
 
 deps: $(DEPS_STAMP)
 deps-userspace deps-modules deps-deb: $(DEPS_STAMP)
@@ -285,6 +285,13 @@ check: deps
 		echo "$$p $$(($$(date +%s) - t0))" >>$(O)/results/part-seconds; \
 	done; \
 	tests/summary.sh $(O)/results || rc=1; exit $$rc
+
+# The closing lines themselves, against results folders made up for it.
+summary-check:
+	@mkdir -p $(O)/results
+	@tests/build/summary-test.sh > $(O)/results/summary.tap; \
+		rc=$$?; cat $(O)/results/summary.tap; exit $$rc
+CHECK_PARTS += summary-check
 
 bench: deps $(BENCHES)
 
@@ -336,6 +343,7 @@ help:
 	@echo '  kstyle-check   checkpatch, sparse, W=1 (all four kernels)'
 	@echo '  check-debug    selftests on a lockdep/KASAN/UBSAN kernel (not in check)'
 	@echo '  splat-scan-check  the check-debug splat scanner on sample reports'
+	@echo '  summary-check  the closing lines of make check on made-up results'
 	@echo '  dkms-check     dkms build against all four kernels'
 	@echo '  build-check    dependency graph from a fresh clone'
 	@echo '  abi-check      exported symbols and abidiff against the baseline'
