@@ -79,12 +79,12 @@ def main():
     with open(os.path.join(outdir, "rths_cdef.h"), "w") as f:
         f.write(text)
     ffi = cffi.FFI()
+    cdef_h = os.path.join(outdir, "rths_cdef.h")
     try:
         ffi.cdef(text)
-    except cffi.CDefError as e:
+    except (cffi.CDefError, cffi.FFIError) as e:
         sys.exit("build_ffi.py: cffi cannot take a declaration of the "
-                 "public headers (%s): %s"
-                 % (os.path.join(outdir, "rths_cdef.h"), e))
+                 "public headers (%s): %s" % (cdef_h, e))
     ffi.set_source(
         "rths._rths_ffi", cdef.includes_source(),
         include_dirs=[os.path.join(top, "include/uapi"),
@@ -100,9 +100,9 @@ def main():
     try:
         so = ffi.compile(tmpdir=tmp, verbose=False)
     except cffi.VerificationError as e:
-        sys.exit("build_ffi.py: the extension does not compile "
-                 "(%s, from %s): %s" % (os.path.join(tmp, "rths", "_rths_ffi.c"),
-                                         os.path.join(outdir, "rths_cdef.h"), e))
+        sys.exit("build_ffi.py: the extension does not compile (%s, "
+                 "from %s): %s"
+                 % (os.path.join(tmp, "rths", "_rths_ffi.c"), cdef_h, e))
     dest = os.path.join(outdir, "rths", os.path.basename(so))
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     os.replace(so, dest)

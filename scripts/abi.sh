@@ -188,16 +188,19 @@ diff_abi() {
 	# 4 a change, 8 an incompatible one (a symbol removed).
 	if [ $((rc & 3)) -ne 0 ]; then
 		why="abidiff failed (status $rc)"
-	elif [ $((rc & 8)) -ne 0 ] ||
-		grep -Eq '^(Functions|Variables) changes summary: [0-9]+ Removed, [1-9]' "$tmp/out"; then
+	elif [ $((rc & 8)) -ne 0 ] || grep -Eq \
+		'^(Functions|Variables) changes summary: [0-9]+ Removed, [1-9]' \
+		"$tmp/out"; then
 		why="a public function or type changed"
 		[ ! -s "$tmp/sizes" ] ||
 			why="$why ($(paste -sd, "$tmp/sizes" | sed 's/,/, /g'))"
-		why="$why: an incompatible change, bump the soname, unless a struct that may grow grew at its end"
+		why="$why: an incompatible change, bump the soname, unless"
+		why="$why a struct that may grow grew at its end"
 	else
 		why="the ABI changed: new symbols go into a new version node"
 	fi
-	echo "not ok 1 - $(basename "$so") against ${abi#"$top"/}: $why, then make abi-baseline (Documentation/abi.rst)"
+	echo "not ok 1 - $(basename "$so") against ${abi#"$top"/}: $why," \
+		"then make abi-baseline (Documentation/abi.rst)"
 	sed 's/^/# /' "$tmp/out"
 	return 1
 }
