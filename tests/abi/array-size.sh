@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317  # the functions run through check()
+# shellcheck disable=SC1091,SC2154,SC2317  # check(), $failed: tests/lib/tap.sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # abi-check's own test (Documentation/abi.rst): a public array size is
@@ -24,18 +24,12 @@ CC=${CC:-gcc}
 : "${LIBRTHS_SRCS:?} ${LIBRTHS_LIBS:?} ${LIBRTHS_MAP:?} ${ABI_CPPFLAGS:?}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 rc=0
-check() {	# WHAT COMMAND...: one TAP line
-	local what=$1
+. "$top/tests/lib/tap.sh"
+show() { sed 's/^/# /' "$1" | tail -n 40; }
+logged() {	# FILE COMMAND...: COMMAND's output into FILE
+	local f=$1
 	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/check.out" 2>&1; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		tail -n 40 "$tmp/check.out" | sed 's/^/# /'
-		rc=1
-	fi
+	"$@" >"$f" 2>&1
 }
 
 # The headers with both channel counts doubled; each must be there once.
@@ -96,9 +90,13 @@ diff_fails_naming_feedback() {
 echo "TAP version 13"
 echo "1..4"
 check "$(basename "$so") passes abi.sh diff against ${abi#"$top"/}" \
-	"$top/scripts/abi.sh" diff "$so" "$abi"
-check "the public headers with the channel count doubled" double_channels
-check "a copy of $(basename "$so") builds from them" build_copy
+	logged "$tmp/real.out" "$top/scripts/abi.sh" diff "$so" "$abi" ||
+	show "$tmp/real.out"
+check "the public headers with the channel count doubled" \
+	logged "$tmp/patch.out" double_channels || show "$tmp/patch.out"
+check "a copy of $(basename "$so") builds from them" \
+	logged "$tmp/build.out" build_copy || show "$tmp/build.out"
 check "abi.sh diff fails on the copy, naming rths_hs_feedback's new size" \
-	diff_fails_naming_feedback
-exit $rc
+	logged "$tmp/diff.out" diff_fails_naming_feedback ||
+	show "$tmp/diff.out"
+exit "$failed"
