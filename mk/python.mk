@@ -17,8 +17,8 @@ PY_ENV = PYTHONPATH='$(PY_DIR)' PYTHONPYCACHEPREFIX='$(PY_DIR)/pycache' \
 	PYTHONDONTWRITEBYTECODE=
 PY_HEADERS := $(wildcard include/rths/*.h include/uapi/linux/rths.h)
 
-$(PY_STAMP): python/build_ffi.py python/cdef.py $(PY_SRCS) $(PY_HEADERS) $(LIBRTHS_SO) \
-		| $(DEPS_STAMP)
+$(PY_STAMP): python/build_ffi.py python/cdef.py $(PY_SRCS) $(PY_HEADERS) \
+		$(LIBRTHS_SO) | $(DEPS_STAMP)
 	@mkdir -p $(PY_DIR)/rths
 	$(PY_ENV) $(PYTHON3) python/build_ffi.py $(TOP) $(O)/plain $(PY_DIR)
 	cp $(PY_SRCS) $(PY_DIR)/rths/
