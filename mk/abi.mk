@@ -23,7 +23,7 @@ abi-check: $(LIBRTHS_SO)
 	tests/headers.sh $(LIBRTHS_SO) > $(O)/results/headers.tap || rc=1; \
 	tests/build/callback-types.sh > $(O)/results/callback-types.tap || rc=1; \
 	LIBRTHS_SRCS='$(LIBRTHS_SRCS)' LIBRTHS_LIBS='$(LIBRTHS_LIBS)' \
-		LIBRTHS_MAP='$(LIBRTHS_MAP)' \
+		LIBRTHS_MAP='$(LIBRTHS_MAP)' LIBRTHS_OBJDIR='$(O)/plain' \
 		ABI_CPPFLAGS='$(filter -I%,$(CPPFLAGS_COMMON))' \
 		tests/abi/array-size.sh $(LIBRTHS_SO) $(ABI_BASELINE) \
 		> $(O)/results/abi-array-size.tap || rc=1; \
