@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python package rths (python/, Documentation/python.rst): cffi in API
-# mode over librths.so.2, assembled in $(O)/python (the .py files copied
-# next to the extension; cffi's temporary files in $(O)/python/.tmp), so
-# that PYTHONPATH=$(O)/python imports it.  Debian's python3 only (the
-# first python3 on PATH may be another without numpy).
+# mode over librths.so.2, its cdef made from the public headers at build
+# time (python/cdef.py, kept in $(O)/python/rths_cdef.h), assembled in
+# $(O)/python (the .py files copied next to the extension; cffi's
+# temporary files in $(O)/python/.tmp), so that PYTHONPATH=$(O)/python
+# imports it.  Debian's python3 only (the first python3 on PATH may be
+# another without numpy).
 DEB_PKGS += python3-cffi python3-numpy python3-pytest python3-dev
 
 PYTHON3 := /usr/bin/python3
@@ -15,10 +17,10 @@ PY_ENV = PYTHONPATH='$(PY_DIR)' PYTHONPYCACHEPREFIX='$(PY_DIR)/pycache' \
 	PYTHONDONTWRITEBYTECODE=
 PY_HEADERS := $(wildcard include/rths/*.h include/uapi/linux/rths.h)
 
-$(PY_STAMP): python/build_ffi.py $(PY_SRCS) $(PY_HEADERS) $(LIBRTHS_SO) \
-		| $(DEPS_STAMP)
+$(PY_STAMP): python/build_ffi.py python/cdef.py $(PY_SRCS) $(PY_HEADERS) \
+		$(LIBRTHS_SO) | $(DEPS_STAMP)
 	@mkdir -p $(PY_DIR)/rths
-	$(PYTHON3) python/build_ffi.py $(TOP) $(O)/plain $(PY_DIR)
+	$(PY_ENV) $(PYTHON3) python/build_ffi.py $(TOP) $(O)/plain $(PY_DIR)
 	cp $(PY_SRCS) $(PY_DIR)/rths/
 	@touch $@
 
@@ -33,12 +35,13 @@ $(PY_BENCH_C): tests/common/bench_loop.c $(LIBRTHS_SO) | $(DEPS_STAMP)
 	$(CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(CFLAGS_plain) -o $@ $< \
 		-L$(O)/plain -l:$(LIBRTHS_SONAME) -Wl,-rpath,$(O)/plain -lm
 
-# pytest on the host (the device tests skip without RTHS_DEVICE); one TAP
-# line a test in results/python-check.tap.  The own-loop example is
+# pytest on the host (the device tests skip without RTHS_DEVICE, the cdef's
+# without RTHS_LIBDIR); one TAP line a test in results/python-check.tap.  The own-loop example is
 # compared with examples/c/own-loop's output.
 python-check: $(PY_STAMP) $(EXAMPLE_LOOP)
 	@mkdir -p $(O)/results
 	@cd $(TOP) && $(PY_ENV) RTHS_OWN_LOOP='$(EXAMPLE_LOOP)' \
+		RTHS_LIBDIR='$(O)/plain' \
 		RTHS_TAP='$(O)/results/python-check.tap' \
 		timeout 600 $(PYTHON3) -m pytest -q -p no:cacheprovider \
 		tests/python; st=$$?; \
