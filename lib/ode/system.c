@@ -23,6 +23,17 @@ double *ode_zalloc(size_t n)
 	return calloc(n ? n : 1, sizeof(double));
 }
 
+double *ode_vec(struct rths_ode *s, size_t n)
+{
+	return rths_owned_doubles(&s->mem, n);
+}
+
+void *ode_priv(struct rths_ode *s, size_t size)
+{
+	s->priv = rths_owned_zalloc(&s->mem, 1, size);
+	return s->priv;
+}
+
 int ode_rhs(struct rths_ode *s, double t, const double *y, double *f)
 {
 	s->st.f_evals++;
