@@ -151,17 +151,46 @@ void rths_hs_stepper_restoring(struct rths_hs_stepper *st, const double *u,
 		la_axpy(st->n, 1.0, r_exp, out);
 }
 
+void *rths_hs_stepper_priv(struct rths_hs_stepper *st, size_t size,
+			   const char *what, struct rths_error *err)
+{
+	st->priv = rths_owned_zalloc(&st->mem, 1, size);
+	if (!st->priv)
+		rths_error_set(err, ENOMEM, NULL, 0, NULL, "cannot allocate %s",
+			       what);
+	return st->priv;
+}
+
+double *rths_hs_stepper_zalloc(struct rths_hs_stepper *st, size_t count,
+			       struct rths_error *err)
+{
+	double *p = rths_owned_doubles(&st->mem, count);
+
+	if (!p)
+		rths_error_set(err, ENOMEM, NULL, 0, NULL,
+			       "cannot allocate %zu numbers", count);
+	return p;
+}
+
+void rths_hs_stepper_keep_lin(struct rths_hs_stepper *st,
+			      struct la_lin *lu)
+{
+	/* a method with more would leak one: LeakSanitizer tells */
+	if (st->nlins < RTHS_HS_STEPPER_LINS)
+		st->lins[st->nlins++] = lu;
+}
+
 void rths_hs_stepper_free(struct rths_hs_stepper *st)
 {
 	if (!st)
 		return;
-	if (st->ops && st->ops->destroy)
+	for (unsigned int i = 0; i < st->nlins; i++)
+		la_lin_free(st->lins[i]);
+	if (st->priv && st->ops->destroy)
 		st->ops->destroy(st);
 	la_lin_free(&st->mass_lu);
 	rths_hs_sparse_free(st->sp);
-	free(st->k0);
-	free(st->c);
-	free(st->u);
+	rths_owned_free(&st->mem);
 	free(st);
 }
 
@@ -194,10 +223,10 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	st->model = model;
 	st->n = n;
 	st->has_specimen = est != NULL;
-	st->k0 = rths_zalloc(n * n, err);
-	st->c = rths_zalloc(n * n, err);
+	st->k0 = rths_hs_stepper_zalloc(st, n * n, err);
+	st->c = rths_hs_stepper_zalloc(st, n * n, err);
 	/* One block for the ten state and scratch vectors. */
-	st->u = rths_zalloc(10 * n, err);
+	st->u = rths_hs_stepper_zalloc(st, 10 * n, err);
 	if (!st->k0 || !st->c || !st->u) {
 		r = -ENOMEM;
 		goto fail;

@@ -143,11 +143,9 @@ static int plugin_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	struct plug *pl;
 	int r;
 
-	pl = calloc(1, sizeof(*pl));
+	pl = rths_hs_stepper_priv(st, sizeof(*pl), "a plug-in stepper", err);
 	if (!pl)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate a plug-in stepper");
-	st->priv = pl;
+		return -ENOMEM;
 	pl->type = rths_hs_plugin_lookup(st->p.method, &params);
 	if (!pl->type)
 		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
@@ -222,11 +220,8 @@ static void plugin_destroy(struct rths_hs_stepper *st)
 {
 	struct plug *pl = st->priv;
 
-	if (!pl)
-		return;
 	if (pl->allocated)
 		pl->type->free(pl->state);
-	free(pl);
 }
 
 const struct rths_hs_stepper_ops rths_hs_plugin_ops = {
