@@ -91,10 +91,11 @@ int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
 				      (int)p->method);
 	if (!(p->dt > 0 && p->dt < 10))
 		return BAD("dt", "expected a time step in (0, 10) s");
-	if (p->method == RTHS_HS_KR_ALPHA &&
+	if ((p->method == RTHS_HS_KR_ALPHA ||
+	     p->method == RTHS_HS_GENERALIZED_ALPHA) &&
 	    !(p->rho_inf >= 0 && p->rho_inf <= 1))
 		return BAD("rho_inf", "expected rho_inf in [0, 1]");
-	if (p->method == RTHS_HS_ALPHA_OS &&
+	if ((p->method == RTHS_HS_ALPHA_OS || p->method == RTHS_HS_HHT_ALPHA) &&
 	    !(p->alpha >= -1.0 / 3.0 && p->alpha <= 0))
 		return BAD("alpha", "expected alpha in [-1/3, 0]");
 	if (p->method == RTHS_HS_NEWMARK_EXPLICIT &&
@@ -103,12 +104,6 @@ int rths_hs_stepper_params_check(const struct rths_hs_stepper_params *p,
 	if (p->method == RTHS_HS_NEWMARK_IMPLICIT &&
 	    (p->max_iter < 1 || !(p->tol > 0 && p->tol < 1)))
 		return BAD("tolerance", "expected max_iter >= 1 and 0 < tol < 1");
-	if (p->method == RTHS_HS_GENERALIZED_ALPHA &&
-	    !(p->rho_inf >= 0 && p->rho_inf <= 1))
-		return BAD("rho_inf", "expected rho_inf in [0, 1]");
-	if (p->method == RTHS_HS_HHT_ALPHA &&
-	    !(p->alpha >= -1.0 / 3.0 && p->alpha <= 0))
-		return BAD("alpha", "expected alpha in [-1/3, 0]");
 	/* tol 0: a fixed number of iterations */
 	if (rths_hs_method_implicit(p->method) &&
 	    p->method != RTHS_HS_NEWMARK_IMPLICIT &&
