@@ -48,9 +48,7 @@ static int abam_create(struct rths_ode *s)
 		return -ENOMEM;
 	for (int j = 1; j <= 16; j++)
 		p->phi[j] = ode_vec(s, s->n);
-	p->p = ode_vec(s, s->n);
-	p->ypp = ode_vec(s, s->n);
-	if (s->mem.failed)
+	if (ODE_VECS(s, s->n, &p->p, &p->ypp))
 		return -ENOMEM;
 	/* constants of the recurrences */
 	p->g[1] = 1.0;

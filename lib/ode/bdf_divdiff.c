@@ -45,13 +45,8 @@ static int dd_create_common(struct rths_ode *s, int variable)
 	p->variable = variable;
 	for (int j = 1; j < DD_KMAX + 3; j++)
 		p->phi[j] = ode_vec(s, n);
-	p->e = ode_vec(s, n);
-	p->ypred = ode_vec(s, n);
-	p->yppred = ode_vec(s, n);
-	p->ynew = ode_vec(s, n);
-	p->ypnew = ode_vec(s, n);
-	p->delta = ode_vec(s, n);
-	return s->mem.failed ? -ENOMEM : 0;
+	return ODE_VECS(s, n, &p->e, &p->ypred, &p->yppred, &p->ynew,
+			&p->ypnew, &p->delta);
 }
 
 static int dstiff_create(struct rths_ode *s)

@@ -132,12 +132,8 @@ static int nord_create_common(struct rths_ode *s, int constant)
 	coefficients(p);
 	for (int j = 0; j < NORD_QMAX + 2; j++)
 		p->z[j] = ode_vec(s, n);
-	p->esave = ode_vec(s, n);
-	p->e = ode_vec(s, n);
-	p->yppred = ode_vec(s, n);
-	p->ynew = ode_vec(s, n);
-	p->ypnew = ode_vec(s, n);
-	return s->mem.failed ? -ENOMEM : 0;
+	return ODE_VECS(s, n, &p->esave, &p->e, &p->yppred, &p->ynew,
+			&p->ypnew);
 }
 
 static int gstiff_create(struct rths_ode *s)

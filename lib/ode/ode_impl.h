@@ -230,5 +230,14 @@ double *ode_zalloc(size_t n);
  */
 double *ode_vec(struct rths_ode *s, size_t n);
 void *ode_priv(struct rths_ode *s, size_t size);
+/*
+ * Each of the vectors (double **) gets n zeroed doubles owned by the
+ * solver: ODE_VECS(s, n, &p->e, &p->ynew).  0, or -ENOMEM if this or an
+ * earlier allocation of the solver's failed.
+ */
+int ode_vecs(struct rths_ode *s, size_t n, double **const *v, size_t count);
+#define ODE_VECS(s, n, ...)                                              \
+	ode_vecs((s), (n), (double **const[]){ __VA_ARGS__ },            \
+		 sizeof((double **const[]){ __VA_ARGS__ }) / sizeof(double **))
 
 #endif /* RTHS_LIB_ODE_IMPL_H */

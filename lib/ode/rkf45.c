@@ -43,11 +43,7 @@ static int rkf45_create(struct rths_ode *s)
 		return -ENOMEM;
 	for (int i = 0; i < 6; i++)
 		p->k[i] = ode_vec(s, n);
-	p->ytmp = ode_vec(s, n);
-	p->err = ode_vec(s, n);
-	p->y0 = ode_vec(s, n);
-	p->f0 = ode_vec(s, n);
-	return s->mem.failed ? -ENOMEM : 0;
+	return ODE_VECS(s, n, &p->ytmp, &p->err, &p->y0, &p->f0);
 }
 
 static int rkf45_start(struct rths_ode *s, double thint)

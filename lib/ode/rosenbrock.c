@@ -166,14 +166,8 @@ static int rosw_create(struct rths_ode *s)
 	p->fixed = s->ctl.h_init > 0;
 	for (int i = 0; i < NS; i++)
 		p->u[i] = ode_vec(s, n);
-	p->ys = ode_vec(s, n);
-	p->fs = ode_vec(s, n);
-	p->ft = ode_vec(s, n);
-	p->ynew = ode_vec(s, n);
-	p->err = ode_vec(s, n);
-	p->y0 = ode_vec(s, n);
-	p->f0 = ode_vec(s, n);
-	return s->mem.failed ? -ENOMEM : 0;
+	return ODE_VECS(s, n, &p->ys, &p->fs, &p->ft, &p->ynew, &p->err,
+			&p->y0, &p->f0);
 }
 
 static int rosw_start(struct rths_ode *s, double thint)

@@ -91,13 +91,8 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (!s->ctl.fixed_err_max)
 		s->ctl.fixed_err_max = 10;
 
-	s->atol = ode_vec(s, n);
-	s->ewt = ode_vec(s, n);
-	s->y = ode_vec(s, n);
-	s->yp = ode_vec(s, n);
 	s->fd_work = ode_vec(s, 4 * n);
-	s->ic_res = ode_vec(s, n);
-	if (s->mem.failed)
+	if (ODE_VECS(s, n, &s->atol, &s->ewt, &s->y, &s->yp, &s->ic_res))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		s->atol[i] = s->ctl.atol_v ? s->ctl.atol_v[i] : s->ctl.atol;

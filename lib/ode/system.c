@@ -28,6 +28,13 @@ double *ode_vec(struct rths_ode *s, size_t n)
 	return rths_owned_doubles(&s->mem, n);
 }
 
+int ode_vecs(struct rths_ode *s, size_t n, double **const *v, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		*v[i] = ode_vec(s, n);
+	return s->mem.failed ? -ENOMEM : 0;
+}
+
 void *ode_priv(struct rths_ode *s, size_t size)
 {
 	s->priv = rths_owned_zalloc(&s->mem, 1, size);
