@@ -21,33 +21,17 @@ _Static_assert(RTHS_HS_PLUGIN_LAST - RTHS_HS_PLUGIN_FIRST + 1 ==
 int rths_hs_integrator_type_check(const struct rths_hs_integrator_type *type,
 				  struct rths_error *err)
 {
-	const char *name = type && type->name ? type->name : "(unnamed)";
-	const char *missing = NULL;
+	const struct rths_hs_plugin_cb cb[] = {
+		{ "alloc", type && type->alloc },
+		{ "start", type && type->start },
+		{ "predict", type && type->predict },
+		{ "correct", type && type->correct },
+		{ "free", type && type->free },
+	};
 
-	if (!type)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "no integrator type");
-	if (type->abi != RTHS_HS_PLUGIN_ABI)
-		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, NULL,
-				      "integrator plug-in '%s' has interface version %u, this librths takes %u",
-				      name, type->abi, RTHS_HS_PLUGIN_ABI);
-	if (!type->name || !type->name[0])
-		missing = "name";
-	else if (!type->alloc)
-		missing = "alloc";
-	else if (!type->start)
-		missing = "start";
-	else if (!type->predict)
-		missing = "predict";
-	else if (!type->correct)
-		missing = "correct";
-	else if (!type->free)
-		missing = "free";
-	if (missing)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "integrator plug-in '%s' has no %s",
-				      name, missing);
-	return 0;
+	return rths_hs_registry_check(&reg, type, type ? type->abi : 0,
+				      type ? type->name : NULL, cb,
+				      sizeof(cb) / sizeof(cb[0]), err);
 }
 
 int rths_hs_integrator_register(const struct rths_hs_integrator_type *type,
