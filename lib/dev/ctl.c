@@ -53,27 +53,20 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int error_cb(const struct nlmsghdr *nlh, void *data)
+/* Our request's ack (NLMSG_ERROR) or NLMSG_DONE ends the talk. */
+static int end_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct talk_ctx *t = data;
 	int ret;
 
 	if (!ours(t, nlh))
 		return MNL_CB_OK;
-	ret = rths_ack_decode_params(t->req, nlh, t->nl->params, &t->nl->err);
-	if (ret && t->ret <= 0)
-		t->ret = ret;
-	return ret ? MNL_CB_ERROR : MNL_CB_STOP;
-}
-
-static int done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct talk_ctx *t = data;
-	int ret;
-
-	if (!ours(t, nlh))
-		return MNL_CB_OK;
-	ret = rths_done_decode_params(t->req, nlh, t->nl->params, &t->nl->err);
+	if (nlh->nlmsg_type == NLMSG_ERROR)
+		ret = rths_ack_decode_params(t->req, nlh, t->nl->params,
+					     &t->nl->err);
+	else
+		ret = rths_done_decode_params(t->req, nlh, t->nl->params,
+					      &t->nl->err);
 	if (ret && t->ret <= 0)
 		t->ret = ret;
 	return ret ? MNL_CB_ERROR : MNL_CB_STOP;
@@ -92,8 +85,8 @@ int rths_nl_talk(struct rths_nl *nl, struct nlmsghdr *req, rths_reply_cb cb,
 		 void *arg)
 {
 	mnl_cb_t ctl_cbs[NLMSG_MIN_TYPE] = {
-		[NLMSG_ERROR] = error_cb,
-		[NLMSG_DONE] = done_cb,
+		[NLMSG_ERROR] = end_cb,
+		[NLMSG_DONE] = end_cb,
 		[NLMSG_OVERRUN] = overrun_cb,
 	};
 	struct talk_ctx t = { .nl = nl, .req = req, .cb = cb, .arg = arg };

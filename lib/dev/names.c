@@ -8,9 +8,9 @@
 
 #include "dev/internal.h"
 
+#define N_NAMES(table) (sizeof(table) / sizeof(table[0]))
 #define NAME_OF(table, v) \
-	((unsigned int)(v) < sizeof(table) / sizeof(table[0]) ? \
-	 table[(unsigned int)(v)] : NULL)
+	((unsigned int)(v) < N_NAMES(table) ? table[(unsigned int)(v)] : NULL)
 
 static const char *const state_names[] = {
 	[RTHS_STATE_STOPPED] = "stopped",
@@ -80,50 +80,22 @@ static const char *const ring_names[] = {
 	[RTHS_RING_TRACE] = "trace",
 };
 
-const char *rths_state_name(enum rths_state s)
-{
-	return NAME_OF(state_names, s);
-}
+/* A public name function over its table: NULL outside the table. */
+#define NAME_FN(fn, type, table) \
+	const char *fn(type v) \
+	{ \
+		return NAME_OF(table, v); \
+	}
 
-const char *rths_reason_name(enum rths_reason r)
-{
-	return NAME_OF(reason_names, r);
-}
-
-const char *rths_fault_name(enum rths_fault f)
-{
-	return NAME_OF(fault_names, f);
-}
-
-const char *rths_clock_name(enum rths_clock c)
-{
-	return NAME_OF(clock_names, c);
-}
-
-const char *rths_late_policy_name(enum rths_late_policy p)
-{
-	return NAME_OF(late_policy_names, p);
-}
-
-const char *rths_late_action_name(enum rths_late_action a)
-{
-	return NAME_OF(late_action_names, a);
-}
-
-const char *rths_limit_name(enum rths_limit_kind k)
-{
-	return NAME_OF(limit_names, k);
-}
-
-const char *rths_event_name(enum rths_event_type t)
-{
-	return NAME_OF(event_names, t);
-}
-
-const char *rths_ring_name(enum rths_ring_id r)
-{
-	return NAME_OF(ring_names, r);
-}
+NAME_FN(rths_state_name, enum rths_state, state_names)
+NAME_FN(rths_reason_name, enum rths_reason, reason_names)
+NAME_FN(rths_fault_name, enum rths_fault, fault_names)
+NAME_FN(rths_clock_name, enum rths_clock, clock_names)
+NAME_FN(rths_late_policy_name, enum rths_late_policy, late_policy_names)
+NAME_FN(rths_late_action_name, enum rths_late_action, late_action_names)
+NAME_FN(rths_limit_name, enum rths_limit_kind, limit_names)
+NAME_FN(rths_event_name, enum rths_event_type, event_names)
+NAME_FN(rths_ring_name, enum rths_ring_id, ring_names)
 
 static int parse_name(const char *const *table, unsigned int n,
 		      const char *s)
@@ -140,13 +112,10 @@ static int parse_name(const char *const *table, unsigned int n,
 
 int rths_late_policy_parse(const char *s)
 {
-	return parse_name(late_policy_names,
-			  sizeof(late_policy_names) / sizeof(late_policy_names[0]),
-			  s);
+	return parse_name(late_policy_names, N_NAMES(late_policy_names), s);
 }
 
 int rths_clock_parse(const char *s)
 {
-	return parse_name(clock_names,
-			  sizeof(clock_names) / sizeof(clock_names[0]), s);
+	return parse_name(clock_names, N_NAMES(clock_names), s);
 }

@@ -21,18 +21,28 @@ _Static_assert(RTHS_DEV_CONFIG_SIZE_VER0 <= RTHS_DEV_CONFIG_SIZE_VER1 &&
 	       sizeof(struct rths_comedi_params),
 	       "a published size is larger than its struct");
 
-int rths_copy_in(void *dst, size_t size, const void *src, size_t usize,
-		 size_t min, const char *what, struct rths_err *err)
+/* The caller's struct is there and at least its first published size. */
+static int check_caller(const void *p, size_t usize, size_t min,
+			const char *what, struct rths_err *err)
 {
-	const unsigned char *p = src;
-	size_t i;
-
-	if (!src)
+	if (!p)
 		return rths_err_set(err, -EINVAL, "struct %s: NULL", what);
 	if (usize < min)
 		return rths_err_set(err, -EINVAL,
 				    "struct %s: size %zu is below the first published size (%zu)",
 				    what, usize, min);
+	return 0;
+}
+
+int rths_copy_in(void *dst, size_t size, const void *src, size_t usize,
+		 size_t min, const char *what, struct rths_err *err)
+{
+	const unsigned char *p = src;
+	size_t i;
+	int ret = check_caller(src, usize, min, what, err);
+
+	if (ret)
+		return ret;
 	/* a newer caller: what we do not know must be left unset */
 	for (i = size; i < usize; i++)
 		if (p[i])
@@ -47,12 +57,10 @@ int rths_copy_in(void *dst, size_t size, const void *src, size_t usize,
 int rths_copy_out(void *dst, size_t usize, const void *src, size_t size,
 		  size_t min, const char *what, struct rths_err *err)
 {
-	if (!dst)
-		return rths_err_set(err, -EINVAL, "struct %s: NULL", what);
-	if (usize < min)
-		return rths_err_set(err, -EINVAL,
-				    "struct %s: size %zu is below the first published size (%zu)",
-				    what, usize, min);
+	int ret = check_caller(dst, usize, min, what, err);
+
+	if (ret)
+		return ret;
 	memcpy(dst, src, usize < size ? usize : size);
 	if (usize > size)
 		memset((char *)dst + size, 0, usize - size);

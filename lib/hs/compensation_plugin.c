@@ -19,29 +19,15 @@ _Static_assert(RTHS_HS_COMP_PLUGIN_LAST - RTHS_HS_COMP_PLUGIN_FIRST + 1 ==
 int rths_hs_compensator_type_check(const struct rths_hs_compensator_type *type,
 				   struct rths_error *err)
 {
-	const char *name = type && type->name ? type->name : "(unnamed)";
-	const char *missing = NULL;
+	const struct rths_hs_plugin_cb cb[] = {
+		{ "alloc", type && type->alloc },
+		{ "command", type && type->command },
+		{ "free", type && type->free },
+	};
 
-	if (!type)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "no compensator type");
-	if (type->abi != RTHS_HS_PLUGIN_ABI)
-		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, NULL,
-				      "compensator plug-in '%s' has interface version %u, this librths takes %u",
-				      name, type->abi, RTHS_HS_PLUGIN_ABI);
-	if (!type->name || !type->name[0])
-		missing = "name";
-	else if (!type->alloc)
-		missing = "alloc";
-	else if (!type->command)
-		missing = "command";
-	else if (!type->free)
-		missing = "free";
-	if (missing)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "compensator plug-in '%s' has no %s",
-				      name, missing);
-	return 0;
+	return rths_hs_registry_check(&reg, type, type ? type->abi : 0,
+				      type ? type->name : NULL, cb,
+				      sizeof(cb) / sizeof(cb[0]), err);
 }
 
 int rths_hs_compensator_register(const struct rths_hs_compensator_type *type,

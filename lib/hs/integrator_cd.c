@@ -20,17 +20,17 @@ struct cd {
 
 static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
-	struct cd *cd = calloc(1, sizeof(*cd));
+	struct cd *cd = rths_hs_stepper_priv(st, sizeof(*cd),
+					     "central difference", err);
 	size_t nn = st->n * st->n;
 	double dt = st->p.dt, *A;
 	int r;
 
 	if (!cd)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate central difference");
-	st->priv = cd;
-	cd->u_prev = rths_zalloc(st->n, err);
-	cd->u_next = rths_zalloc(st->n, err);
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &cd->lhs);
+	cd->u_prev = rths_hs_stepper_zalloc(st, st->n, err);
+	cd->u_next = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!cd->u_prev || !cd->u_next)
 		return -ENOMEM;
 	/* sparse: M/dt^2 - C/(2dt) stays two products with M and C */
@@ -39,7 +39,7 @@ static int cd_setup(struct rths_hs_stepper *st, struct rths_error *err)
 						  1.0 / (2 * dt), 0.0,
 						  &cd->lhs,
 						  "M/dt^2 + C/(2 dt)", err);
-	cd->back = rths_zalloc(nn, err);
+	cd->back = rths_hs_stepper_zalloc(st, nn, err);
 	A = rths_zalloc(nn, err);
 	if (!cd->back || !A) {
 		free(A);
@@ -120,23 +120,9 @@ static int cd_accept(struct rths_hs_stepper *st, const double *r_exp,
 	return 0;
 }
 
-static void cd_destroy(struct rths_hs_stepper *st)
-{
-	struct cd *cd = st->priv;
-
-	if (!cd)
-		return;
-	la_lin_free(&cd->lhs);
-	free(cd->back);
-	free(cd->u_prev);
-	free(cd->u_next);
-	free(cd);
-}
-
 const struct rths_hs_stepper_ops rths_hs_central_difference_ops = {
 	.setup = cd_setup,
 	.started = cd_started,
 	.command = cd_command,
 	.accept = cd_accept,
-	.destroy = cd_destroy,
 };

@@ -22,15 +22,14 @@ struct cr {
 static int cr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	double dt = st->p.dt;
-	struct cr *cr = calloc(1, sizeof(*cr));
+	struct cr *cr = rths_hs_stepper_priv(st, sizeof(*cr), "CR", err);
 	double *D;
 	int r;
 
 	if (!cr)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate CR");
-	st->priv = cr;
-	cr->v1 = rths_zalloc(st->n, err);
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &cr->dlu);
+	cr->v1 = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!cr->v1)
 		return -ENOMEM;
 	if (st->sp)
@@ -38,7 +37,7 @@ static int cr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 					  &cr->dlu,
 					  "M + dt/2 C + dt^2/4 K (CR)", err);
 	D = rths_hs_stepper_combine(st, 1.0, dt / 2, dt * dt / 4, err);
-	cr->A = rths_zalloc(st->n * st->n, err);
+	cr->A = rths_hs_stepper_zalloc(st, st->n * st->n, err);
 	if (!cr->v1 || !D || !cr->A) {
 		free(D);
 		return -ENOMEM;
@@ -103,22 +102,9 @@ static void cr_kernels(const struct rths_hs_stepper *st,
 	};
 }
 
-static void cr_destroy(struct rths_hs_stepper *st)
-{
-	struct cr *cr = st->priv;
-
-	if (!cr)
-		return;
-	free(cr->A);
-	la_lin_free(&cr->dlu);
-	free(cr->v1);
-	free(cr);
-}
-
 const struct rths_hs_stepper_ops rths_hs_cr_ops = {
 	.setup = cr_setup,
 	.command = cr_command,
 	.accept = cr_accept,
-	.destroy = cr_destroy,
 	.kernels = cr_kernels,
 };

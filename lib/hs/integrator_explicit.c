@@ -19,16 +19,16 @@ struct nme {
 
 static int nme_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
-	struct nme *e = calloc(1, sizeof(*e));
+	struct nme *e = rths_hs_stepper_priv(st, sizeof(*e),
+					     "explicit Newmark", err);
 	size_t nn = st->n * st->n;
 	double *A;
 	int r;
 
 	if (!e)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate explicit Newmark");
-	st->priv = e;
-	e->vt = rths_zalloc(st->n, err);
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &e->lhs);
+	e->vt = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!e->vt)
 		return -ENOMEM;
 	if (st->sp)
@@ -79,20 +79,8 @@ static int nme_accept(struct rths_hs_stepper *st, const double *r_exp,
 	return 0;
 }
 
-static void nme_destroy(struct rths_hs_stepper *st)
-{
-	struct nme *e = st->priv;
-
-	if (!e)
-		return;
-	la_lin_free(&e->lhs);
-	free(e->vt);
-	free(e);
-}
-
 const struct rths_hs_stepper_ops rths_hs_newmark_explicit_ops = {
 	.setup = nme_setup,
 	.command = nme_command,
 	.accept = nme_accept,
-	.destroy = nme_destroy,
 };

@@ -38,16 +38,16 @@ struct ga {
 
 static int ga_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
-	struct ga *e = calloc(1, sizeof(*e));
+	struct ga *e = rths_hs_stepper_priv(st, sizeof(*e),
+					    rths_hs_method_name(st->p.method),
+					    err);
 	double dt = st->p.dt, cm, cc, ck, *A;
 	char what[64];
 	int r;
 
 	if (!e)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate %s",
-				      rths_hs_method_name(st->p.method));
-	st->priv = e;
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &e->keff);
 	if (st->p.method == RTHS_HS_GENERALIZED_ALPHA) {
 		double rho = st->p.rho_inf;
 
@@ -59,9 +59,9 @@ static int ga_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	}
 	e->gamma = 0.5 - e->am + e->af;
 	e->beta = 0.25 * (1 - e->am + e->af) * (1 - e->am + e->af);
-	e->a1 = rths_zalloc(st->n, err);
-	e->v1 = rths_zalloc(st->n, err);
-	e->rhs = rths_zalloc(st->n, err);
+	e->a1 = rths_hs_stepper_zalloc(st, st->n, err);
+	e->v1 = rths_hs_stepper_zalloc(st, st->n, err);
+	e->rhs = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!e->a1 || !e->v1 || !e->rhs)
 		return -ENOMEM;
 	cm = (1 - e->am) / (e->beta * dt * dt);
@@ -168,19 +168,6 @@ static int ga_accept(struct rths_hs_stepper *st, const double *r_exp,
 	return 0;
 }
 
-static void ga_destroy(struct rths_hs_stepper *st)
-{
-	struct ga *e = st->priv;
-
-	if (!e)
-		return;
-	la_lin_free(&e->keff);
-	free(e->a1);
-	free(e->v1);
-	free(e->rhs);
-	free(e);
-}
-
 /*
  * bench-hs's floor: each Newton iteration of the last step is a residual
  * (M a, K u, C v) and a solve with the effective stiffness, one more
@@ -210,6 +197,5 @@ const struct rths_hs_stepper_ops rths_hs_implicit_alpha_ops = {
 	.setup = ga_setup,
 	.command = ga_command,
 	.accept = ga_accept,
-	.destroy = ga_destroy,
 	.kernels = ga_kernels,
 };

@@ -32,6 +32,8 @@ struct rths_hs_stepper_ops {
 	/* u, v, a, r become step n+1 (f still holds step n). */
 	int (*accept)(struct rths_hs_stepper *st, const double *r_exp,
 		      struct rths_error *err);
+	/* Once priv is set: what the method holds beyond st->mem and its
+	 * kept factorizations (optional). */
 	void (*destroy)(struct rths_hs_stepper *st);
 	/* A sparse step's products and solves (optional; bench-hs). */
 	void (*kernels)(const struct rths_hs_stepper *st,
@@ -69,6 +71,8 @@ struct rths_hs_sparse {
 extern size_t rths_hs_sparse_min_dofs;
 #define RTHS_HS_SPARSE_MAX_DENSITY 0.1
 
+#define RTHS_HS_STEPPER_LINS 4	/* KR-alpha's three, and one spare */
+
 struct rths_hs_stepper {
 	const struct rths_hs_stepper_ops *ops;
 	struct rths_hs_stepper_params p;
@@ -88,7 +92,26 @@ struct rths_hs_stepper {
 	unsigned int iterations;	/* Newton, of the last command */
 	bool started, commanded;
 	void *priv;
+	/* priv and the method's arrays, freed with the stepper */
+	struct rths_owned mem;
+	/* the method's factorizations, released with the stepper */
+	struct la_lin *lins[RTHS_HS_STEPPER_LINS];
+	unsigned int nlins;
 };
+
+/*
+ * A method's private state (zeroed, as st->priv) and its arrays (count
+ * zeroed doubles), freed with the stepper.  NULL with ENOMEM in err
+ * (naming @what, the method, for the state).
+ */
+void *rths_hs_stepper_priv(struct rths_hs_stepper *st, size_t size,
+			   const char *what, struct rths_error *err);
+double *rths_hs_stepper_zalloc(struct rths_hs_stepper *st, size_t count,
+			       struct rths_error *err);
+/* lu, in the method's state, is released with the stepper (at most
+ * RTHS_HS_STEPPER_LINS of them): a method needs no destroy() for it. */
+void rths_hs_stepper_keep_lin(struct rths_hs_stepper *st,
+			      struct la_lin *lu);
 
 extern const struct rths_hs_stepper_ops rths_hs_cr_ops;
 extern const struct rths_hs_stepper_ops rths_hs_kr_alpha_ops;

@@ -51,7 +51,7 @@ static int kr_setup_sparse(struct rths_hs_stepper *st, double am,
 	int r;
 
 	kr->am = am;
-	kr->ma = rths_zalloc(st->n, err);
+	kr->ma = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!kr->ma)
 		return -ENOMEM;
 	r = rths_hs_csc_combine(st, 1.0, gamma * dt, beta * dt * dt, &kr->d,
@@ -73,24 +73,26 @@ static int kr_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	double am = (2 * rho - 1) / (rho + 1), af = rho / (rho + 1);
 	double gamma = 0.5 - am + af;
 	double beta = 0.25 * (1 - am + af) * (1 - am + af);
-	struct kr *kr = calloc(1, sizeof(*kr));
+	struct kr *kr = rths_hs_stepper_priv(st, sizeof(*kr), "KR-alpha",
+					     err);
 	double *D = NULL, *B = NULL, *alpha3 = NULL;
 	int r = -ENOMEM;
 
 	if (!kr)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate KR-alpha");
-	st->priv = kr;
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &kr->mhat);
+	rths_hs_stepper_keep_lin(st, &kr->dlu);
+	rths_hs_stepper_keep_lin(st, &kr->dnlu);
 	kr->af = af;
 	kr->gamma = gamma;
-	kr->v1 = rths_zalloc(n, err);
-	kr->cv = rths_zalloc(n, err);
+	kr->v1 = rths_hs_stepper_zalloc(st, n, err);
+	kr->cv = rths_hs_stepper_zalloc(st, n, err);
 	if (!kr->v1 || !kr->cv)
 		return -ENOMEM;
 	if (st->sp)
 		return kr_setup_sparse(st, am, af, gamma, beta, err);
-	kr->alpha1 = rths_zalloc(nn, err);
-	kr->malpha3 = rths_zalloc(nn, err);
+	kr->alpha1 = rths_hs_stepper_zalloc(st, nn, err);
+	kr->malpha3 = rths_hs_stepper_zalloc(st, nn, err);
 	D = rths_hs_stepper_combine(st, 1.0, gamma * dt, beta * dt * dt, err);
 	alpha3 = rths_hs_stepper_combine(st, am, af * gamma * dt,
 					 af * beta * dt * dt, err);
@@ -211,18 +213,7 @@ static void kr_destroy(struct rths_hs_stepper *st)
 {
 	struct kr *kr = st->priv;
 
-	if (!kr)
-		return;
-	free(kr->alpha1);
-	free(kr->malpha3);
-	free(kr->v1);
-	free(kr->cv);
-	la_lin_free(&kr->mhat);
-	la_lin_free(&kr->dlu);
-	la_lin_free(&kr->dnlu);
 	rths_hs_csc_free(&kr->d);
-	free(kr->ma);
-	free(kr);
 }
 
 const struct rths_hs_stepper_ops rths_hs_kr_alpha_ops = {

@@ -24,18 +24,18 @@ struct os {
 static int os_setup(struct rths_hs_stepper *st, struct rths_error *err)
 {
 	double dt = st->p.dt, al = st->p.alpha;
-	struct os *os = calloc(1, sizeof(*os));
+	struct os *os = rths_hs_stepper_priv(st, sizeof(*os), "alpha-OS",
+					     err);
 	double *A;
 	int r;
 
 	if (!os)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate alpha-OS");
-	st->priv = os;
+		return -ENOMEM;
+	rths_hs_stepper_keep_lin(st, &os->meff);
 	os->beta = (1 - al) * (1 - al) / 4;
 	os->gamma = 0.5 - al;
-	os->vt = rths_zalloc(st->n, err);
-	os->cv = rths_zalloc(st->n, err);
+	os->vt = rths_hs_stepper_zalloc(st, st->n, err);
+	os->cv = rths_hs_stepper_zalloc(st, st->n, err);
 	if (!os->vt || !os->cv)
 		return -ENOMEM;
 	/* Only the stiffness is split: the damping term uses the model's C
@@ -125,23 +125,10 @@ static void os_kernels(const struct rths_hs_stepper *st,
 	};
 }
 
-static void os_destroy(struct rths_hs_stepper *st)
-{
-	struct os *os = st->priv;
-
-	if (!os)
-		return;
-	la_lin_free(&os->meff);
-	free(os->vt);
-	free(os->cv);
-	free(os);
-}
-
 const struct rths_hs_stepper_ops rths_hs_alpha_os_ops = {
 	.setup = os_setup,
 	.started = os_started,
 	.command = os_command,
 	.accept = os_accept,
-	.destroy = os_destroy,
 	.kernels = os_kernels,
 };

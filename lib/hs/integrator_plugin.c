@@ -21,33 +21,17 @@ _Static_assert(RTHS_HS_PLUGIN_LAST - RTHS_HS_PLUGIN_FIRST + 1 ==
 int rths_hs_integrator_type_check(const struct rths_hs_integrator_type *type,
 				  struct rths_error *err)
 {
-	const char *name = type && type->name ? type->name : "(unnamed)";
-	const char *missing = NULL;
+	const struct rths_hs_plugin_cb cb[] = {
+		{ "alloc", type && type->alloc },
+		{ "start", type && type->start },
+		{ "predict", type && type->predict },
+		{ "correct", type && type->correct },
+		{ "free", type && type->free },
+	};
 
-	if (!type)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "no integrator type");
-	if (type->abi != RTHS_HS_PLUGIN_ABI)
-		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, NULL,
-				      "integrator plug-in '%s' has interface version %u, this librths takes %u",
-				      name, type->abi, RTHS_HS_PLUGIN_ABI);
-	if (!type->name || !type->name[0])
-		missing = "name";
-	else if (!type->alloc)
-		missing = "alloc";
-	else if (!type->start)
-		missing = "start";
-	else if (!type->predict)
-		missing = "predict";
-	else if (!type->correct)
-		missing = "correct";
-	else if (!type->free)
-		missing = "free";
-	if (missing)
-		return rths_error_set(err, EINVAL, NULL, 0, NULL,
-				      "integrator plug-in '%s' has no %s",
-				      name, missing);
-	return 0;
+	return rths_hs_registry_check(&reg, type, type ? type->abi : 0,
+				      type ? type->name : NULL, cb,
+				      sizeof(cb) / sizeof(cb[0]), err);
 }
 
 int rths_hs_integrator_register(const struct rths_hs_integrator_type *type,
@@ -143,11 +127,9 @@ static int plugin_setup(struct rths_hs_stepper *st, struct rths_error *err)
 	struct plug *pl;
 	int r;
 
-	pl = calloc(1, sizeof(*pl));
+	pl = rths_hs_stepper_priv(st, sizeof(*pl), "a plug-in stepper", err);
 	if (!pl)
-		return rths_error_set(err, ENOMEM, NULL, 0, NULL,
-				      "cannot allocate a plug-in stepper");
-	st->priv = pl;
+		return -ENOMEM;
 	pl->type = rths_hs_plugin_lookup(st->p.method, &params);
 	if (!pl->type)
 		return rths_error_set(err, RTHS_E_BAD_CHOICE, NULL, 0,
@@ -222,11 +204,8 @@ static void plugin_destroy(struct rths_hs_stepper *st)
 {
 	struct plug *pl = st->priv;
 
-	if (!pl)
-		return;
 	if (pl->allocated)
 		pl->type->free(pl->state);
-	free(pl);
 }
 
 const struct rths_hs_stepper_ops rths_hs_plugin_ops = {

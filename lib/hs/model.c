@@ -36,11 +36,7 @@ void rths_hs_model_free(struct rths_hs_model *m)
 {
 	if (!m)
 		return;
-	free(m->m);
-	free(m->k);
-	free(m->c);
-	free(m->r);
-	free(m->elements);
+	RTHS_FREE_ALL(m->m, m->k, m->c, m->r, m->elements);
 	memset(m, 0, sizeof(*m));
 }
 

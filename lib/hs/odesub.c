@@ -132,9 +132,7 @@ void rths_hs_odesub_free(struct rths_hs_odesub *s)
 		return;
 	rths_ode_free(s->ode);
 	rths_hs_mb_free(s->mb);
-	free(s->y);
-	free(s->rec);
-	free(s);
+	RTHS_FREE_ALL(s->y, s->rec, s);
 }
 
 int rths_hs_odesub_set_method(struct rths_hs_odesub *s,

@@ -5,6 +5,31 @@
 
 #include "hs/plugin_registry.h"
 
+int rths_hs_registry_check(const struct rths_hs_registry *g,
+			   const void *type, unsigned int abi,
+			   const char *name, const struct rths_hs_plugin_cb *cb,
+			   size_t ncb, struct rths_error *err)
+{
+	const char *shown = name ? name : "(unnamed)";
+	const char *missing = !name || !name[0] ? "name" : NULL;
+
+	if (!type)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL, "no %s type",
+				      g->what);
+	if (abi != RTHS_HS_PLUGIN_ABI)
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0, NULL,
+				      "%s plug-in '%s' has interface version %u, this librths takes %u",
+				      g->what, shown, abi, RTHS_HS_PLUGIN_ABI);
+	for (size_t i = 0; !missing && i < ncb; i++)
+		if (!cb[i].given)
+			missing = cb[i].name;
+	if (missing)
+		return rths_error_set(err, EINVAL, NULL, 0, NULL,
+				      "%s plug-in '%s' has no %s", g->what,
+				      shown, missing);
+	return 0;
+}
+
 int rths_hs_registry_add(struct rths_hs_registry *g, const void *type,
 			 const char *name, const char *params,
 			 unsigned int *number, struct rths_error *err)

@@ -9,6 +9,8 @@
 #define RTHS_HS_PLUGIN_REGISTRY_H
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include <rths/hs_plugin.h>
 
@@ -27,6 +29,21 @@ struct rths_hs_registry {
 	{ .lock = PTHREAD_MUTEX_INITIALIZER, .what = (what_), \
 	  .first = (first_) }
 
+/* A callback of a plug-in type: its name, and whether the type has it. */
+struct rths_hs_plugin_cb {
+	const char *name;
+	bool given;
+};
+
+/*
+ * What every type of @g's kind must be: there (@type), of this librths's
+ * interface version (@abi), named, and with each of its @ncb callbacks;
+ * the first that is missing is named.
+ */
+int rths_hs_registry_check(const struct rths_hs_registry *g,
+			   const void *type, unsigned int abi,
+			   const char *name, const struct rths_hs_plugin_cb *cb,
+			   size_t ncb, struct rths_error *err);
 /* A free slot for @type named @name; its number in *@number. */
 int rths_hs_registry_add(struct rths_hs_registry *g, const void *type,
 			 const char *name, const char *params,

@@ -196,21 +196,31 @@ int rths_hs_setup_position(const struct rths_hs_setup *s,
 			      s->max_iter);
 }
 
+/*
+ * What a force conversion at x needs: a direct setup maps in to out one
+ * to one (1: done; its up to 16 x 16 directions are more than E holds),
+ * any other the directions E at x (0), or an error.
+ */
+static int force_directions(const struct rths_hs_setup *s, const double *x,
+			    const double *in, double *out, double *E,
+			    struct rths_error *err)
+{
+	if (s->kind == RTHS_HS_SETUP_DIRECT) {
+		memcpy(out, in, s->n_act * sizeof(double));
+		return 1;
+	}
+	return rths_hs_setup_directions(s, x, E, err);
+}
+
 int rths_hs_setup_force(const struct rths_hs_setup *s, const double *x,
 			const double *f_act, double *f_if,
 			struct rths_error *err)
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3];
-	int r;
+	int r = force_directions(s, x, f_act, f_if, E, err);
 
-	/* Direct: dim = n_act, up to 16 x 16 directions, more than E holds. */
-	if (s->kind == RTHS_HS_SETUP_DIRECT) {
-		memcpy(f_if, f_act, s->n_act * sizeof(double));
-		return 0;
-	}
-	r = rths_hs_setup_directions(s, x, E, err);
-	if (r < 0)
-		return r;
+	if (r)
+		return r < 0 ? r : 0;
 	for (size_t k = 0; k < s->dim; k++) {
 		f_if[k] = 0;
 		for (size_t i = 0; i < s->n_act; i++)
@@ -225,15 +235,10 @@ int rths_hs_setup_actuator_forces(const struct rths_hs_setup *s,
 {
 	double E[RTHS_HS_MAX_CHANNELS * 3], A[RTHS_HS_MAX_CHANNELS * 3];
 	double b[RTHS_HS_MAX_CHANNELS] = { 0 };
-	int r;
+	int r = force_directions(s, x, f_if, f_act, E, err);
 
-	if (s->kind == RTHS_HS_SETUP_DIRECT) {
-		memcpy(f_act, f_if, s->n_act * sizeof(double));
-		return 0;
-	}
-	r = rths_hs_setup_directions(s, x, E, err);
-	if (r < 0)
-		return r;
+	if (r)
+		return r < 0 ? r : 0;
 	/* E^T f = F: dim equations, n_act unknowns; least norm. */
 	to_colmajor(s, E, A, 1);
 	memcpy(b, f_if, s->dim * sizeof(double));

@@ -30,8 +30,7 @@ void rths_hs_substructure_free(struct rths_hs_substructure *s)
 {
 	if (!s)
 		return;
-	free(s->cmd_map);
-	free(s->force_map);
+	RTHS_FREE_ALL(s->cmd_map, s->force_map);
 	memset(s, 0, sizeof(*s));
 }
 

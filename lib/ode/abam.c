@@ -42,19 +42,13 @@ static const double gstr[ABAM_KMAX + 2] = {
 
 static int abam_create(struct rths_ode *s)
 {
-	struct abam *p = calloc(1, sizeof(*p));
+	struct abam *p = ode_priv(s, sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
-	s->priv = p;
-	for (int j = 1; j <= 16; j++) {
-		p->phi[j] = ode_zalloc(s->n);
-		if (!p->phi[j])
-			return -ENOMEM;
-	}
-	p->p = ode_zalloc(s->n);
-	p->ypp = ode_zalloc(s->n);
-	if (!p->p || !p->ypp)
+	for (int j = 1; j <= 16; j++)
+		p->phi[j] = ode_vec(s, s->n);
+	if (ODE_VECS(s, s->n, &p->p, &p->ypp))
 		return -ENOMEM;
 	/* constants of the recurrences */
 	p->g[1] = 1.0;
@@ -63,17 +57,6 @@ static int abam_create(struct rths_ode *s)
 	return 0;
 }
 
-static void abam_destroy(struct rths_ode *s)
-{
-	struct abam *p = s->priv;
-
-	for (int j = 1; j <= 16; j++)
-		free(p->phi[j]);
-	free(p->p);
-	free(p->ypp);
-	free(p);
-	s->priv = NULL;
-}
 
 static double fouru(const struct rths_ode *s)
 {
@@ -452,7 +435,6 @@ const struct ode_ops ode_abam_ops = {
 	.default_order = ABAM_KMAX,
 	.max_order = ABAM_KMAX,
 	.create = abam_create,
-	.destroy = abam_destroy,
 	.start = abam_start,
 	.step = abam_step,
 	.interp = abam_interp,

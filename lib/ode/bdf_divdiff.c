@@ -37,28 +37,16 @@ struct dd {
 
 static int dd_create_common(struct rths_ode *s, int variable)
 {
-	struct dd *p = calloc(1, sizeof(*p));
+	struct dd *p = ode_priv(s, sizeof(*p));
 	size_t n = s->n;
 
 	if (!p)
 		return -ENOMEM;
-	s->priv = p;
 	p->variable = variable;
-	for (int j = 1; j < DD_KMAX + 3; j++) {
-		p->phi[j] = ode_zalloc(n);
-		if (!p->phi[j])
-			return -ENOMEM;
-	}
-	p->e = ode_zalloc(n);
-	p->ypred = ode_zalloc(n);
-	p->yppred = ode_zalloc(n);
-	p->ynew = ode_zalloc(n);
-	p->ypnew = ode_zalloc(n);
-	p->delta = ode_zalloc(n);
-	if (!p->e || !p->ypred || !p->yppred || !p->ynew || !p->ypnew ||
-	    !p->delta)
-		return -ENOMEM;
-	return 0;
+	for (int j = 1; j < DD_KMAX + 3; j++)
+		p->phi[j] = ode_vec(s, n);
+	return ODE_VECS(s, n, &p->e, &p->ypred, &p->yppred, &p->ynew,
+			&p->ypnew, &p->delta);
 }
 
 static int dstiff_create(struct rths_ode *s)
@@ -69,22 +57,6 @@ static int dstiff_create(struct rths_ode *s)
 static int wstiff_create(struct rths_ode *s)
 {
 	return dd_create_common(s, 1);
-}
-
-static void dd_destroy(struct rths_ode *s)
-{
-	struct dd *p = s->priv;
-
-	for (int j = 1; j < DD_KMAX + 3; j++)
-		free(p->phi[j]);
-	free(p->e);
-	free(p->ypred);
-	free(p->yppred);
-	free(p->ynew);
-	free(p->ypnew);
-	free(p->delta);
-	free(p);
-	s->priv = NULL;
 }
 
 static int dd_start(struct rths_ode *s, double thint)
@@ -375,7 +347,6 @@ const struct ode_ops ode_dstiff_ops = {
 	.default_order = 5,
 	.max_order = DD_KMAX,
 	.create = dstiff_create,
-	.destroy = dd_destroy,
 	.start = dd_start,
 	.step = dd_step,
 	.interp = dd_interp,
@@ -387,7 +358,6 @@ const struct ode_ops ode_wstiff_ops = {
 	.default_order = 5,
 	.max_order = DD_KMAX,
 	.create = wstiff_create,
-	.destroy = dd_destroy,
 	.start = dd_start,
 	.step = dd_step,
 	.interp = dd_interp,

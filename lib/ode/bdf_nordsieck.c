@@ -123,27 +123,17 @@ static double kappa(const struct nord *p, int q)
 
 static int nord_create_common(struct rths_ode *s, int constant)
 {
-	struct nord *p = calloc(1, sizeof(*p));
+	struct nord *p = ode_priv(s, sizeof(*p));
 	size_t n = s->n;
 
 	if (!p)
 		return -ENOMEM;
-	s->priv = p;
 	p->constant = constant;
 	coefficients(p);
-	for (int j = 0; j < NORD_QMAX + 2; j++) {
-		p->z[j] = ode_zalloc(n);
-		if (!p->z[j])
-			return -ENOMEM;
-	}
-	p->esave = ode_zalloc(n);
-	p->e = ode_zalloc(n);
-	p->yppred = ode_zalloc(n);
-	p->ynew = ode_zalloc(n);
-	p->ypnew = ode_zalloc(n);
-	if (!p->esave || !p->e || !p->yppred || !p->ynew || !p->ypnew)
-		return -ENOMEM;
-	return 0;
+	for (int j = 0; j < NORD_QMAX + 2; j++)
+		p->z[j] = ode_vec(s, n);
+	return ODE_VECS(s, n, &p->esave, &p->e, &p->yppred, &p->ynew,
+			&p->ypnew);
 }
 
 static int gstiff_create(struct rths_ode *s)
@@ -157,21 +147,6 @@ static int constant_create(struct rths_ode *s)
 	if (!(s->ctl.h_init > 0))
 		return -EINVAL;
 	return nord_create_common(s, 1);
-}
-
-static void nord_destroy(struct rths_ode *s)
-{
-	struct nord *p = s->priv;
-
-	for (int j = 0; j < NORD_QMAX + 2; j++)
-		free(p->z[j]);
-	free(p->esave);
-	free(p->e);
-	free(p->yppred);
-	free(p->ynew);
-	free(p->ypnew);
-	free(p);
-	s->priv = NULL;
 }
 
 static void predict(struct nord *p, size_t n)
@@ -496,7 +471,6 @@ const struct ode_ops ode_gstiff_ops = {
 	.default_order = 5,
 	.max_order = NORD_QMAX,
 	.create = gstiff_create,
-	.destroy = nord_destroy,
 	.start = nord_start,
 	.step = nord_step,
 	.interp = nord_interp,
@@ -508,7 +482,6 @@ const struct ode_ops ode_constant_bdf_ops = {
 	.default_order = 5,
 	.max_order = NORD_QMAX,
 	.create = constant_create,
-	.destroy = nord_destroy,
 	.start = nord_start,
 	.step = nord_step,
 	.interp = nord_interp,

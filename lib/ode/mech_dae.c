@@ -20,6 +20,7 @@ struct rths_ode_mech_dae {
 	double *M, *F, *G, *c, *gw;
 	double *jw;		/* Jacobian scratch: Y, R0, R1, M, G */
 	struct ode_mech_work ws;	/* rths_ode_mech_dae_initial() */
+	struct rths_owned mem;	/* no_err and the arrays */
 };
 
 const char *rths_ode_mech_form_name(enum rths_ode_mech_form form)
@@ -223,15 +224,14 @@ int rths_ode_mech_dae_new(const struct rths_ode_mech *m,
 	d->nq = nq;
 	d->nc = nc;
 	d->n = 2 * nq + (stabilized(d) ? 2 * nc : nc);
-	d->no_err = calloc(d->n, 1);
-	d->M = ode_zalloc(nq * nq);
-	d->F = ode_zalloc(nq);
-	d->G = ode_zalloc(nc * nq);
-	d->c = ode_zalloc(nc);
-	d->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
-	d->jw = ode_zalloc(3 * d->n + nq * nq + nc * nq);
-	if (!d->no_err || !d->M || !d->F || !d->G || !d->c || !d->gw ||
-	    !d->jw || ode_mech_work_init(&d->ws, nq, nc)) {
+	d->no_err = rths_owned_zalloc(&d->mem, d->n, 1);
+	d->M = rths_owned_doubles(&d->mem, nq * nq);
+	d->F = rths_owned_doubles(&d->mem, nq);
+	d->G = rths_owned_doubles(&d->mem, nc * nq);
+	d->c = rths_owned_doubles(&d->mem, nc);
+	d->gw = rths_owned_doubles(&d->mem, 2 * nq + nq * nc + 2 * nc);
+	d->jw = rths_owned_doubles(&d->mem, 3 * d->n + nq * nq + nc * nq);
+	if (d->mem.failed || ode_mech_work_init(&d->ws, nq, nc)) {
 		rths_ode_mech_dae_free(d);
 		return -ENOMEM;
 	}
@@ -269,13 +269,7 @@ void rths_ode_mech_dae_free(struct rths_ode_mech_dae *d)
 	if (!d)
 		return;
 	ode_mech_work_fini(&d->ws);
-	free(d->no_err);
-	free(d->M);
-	free(d->F);
-	free(d->G);
-	free(d->c);
-	free(d->gw);
-	free(d->jw);
+	rths_owned_free(&d->mem);
 	free(d);
 }
 

@@ -133,14 +133,8 @@ static int saddle_solve(size_t nq, size_t nc, const double *W,
 
 void ode_mech_work_fini(struct ode_mech_work *w)
 {
-	free(w->K);
-	free(w->rhs);
-	free(w->G);
-	free(w->phi);
-	free(w->M);
-	free(w->F);
-	free(w->gw);
 	la_lin_free(&w->lu);
+	rths_owned_free(&w->mem);
 	w->K = w->rhs = w->G = w->phi = w->M = w->F = w->gw = NULL;
 }
 
@@ -151,15 +145,14 @@ int ode_mech_work_init(struct ode_mech_work *w, size_t nq, size_t nc)
 	memset(w, 0, sizeof(*w));
 	w->nq = nq;
 	w->nc = nc;
-	w->K = ode_zalloc(n * n);
-	w->rhs = ode_zalloc(n);
-	w->G = ode_zalloc(nc * nq);
-	w->phi = ode_zalloc(nc);
-	w->M = ode_zalloc(nq * nq);
-	w->F = ode_zalloc(nq);
-	w->gw = ode_zalloc(2 * nq + nq * nc + 2 * nc);
-	if (!w->K || !w->rhs || !w->G || !w->phi || !w->M || !w->F ||
-	    !w->gw || la_lin_init(&w->lu, &la_dense_lu, n, 0)) {
+	w->K = rths_owned_doubles(&w->mem, n * n);
+	w->rhs = rths_owned_doubles(&w->mem, n);
+	w->G = rths_owned_doubles(&w->mem, nc * nq);
+	w->phi = rths_owned_doubles(&w->mem, nc);
+	w->M = rths_owned_doubles(&w->mem, nq * nq);
+	w->F = rths_owned_doubles(&w->mem, nq);
+	w->gw = rths_owned_doubles(&w->mem, 2 * nq + nq * nc + 2 * nc);
+	if (w->mem.failed || la_lin_init(&w->lu, &la_dense_lu, n, 0)) {
 		ode_mech_work_fini(w);
 		return -ENOMEM;
 	}

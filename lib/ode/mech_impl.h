@@ -5,6 +5,7 @@
 
 #include <rths/ode_mech.h>
 
+#include "common/alloc.h"
 #include "la/la.h"
 
 /*
@@ -42,6 +43,7 @@ struct ode_mech_work {
 	size_t nq, nc;
 	double *K, *rhs, *G, *phi, *M, *F, *gw;
 	struct la_lin lu;
+	struct rths_owned mem;	/* the arrays above */
 };
 
 int ode_mech_work_init(struct ode_mech_work *w, size_t nq, size_t nc);

@@ -107,22 +107,28 @@ struct ode_newton {
 int ode_newton_new(struct rths_ode *s)
 {
 	size_t n = s->n;
-	struct ode_newton *nw = calloc(1, sizeof(*nw));
+	struct ode_newton *nw = rths_owned_zalloc(&s->mem, 1, sizeof(*nw));
 
 	if (!nw)
 		return -ENOMEM;
 	nw->n = n;
-	nw->r = ode_zalloc(n);
+	nw->r = ode_vec(s, n);
 	s->nw = nw;
-	if (s->no_err) {
-		s->nw_floor = ode_zalloc(2 * n);
-		if (!s->nw_floor)
-			return -ENOMEM;
-	}
-	if (!nw->r)
+	if (s->no_err)
+		s->nw_floor = ode_vec(s, 2 * n);
+	if (s->mem.failed)
 		return -ENOMEM;
 	ode_newton_reset(s);
 	return 0;
+}
+
+/* The solver for M (dense or sparse) and the dense matrices go. */
+static void linear_free(struct ode_newton *nw)
+{
+	la_lin_free(&nw->lin);
+	nw->lin.ops = NULL;
+	RTHS_FREE_ALL(nw->A.data, nw->B.data, nw->M.data);
+	nw->A.data = nw->B.data = nw->M.data = NULL;
 }
 
 /* The dense matrices and LU, at the first dense Jacobian. */
@@ -137,12 +143,7 @@ static int dense_storage(struct ode_newton *nw)
 	nw->M = la_dense(n, n, ode_zalloc(n * n));
 	if (!nw->A.data || !nw->B.data || !nw->M.data ||
 	    la_lin_init(&nw->lin, &la_dense_lu, n, 0)) {
-		la_lin_free(&nw->lin);
-		nw->lin.ops = NULL;
-		free(nw->A.data);
-		free(nw->B.data);
-		free(nw->M.data);
-		nw->A.data = nw->B.data = nw->M.data = NULL;
+		linear_free(nw);
 		return -ENOMEM;
 	}
 	return 0;
@@ -152,15 +153,8 @@ static void sparse_free(struct ode_sparse *sp)
 {
 	if (!sp)
 		return;
-	free(sp->jcp);
-	free(sp->jri);
-	free(sp->jx);
-	free(sp->mcp);
-	free(sp->mri);
-	free(sp->mx);
-	free(sp->jpos);
-	free(sp->dpos);
-	free(sp);
+	RTHS_FREE_ALL(sp->jcp, sp->jri, sp->jx, sp->mcp, sp->mri, sp->mx,
+		      sp->jpos, sp->dpos, sp);
 }
 
 static int check_pattern(size_t n, const size_t *cp, const size_t *ri)
@@ -248,11 +242,7 @@ int rths_ode_set_sparse_jac(struct rths_ode *s, const size_t *colptr,
 	merge_diagonal(sp, n);
 
 	/* the solver for M: the old one (dense or sparse) goes */
-	la_lin_free(&nw->lin);
-	free(nw->A.data);
-	free(nw->B.data);
-	free(nw->M.data);
-	nw->A.data = nw->B.data = nw->M.data = NULL;
+	linear_free(nw);
 	sparse_free(nw->sp);
 	nw->sp = sp;
 	klu = solver == RTHS_ODE_LINEAR_SPARSE ||
@@ -328,15 +318,8 @@ void ode_newton_free(struct rths_ode *s)
 
 	if (!nw)
 		return;
-	free(nw->A.data);
-	free(nw->B.data);
-	free(nw->M.data);
+	linear_free(nw);
 	sparse_free(nw->sp);
-	free(nw->r);
-	free(s->nw_floor);
-	s->nw_floor = NULL;
-	la_lin_free(&nw->lin);
-	free(nw);
 	s->nw = NULL;
 }
 

@@ -12,6 +12,8 @@
 
 #include <rths/ode.h>
 
+#include "common/alloc.h"
+
 #define ODE_UROUND DBL_EPSILON
 /*
  * The smallest relative tolerance (other than 0): rounding alone makes
@@ -37,8 +39,8 @@ struct ode_ops {
 				 * (Rosenbrock) */
 	int default_order;
 	int max_order;
+	/* Allocates through ode_vec() and ode_priv(): the solver frees it. */
 	int (*create)(struct rths_ode *s);
-	void (*destroy)(struct rths_ode *s);
 	/* First step: initial step size and history.  thint bounds the
 	 * span the caller wants (may be INFINITY). */
 	int (*start)(struct rths_ode *s, double thint);
@@ -86,6 +88,8 @@ struct rths_ode {
 	double *fd_work;	/* 4n scratch for finite differences */
 	double *ic_res;		/* n: the start's consistency check */
 	void *priv;
+	/* the solver's and its method's arrays, freed with the solver */
+	struct rths_owned mem;
 };
 
 /* --- callbacks (system.c): count evaluations, reject non-finite output */
@@ -220,5 +224,20 @@ void ode_hermite(size_t n, double t0, double h, const double *y0,
 
 /* Allocate an array of n doubles, zeroed; NULL on failure. */
 double *ode_zalloc(size_t n);
+/*
+ * The same, and the method's private state, owned by the solver (freed
+ * by rths_ode_free()); NULL and s->mem.failed set on failure.
+ */
+double *ode_vec(struct rths_ode *s, size_t n);
+void *ode_priv(struct rths_ode *s, size_t size);
+/*
+ * Each of the vectors (double **) gets n zeroed doubles owned by the
+ * solver: ODE_VECS(s, n, &p->e, &p->ynew).  0, or -ENOMEM if this or an
+ * earlier allocation of the solver's failed.
+ */
+int ode_vecs(struct rths_ode *s, size_t n, double **const *v, size_t count);
+#define ODE_VECS(s, n, ...)                                              \
+	ode_vecs((s), (n), (double **const[]){ __VA_ARGS__ },            \
+		 sizeof((double **const[]){ __VA_ARGS__ }) / sizeof(double **))
 
 #endif /* RTHS_LIB_ODE_IMPL_H */

@@ -36,38 +36,14 @@ static const double e1 = 1.0 / 360, e3 = -128.0 / 4275, e4 = -2197.0 / 75240,
 
 static int rkf45_create(struct rths_ode *s)
 {
-	struct rkf45 *p = calloc(1, sizeof(*p));
+	struct rkf45 *p = ode_priv(s, sizeof(*p));
 	size_t n = s->n;
 
 	if (!p)
 		return -ENOMEM;
-	s->priv = p;
-	for (int i = 0; i < 6; i++) {
-		p->k[i] = ode_zalloc(n);
-		if (!p->k[i])
-			return -ENOMEM;
-	}
-	p->ytmp = ode_zalloc(n);
-	p->err = ode_zalloc(n);
-	p->y0 = ode_zalloc(n);
-	p->f0 = ode_zalloc(n);
-	if (!p->ytmp || !p->err || !p->y0 || !p->f0)
-		return -ENOMEM;
-	return 0;
-}
-
-static void rkf45_destroy(struct rths_ode *s)
-{
-	struct rkf45 *p = s->priv;
-
 	for (int i = 0; i < 6; i++)
-		free(p->k[i]);
-	free(p->ytmp);
-	free(p->err);
-	free(p->y0);
-	free(p->f0);
-	free(p);
-	s->priv = NULL;
+		p->k[i] = ode_vec(s, n);
+	return ODE_VECS(s, n, &p->ytmp, &p->err, &p->y0, &p->f0);
 }
 
 static int rkf45_start(struct rths_ode *s, double thint)
@@ -202,7 +178,6 @@ const struct ode_ops ode_rkf45_ops = {
 	.default_order = 5,
 	.max_order = 5,
 	.create = rkf45_create,
-	.destroy = rkf45_destroy,
 	.start = rkf45_start,
 	.step = rkf45_step,
 	.interp = rkf45_interp,

@@ -155,49 +155,19 @@ static void transform(struct rosw *p)
 	}
 }
 
-static void rosw_destroy(struct rths_ode *s)
-{
-	struct rosw *p = s->priv;
-
-	for (int i = 0; i < NS; i++)
-		free(p->u[i]);
-	free(p->ys);
-	free(p->fs);
-	free(p->ft);
-	free(p->ynew);
-	free(p->err);
-	free(p->y0);
-	free(p->f0);
-	free(p);
-	s->priv = NULL;
-}
-
 static int rosw_create(struct rths_ode *s)
 {
-	struct rosw *p = calloc(1, sizeof(*p));
+	struct rosw *p = ode_priv(s, sizeof(*p));
 	size_t n = s->n;
 
 	if (!p)
 		return -ENOMEM;
-	s->priv = p;
 	transform(p);
 	p->fixed = s->ctl.h_init > 0;
-	for (int i = 0; i < NS; i++) {
-		p->u[i] = ode_zalloc(n);
-		if (!p->u[i])
-			return -ENOMEM;
-	}
-	p->ys = ode_zalloc(n);
-	p->fs = ode_zalloc(n);
-	p->ft = ode_zalloc(n);
-	p->ynew = ode_zalloc(n);
-	p->err = ode_zalloc(n);
-	p->y0 = ode_zalloc(n);
-	p->f0 = ode_zalloc(n);
-	if (!p->ys || !p->fs || !p->ft || !p->ynew || !p->err || !p->y0 ||
-	    !p->f0)
-		return -ENOMEM;
-	return 0;
+	for (int i = 0; i < NS; i++)
+		p->u[i] = ode_vec(s, n);
+	return ODE_VECS(s, n, &p->ys, &p->fs, &p->ft, &p->ynew, &p->err,
+			&p->y0, &p->f0);
 }
 
 static int rosw_start(struct rths_ode *s, double thint)
@@ -426,7 +396,6 @@ const struct ode_ops ode_rosenbrock_w_ops = {
 	.default_order = 3,
 	.max_order = 3,
 	.create = rosw_create,
-	.destroy = rosw_destroy,
 	.start = rosw_start,
 	.step = rosw_step,
 	.interp = rosw_interp,

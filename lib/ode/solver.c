@@ -45,16 +45,8 @@ void rths_ode_free(struct rths_ode *s)
 {
 	if (!s)
 		return;
-	if (s->priv && s->ops->destroy)
-		s->ops->destroy(s);
 	ode_newton_free(s);
-	free(s->atol);
-	free(s->no_err);
-	free(s->ewt);
-	free(s->y);
-	free(s->yp);
-	free(s->fd_work);
-	free(s->ic_res);
+	rths_owned_free(&s->mem);
 	free(s);
 }
 
@@ -99,14 +91,8 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 	if (!s->ctl.fixed_err_max)
 		s->ctl.fixed_err_max = 10;
 
-	s->atol = ode_zalloc(n);
-	s->ewt = ode_zalloc(n);
-	s->y = ode_zalloc(n);
-	s->yp = ode_zalloc(n);
-	s->fd_work = ode_zalloc(4 * n);
-	s->ic_res = ode_zalloc(n);
-	if (!s->atol || !s->ewt || !s->y || !s->yp || !s->fd_work ||
-	    !s->ic_res)
+	s->fd_work = ode_vec(s, 4 * n);
+	if (ODE_VECS(s, n, &s->atol, &s->ewt, &s->y, &s->yp, &s->ic_res))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		s->atol[i] = s->ctl.atol_v ? s->ctl.atol_v[i] : s->ctl.atol;
@@ -114,7 +100,7 @@ static int setup(struct rths_ode *s, const struct rths_ode_system *sys,
 
 	s->n_tested = n;
 	if (s->dae && sys->no_error_test) {
-		s->no_err = malloc(n);
+		s->no_err = rths_owned_zalloc(&s->mem, n, 1);
 		if (!s->no_err)
 			return -ENOMEM;
 		memcpy(s->no_err, sys->no_error_test, n);

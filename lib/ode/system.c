@@ -23,6 +23,24 @@ double *ode_zalloc(size_t n)
 	return calloc(n ? n : 1, sizeof(double));
 }
 
+double *ode_vec(struct rths_ode *s, size_t n)
+{
+	return rths_owned_doubles(&s->mem, n);
+}
+
+int ode_vecs(struct rths_ode *s, size_t n, double **const *v, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		*v[i] = ode_vec(s, n);
+	return s->mem.failed ? -ENOMEM : 0;
+}
+
+void *ode_priv(struct rths_ode *s, size_t size)
+{
+	s->priv = rths_owned_zalloc(&s->mem, 1, size);
+	return s->priv;
+}
+
 int ode_rhs(struct rths_ode *s, double t, const double *y, double *f)
 {
 	s->st.f_evals++;

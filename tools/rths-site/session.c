@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "session.h"
 
 static struct session *sessions[SITE_MAX_SESSIONS];
@@ -47,16 +48,8 @@ static void session_free(struct session *s)
 	if (s->sub->proto == PROTO_NATIVE)
 		native_session_end(s);
 	conn_free(&s->c);
-	free(s->u);
-	free(s->v);
-	free(s->a);
-	free(s->f);
-	free(s->fq);
-	free(s->reply);
-	free(s->kt);
-	free(s->el);
-	free(s->meas);
-	free(s);
+	RTHS_FREE_ALL(s->u, s->v, s->a, s->f, s->fq, s->reply, s->kt, s->el,
+		      s->meas, s);
 }
 
 /* Not proven yet: a TLS handshake under way, or no first message (no
