@@ -953,8 +953,8 @@ static void op_close(void *priv)
 	free(c);
 }
 
-/* Wide: a channel per interface coordinate, more than 16 with 16 sites
- * or more (rths_hs_backend_wait_wide()). */
+/* Wide: a channel per interface coordinate, more than a feedback record's
+ * 16 from 17 sites on (rths_hs_backend_wait_wide()). */
 static const struct rths_hs_backend_wide_ops coord_ops = {
 	.ops = {
 		.name = "sites",
