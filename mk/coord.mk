@@ -30,7 +30,7 @@ $(COORD_ASAN): $(COORD_SRCS) $(wildcard tools/rths-coord/*.h) \
 
 .PHONY: coord-check
 coord-check: $(O)/plain/tools/rths-coord $(COORD_ASAN) \
-		$(O)/plain/tools/rths-site
+		$(O)/plain/tools/rths-site $(O)/plain/tools/rths-run
 	@mkdir -p $(O)/results
 	@rc=0; for v in plain asan; do \
 		timeout 600 tests/coord/test_coord.sh $(O)/$$v/tools/rths-coord \

@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rths-coord: test 0x%016" PRIx64 ", %zu sites, journal %s%s\n",
 			j.test_id, cc.n_sites, jpath,
 			o.resume ? " (resumed)" : "");
-	rths_hs_experiment_sim_config(cc.x, &cfg);
+	coord_sim_config(&cc, &cfg);
 	cfg.backend = &b;
 	progress_init(&prog, !o.quiet, cc.x->integrator.dt, &b, &cc);
 	if (coord_view_start(&view, &cc, &o.view, &h, &b) < 0) {
@@ -489,7 +489,7 @@ int main(int argc, char **argv)
 	if (!res.error && !res.interrupted)
 		journal_end(&j);
 	if (cc.x->out.reference && o.reference) {
-		if (reference_run(cc.x, &ref, &err) < 0)
+		if (coord_reference_run(&cc, &ref, &err) < 0)
 			fail(&err);
 		else
 			has_ref = true;

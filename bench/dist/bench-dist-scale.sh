@@ -44,9 +44,9 @@
 # it twice: rths-coord and the sites as plain processes, then at
 # SCHED_FIFO 5 (chrt), ahead of whatever else the machine runs, so that
 # what the loop costs shows apart from what a loaded machine costs.
-# rths-coord takes at most RTHS_HS_MAX_CHANNELS sites (16: one interface
-# coordinate each, include/rths/hs_setup.h); larger counts are skipped,
-# saying so.  Nothing is asserted: the numbers are the machine's.
+# rths-coord takes at most RTHS_HS_MAX_INTERFACE sites (256: one
+# interface coordinate each, include/rths/hs_backend.h); larger counts are
+# skipped, saying so.  Nothing is asserted: the numbers are the machine's.
 #
 # Usage: bench-dist-scale.sh RTHS_COORD RTHS_SITE TUNDELAY WORKDIR
 # BENCH_DIST_QUICK=1 runs fewer steps (a smoke run); BENCH_DIST_SITES,
@@ -71,8 +71,8 @@ if [ -n "${BENCH_DIST_QUICK:-}" ]; then
 fi
 [ -z "${BENCH_DIST_SITES:-}" ] || read -ra SITES <<< "$BENCH_DIST_SITES"
 PORT=9001
-MAX_SITES=$(awk '$2 == "RTHS_HS_MAX_CHANNELS" { print $3 }' \
-	include/rths/hs_setup.h)
+MAX_SITES=$(awk '$2 == "RTHS_HS_MAX_INTERFACE" { print $3 }' \
+	include/rths/hs_backend.h)
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -189,7 +189,7 @@ scale() {		# TAG LABEL
 	local TIME=() COST=() NS=() LOOP=() P50=()
 	for n in "${SITES[@]}"; do
 		if [ -n "$MAX_SITES" ] && [ "$n" -gt "$MAX_SITES" ]; then
-			TIME+=("$(printf '%5d   skipped: rths-coord takes at most %d sites (RTHS_HS_MAX_CHANNELS)' \
+			TIME+=("$(printf '%5d   skipped: rths-coord takes at most %d sites (RTHS_HS_MAX_INTERFACE)' \
 				"$n" "$MAX_SITES")")
 			continue
 		fi

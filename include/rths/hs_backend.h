@@ -89,6 +89,7 @@ int rths_hs_backend_start(struct rths_hs_backend *b,
 			  struct rths_error *err);
 int rths_hs_backend_post(struct rths_hs_backend *b, uint64_t step,
 			 const double *target, struct rths_error *err);
+/* -RTHS_E_UNSUPPORTED on a wide backend: rths_hs_backend_wait_wide(). */
 int rths_hs_backend_wait(struct rths_hs_backend *b, uint64_t step,
 			 struct rths_hs_feedback *fb,
 			 struct rths_error *err);
@@ -101,6 +102,48 @@ int rths_hs_backend_stats(struct rths_hs_backend *b,
 			  struct rths_hs_backend_stats *st);
 /* Like free(), NULL is accepted and does nothing. */
 void rths_hs_backend_close(struct rths_hs_backend *b);
+
+/*
+ * Wide backends: more channels than struct rths_hs_feedback holds, up to
+ * RTHS_HS_MAX_INTERFACE.  A channel is then not an actuator but an
+ * interface coordinate (rths-coord's composite backend over its sites,
+ * each site one device of at most RTHS_HS_MAX_CHANNELS), so the setup
+ * must be direct.  Such a backend sets b->ops to &w->ops of a struct
+ * rths_hs_backend_wide_ops whose ops.wait is NULL: rths_hs_backend_wait()
+ * refuses it, and rths_hs_backend_wait_wide() calls w->wait_wide with the
+ * caller's arrays.  The engine (rths_hs_sim_run()) waits through
+ * rths_hs_backend_wait_wide() on every backend.
+ */
+#define RTHS_HS_MAX_INTERFACE 256
+
+/* struct rths_hs_feedback with the caller's arrays, channels long each. */
+struct rths_hs_feedback_wide {
+	uint64_t step;
+	uint64_t tick;
+	uint64_t time_ns;
+	uint32_t flags;
+	uint32_t late_ticks;
+	uint32_t channels;	/* the arrays' length, set by the caller */
+	double *command;	/* m, output at the sample */
+	double *disp;		/* m, measured */
+	double *force;		/* N, measured */
+};
+
+struct rths_hs_backend_wide_ops {
+	struct rths_hs_backend_ops ops;		/* ops.wait NULL */
+	int (*wait_wide)(void *priv, uint64_t step,
+			 struct rths_hs_feedback_wide *fb,
+			 struct rths_error *err);
+};
+
+/*
+ * Step @step's feedback into @fb's arrays, which must hold the backend's
+ * channels (EINVAL if fb->channels is fewer).  Any backend: a narrow
+ * one's record is copied over.  fb->channels is left as given.
+ */
+int rths_hs_backend_wait_wide(struct rths_hs_backend *b, uint64_t step,
+			      struct rths_hs_feedback_wide *fb,
+			      struct rths_error *err);
 
 /*
  * The offline backend.  Per tick (rate Hz, step_ticks a step) it does

@@ -123,6 +123,7 @@ struct loop {
 	 * commands of steps n, n-1, n-2 and how many of them there are */
 	double *v1, *uc[3];
 	int n_uc;
+	double *fb_cmd;		/* m: the feedback's commands, not kept */
 	double (*now)(void *ctx);
 };
 
@@ -134,6 +135,36 @@ static void loop_free(struct loop *L)
 	free(L->comp);
 	rths_hs_model_free(&L->model);
 	free(L->f);
+	free(L->fb_cmd);
+}
+
+/* More channels than an actuator device has: only a direct setup, one
+ * channel an interface coordinate (rths_hs_backend_wait_wide()). */
+static int check_wide(const struct rths_hs_sim_config *cfg,
+		      struct rths_error *err)
+{
+	const struct rths_hs_backend *b = cfg->backend;
+
+	if (b->channels > RTHS_HS_MAX_INTERFACE)
+		return rths_error_set(err, RTHS_E_OUT_OF_RANGE, NULL, 0,
+				      "channels",
+				      "%s backend: %u channels, at most %d",
+				      b->ops->name, b->channels,
+				      RTHS_HS_MAX_INTERFACE);
+	if (b->channels <= RTHS_HS_MAX_CHANNELS)
+		return 0;
+	if (cfg->setup->kind != RTHS_HS_SETUP_DIRECT)
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+				      "setup",
+				      "%u channels: more than %d only with a direct setup (a channel per interface coordinate)",
+				      b->channels, RTHS_HS_MAX_CHANNELS);
+	if (b->ops->wait)
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+				      "channels",
+				      "%s backend: %u channels, but its feedback record holds %d (not a struct rths_hs_backend_wide_ops)",
+				      b->ops->name, b->channels,
+				      RTHS_HS_MAX_CHANNELS);
+	return 0;
 }
 
 static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
@@ -159,8 +190,15 @@ static int loop_init(struct loop *L, const struct rths_hs_sim_config *cfg,
 					      cfg->setup ? cfg->setup->dim : 0,
 					      cfg->setup ? cfg->setup->n_act : 0,
 					      cfg->backend ? cfg->backend->channels : 0);
+		r = check_wide(cfg, err);
+		if (r < 0)
+			return r;
 		L->q = sub->n_if;
 		L->m = cfg->setup->n_act;
+		/* the feedback's arrays, the steps' out of the history */
+		L->fb_cmd = rths_zalloc(L->m, err);
+		if (!L->fb_cmd)
+			return -ENOMEM;
 		/* The backend ramps over d ticks: that is the step. */
 		if (fabs((double)cfg->backend->step_ticks / cfg->backend->rate -
 			 cfg->integrator.dt) > 1e-9 * cfg->integrator.dt)
@@ -263,17 +301,18 @@ static int exchange_wait(struct loop *L, uint64_t n,
 	size_t q = L->q, m = L->m;
 	double *x = h->x_if + n * q, *cmd = h->command + n * m;
 	double *xm = h->x_meas + n * q;
-	struct rths_hs_feedback fb;
+	struct rths_hs_feedback_wide fb = {
+		.channels = (uint32_t)m, .command = L->fb_cmd,
+		.disp = h->disp + n * m, .force = h->force + n * m,
+	};
 	int r;
 
-	r = rths_hs_backend_wait(cfg->backend, n, &fb, err);
+	r = rths_hs_backend_wait_wide(cfg->backend, n, &fb, err);
 	if (r < 0)
 		return r;
 	*t_fb = L->now(cfg->clock_ctx);
 	h->flags[n] = fb.flags;
 	for (size_t i = 0; i < m; i++) {
-		h->disp[n * m + i] = fb.disp[i];
-		h->force[n * m + i] = fb.force[i];
 		r = rths_hs_comp_learn(L->comp[i], n, cmd[i], fb.disp[i], err);
 		if (r < 0)
 			return r;

@@ -7,7 +7,8 @@
 # (history-exact.txt, C99 hex floats), and no site may execute a step
 # twice (its exit line counts executed, cached and replayed steps).
 #
-# Usage: test_coord.sh RTHS_COORD RTHS_SITE EXAMPLES_DIR
+# Usage: test_coord.sh RTHS_COORD RTHS_SITE EXAMPLES_DIR (rths-run beside
+# RTHS_SITE: the all-numerical run the 24-site test is checked against)
 # No wall-clock thresholds: faults are timed by the journal's progress
 # and by stopping a process (SIGSTOP), never by how fast a step is.
 set -u
@@ -165,7 +166,7 @@ run_bg() {
 }
 
 echo "TAP version 13"
-echo "1..46"
+echo "1..51"
 
 # ------------------------------------------------------------ undisturbed
 start_sites
@@ -235,6 +236,77 @@ sys.exit(not all(d["ref_rms_pct"] < 1e-6 and d["peak_m"] > 0.005 for d in s["dof
 kill -TERM "$(cat "$T/story.pid")"
 wait "$(cat "$T/story.pid")" 2>/dev/null
 rm -f "$T/story.pid"
+
+# ------------------------------------------------------------- 24 sites
+# More interface coordinates than librths's experiment holds (16): one
+# rths-site serves 24 numerical springs, one a story drift of a 24-story
+# shear building (command_map rows u_i - u_(i-1), forces back through
+# T^T).  The coordinator's response must equal rths-run's run of the
+# same building with the springs in its stories (an experiment with no
+# substructure, read by librths alone), and its own reference.
+W=24
+python3 - "$T" $W <<'PY'
+import json, sys
+t, n = sys.argv[1], int(sys.argv[2])
+subs = [{"name": "w%d" % i, "protocol": "native", "port": 0, "dof": 1,
+         "stiffness": [[1.0e6]]} for i in range(n)]
+json.dump({"substructures": subs}, open(t + "/wide-site.json", "w"))
+common = {"device": {"backend": "offline", "rate": 1024, "step_ticks": 5},
+          "ground_motion": {"synthetic": {"seed": 3, "duration": 4,
+                                          "pga_g": 0.3}},
+          "integrator": {"method": "cr"}}
+T = [[1 if j == i else -1 if j == i - 1 else 0 for j in range(n)]
+     for i in range(n)]
+coord = dict(common, name="wide", model={"type": "shear_building",
+    "stories": [{"mass": 1000, "stiffness": 5.0e5}] * n},
+    substructure={"command_map": T}, specimen={"stiffness": 1.0e6})
+json.dump(coord, open(t + "/wide-coord.json", "w"))
+full = dict(common, name="wide-full", model={"type": "shear_building",
+    "stories": [{"mass": 1000, "stiffness": 1.5e6}] * n})
+json.dump(full, open(t + "/wide-full.json", "w"))
+PY
+"$SITE" "$T/wide-site.json" 2> "$T/wide.log" &
+echo $! > "$T/wide.pid"
+i=0
+while [ "$(grep -c "listening on" "$T/wide.log")" -lt $W ] && [ $i -lt 6000 ]; do
+	i=$((i + 1))
+	sleep 0.01
+done
+# the sites' ports, in the order rths-site names them (w0 .. w23)
+python3 - "$T" $W <<'PY'
+import json, re, sys
+t, n = sys.argv[1], int(sys.argv[2])
+port = dict(re.findall(r"(w\d+): listening on 127\.0\.0\.1:(\d+)",
+                       open(t + "/wide.log").read()))
+x = json.load(open(t + "/wide-coord.json"))
+x["sites"] = [{"name": "w%d" % i, "port": int(port["w%d" % i]),
+               "dofs": [i]} for i in range(n)]
+json.dump(x, open(t + "/wide.json", "w"))
+PY
+"$COORD" -q --no-plots --no-journal-sync -o "$T/wide" "$T/wide.json" \
+	2>> "$T/coord-wide.log"
+check "rths-coord runs $W sites, one interface coordinate each" [ $? -eq 0 ]
+"$(dirname "$SITE")/rths-run" -q --no-plots -o "$T/wide-full" \
+	"$T/wide-full.json" 2>> "$T/coord-wide.log"
+check "$W sites: the response equals rths-run's all-numerical building (to 1e-7 of the peak) and the coordinator's reference (1e-6 %)" \
+	python3 -c 'import csv, json, sys
+rows = [l.split() for l in open(sys.argv[1]) if not l.startswith("#")]
+n = int(sys.argv[3])
+u = [[float.fromhex(v) for v in r[2:2 + n]] for r in rows]
+full = list(csv.DictReader(open(sys.argv[2])))
+ref = [[float(r["u%d_m" % (i + 1)]) for i in range(n)] for r in full]
+peak = max(abs(v) for r in ref for v in r)
+worst = max(abs(a - b) for ra, rb in zip(u, ref) for a, b in zip(ra, rb))
+s = json.load(open(sys.argv[4]))
+print("# %d steps, peak %.4g m, worst difference %.3g m" % (len(u) - 1, peak, worst))
+sys.exit(not (len(u) == len(ref) == 820 and peak > 1e-3 and
+              worst < 1e-7 * peak and len(s["sites"]) == n and
+              all(d["ref_rms_pct"] < 1e-6 for d in s["dofs"])))' \
+	"$T/wide/history-exact.txt" "$T/wide-full/history.csv" $W \
+	"$T/wide/summary.json"
+kill -TERM "$(cat "$T/wide.pid")"
+wait "$(cat "$T/wide.pid")" 2>/dev/null
+rm -f "$T/wide.pid"
 
 # ---------------------------------------------------------------- serial
 TEST_ID=0x1003
@@ -428,6 +500,31 @@ sed 's/"dofs": \[2\] }/"dofs": [2], "timeout": 3 }/' "$T/bridge.json" \
 "$COORD" -q "$T/bad-key.json" 2> "$T/bad.log"
 check "an unknown field in a site is refused, naming it" \
 	[ $? -eq 1 -a -n "$(grep "bad-key.json: \[field\] sites\[2\]: unknown field 'timeout'" "$T/bad.log")" ]
+# past the limits: 257 sites; 257 interface coordinates; a hysteretic
+# specimen over 16 coordinates (the coordinator reads those itself)
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+x = json.load(open(t + "/wide.json"))
+many = dict(x, sites=[{"name": "s%d" % i, "port": 9000 + i, "dofs": [i]}
+                      for i in range(257)])
+json.dump(many, open(t + "/bad-sites.json", "w"))
+n = 257
+rows = dict(x, substructure={"command_map": [[1 if j == i else 0
+    for j in range(24)] for i in range(n)]})
+json.dump(rows, open(t + "/bad-rows.json", "w"))
+nl = dict(x, specimen={"stiffness": 1e6, "nonlinear": [None] * 24})
+json.dump(nl, open(t + "/bad-wide-nl.json", "w"))
+PY
+"$COORD" -q "$T/bad-sites.json" 2> "$T/bad.log"
+check "more than 256 sites are refused, naming the file and the field" \
+	[ $? -eq 1 -a -n "$(grep 'bad-sites.json: \[.*\] sites: expected a list of 1 to 256 sites' "$T/bad.log")" ]
+"$COORD" -q "$T/bad-rows.json" 2> "$T/bad.log"
+check "more than 256 interface coordinates are refused" \
+	[ $? -eq 1 -a -n "$(grep 'bad-rows.json: \[.*\] substructure.command_map: expected 1 to 256 rows (interface coordinates), got 257' "$T/bad.log")" ]
+"$COORD" -q "$T/bad-wide-nl.json" 2> "$T/bad.log"
+check "a hysteretic specimen over 16 interface coordinates is refused" \
+	[ $? -eq 1 -a -n "$(grep 'bad-wide-nl.json: \[.*\] specimen.nonlinear: not with more than 16 interface coordinates' "$T/bad.log")" ]
 sed 's/"integrator": { "method": "cr" },/&\n  "compensation": { "method": "polynomial", "delay": 0.01 },/' \
 	"$T/bridge.json" > "$T/bad-comp.json"
 "$COORD" -q "$T/bad-comp.json" 2> "$T/bad.log"

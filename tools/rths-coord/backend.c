@@ -81,6 +81,8 @@ struct coord {
 	char fatal_msg[384];
 	bool ending;		/* hold(): BYE to every site */
 	uint64_t rng;		/* the backoff's jitter */
+	struct pollfd *pfd;	/* the poll loop's, one a site */
+	struct link **who;	/* pfd[i]'s site */
 	struct link links[];
 };
 
@@ -666,8 +668,8 @@ static void connected(struct coord *c, struct link *L)
 static int pump(struct coord *c, bool (*done)(const struct coord *),
 		struct rths_error *err)
 {
-	struct pollfd pfd[COORD_MAX_SITES];
-	struct link *who[COORD_MAX_SITES];
+	struct pollfd *pfd = c->pfd;
+	struct link **who = c->who;
 
 	for (;;) {
 		int64_t now = coord_now_ns(), next = now + 1000000000LL;
@@ -798,8 +800,8 @@ static int op_post(void *priv, uint64_t step, const double *target,
 	return 0;
 }
 
-static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
-		   struct rths_error *err)
+static int op_wait(void *priv, uint64_t step,
+		   struct rths_hs_feedback_wide *fb, struct rths_error *err)
 {
 	struct coord *c = priv;
 	size_t q = c->q;
@@ -809,7 +811,8 @@ static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 		return rths_error_set(err, -EINVAL, NULL, 0, NULL,
 				      "waiting for step %" PRIu64 ", step %" PRIu64 " posted",
 				      step, c->want);
-	memset(fb, 0, sizeof(*fb));
+	fb->flags = 0;
+	fb->late_ticks = 0;
 	if (c->j && step <= c->j->n_steps) {
 		memcpy(c->d + step * q, c->j->d + (step - 1) * q,
 		       q * sizeof(double));
@@ -840,7 +843,6 @@ static int op_wait(void *priv, uint64_t step, struct rths_hs_feedback *fb,
 	fb->step = step;
 	fb->tick = step * c->cc->x->device.step_ticks;
 	fb->time_ns = (uint64_t)((double)step * c->dt * NS);
-	fb->channels = (uint32_t)q;
 	memcpy(fb->command, c->x + step * q, q * sizeof(double));
 	memcpy(fb->disp, c->d + step * q, q * sizeof(double));
 	memcpy(fb->force, c->f + step * q, q * sizeof(double));
@@ -946,17 +948,23 @@ static void op_close(void *priv)
 	free(c->d);
 	free(c->f);
 	free(c->step_time);
+	free(c->pfd);
+	free(c->who);
 	free(c);
 }
 
-static const struct rths_hs_backend_ops coord_ops = {
-	.name = "sites",
-	.start = op_start,
-	.post = op_post,
-	.wait = op_wait,
-	.hold = op_hold,
-	.stop = op_stop,
-	.close = op_close,
+/* Wide: a channel per interface coordinate, more than a feedback record's
+ * 16 from 17 sites on (rths_hs_backend_wait_wide()). */
+static const struct rths_hs_backend_wide_ops coord_ops = {
+	.ops = {
+		.name = "sites",
+		.start = op_start,
+		.post = op_post,
+		.hold = op_hold,
+		.stop = op_stop,
+		.close = op_close,
+	},
+	.wait_wide = op_wait,
 };
 
 int coord_backend_open(struct rths_hs_backend *b,
@@ -964,7 +972,7 @@ int coord_backend_open(struct rths_hs_backend *b,
 		       const struct coord_options *o, struct journal *j,
 		       uint64_t steps, struct rths_error *err)
 {
-	size_t q = cc->x->sub.n_if, rows = steps + 1;
+	size_t q = cc->n_if, rows = steps + 1;
 	struct coord *c = calloc(1, sizeof(*c) +
 				 cc->n_sites * sizeof(struct link));
 	bool oom = !c;
@@ -982,7 +990,10 @@ int coord_backend_open(struct rths_hs_backend *b,
 		c->d = calloc(rows * q, sizeof(double));
 		c->f = calloc(rows * q, sizeof(double));
 		c->step_time = calloc(rows, sizeof(double));
-		oom = !c->x || !c->d || !c->f || !c->step_time;
+		c->pfd = calloc(c->n, sizeof(*c->pfd));
+		c->who = calloc(c->n, sizeof(*c->who));
+		oom = !c->x || !c->d || !c->f || !c->step_time || !c->pfd ||
+		      !c->who;
 		for (size_t i = 0; i < c->n; i++) {
 			const struct site_config *sc = &cc->sites[i];
 
@@ -1003,7 +1014,7 @@ int coord_backend_open(struct rths_hs_backend *b,
 				      "out of memory for %" PRIu64 " steps",
 				      steps);
 	}
-	b->ops = &coord_ops;
+	b->ops = &coord_ops.ops;
 	b->priv = c;
 	b->channels = (uint32_t)q;
 	b->rate = cc->x->device.rate;

@@ -4,6 +4,8 @@
  * rths-coord.rst).  librths's parser refuses unknown keys, so "sites" is
  * checked here, taken out, and the rest goes to rths_hs_experiment_parse()
  * unchanged (jansson writes reals with 17 digits: they come back exact).
+ * An interface wider than librths's experiment holds (struct coord_wide)
+ * is read here too.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -305,9 +307,9 @@ static int parse_site(struct ctx *cx, json_t *o, size_t idx,
 	json_array_foreach(d, i, v) {
 		snprintf(p, sizeof(p), "%s.dofs[%zu]", path, i);
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) >= RTHS_HS_MAX_CHANNELS)
+		    json_integer_value(v) >= RTHS_HS_MAX_INTERFACE)
 			return fail(cx, p, "expected an interface coordinate from 0 to %d",
-				    RTHS_HS_MAX_CHANNELS - 1);
+				    RTHS_HS_MAX_INTERFACE - 1);
 		s->dofs[i] = (uint32_t)json_integer_value(v);
 	}
 	s->step_timeout = 1;
@@ -347,6 +349,10 @@ static int parse_sites(struct ctx *cx, json_t *sites, struct coord_config *cc)
 		return fail(cx, "sites", "expected a list of 1 to %d sites",
 			    COORD_MAX_SITES);
 	cc->n_sites = json_array_size(sites);
+	cc->sites = calloc(cc->n_sites, sizeof(*cc->sites));
+	cc->creds = calloc(cc->n_sites, sizeof(*cc->creds));
+	if (!cc->sites || !cc->creds)
+		return fail(cx, "sites", "out of memory");
 	json_array_foreach(sites, i, o) {
 		if ((r = parse_site(cx, o, i, &cc->sites[i])))
 			return r;
@@ -387,9 +393,9 @@ static int parse_replay(struct ctx *cx, json_t *o, struct coord_config *cc)
 /* Every interface coordinate belongs to exactly one site. */
 static int check_dofs(struct ctx *cx, struct coord_config *cc, size_t n_if)
 {
-	int owner[RTHS_HS_MAX_CHANNELS];
+	int owner[RTHS_HS_MAX_INTERFACE];
 
-	for (size_t i = 0; i < RTHS_HS_MAX_CHANNELS; i++)
+	for (size_t i = 0; i < RTHS_HS_MAX_INTERFACE; i++)
 		owner[i] = -1;
 	for (size_t s = 0; s < cc->n_sites; s++) {
 		for (uint32_t j = 0; j < cc->sites[s].ndof; j++) {
@@ -441,18 +447,236 @@ static int load_creds(struct ctx *cx, struct coord_config *cc)
 	return 0;
 }
 
-/* What a coordinator cannot do: its sites do setups and compensation. */
-static int check_experiment(struct ctx *cx, const struct rths_hs_experiment *x)
+/* ---------------------------------------------- a wide interface */
+
+/* More rows in substructure.command_map than librths's experiment holds:
+ * "substructure", "specimen" and "setup" move into *taken. */
+static bool take_wide(json_t *root, json_t **taken)
 {
-	if (!x->has_specimen)
+	static const char *const keys[] = { "substructure", "specimen",
+					    "setup", NULL };
+	json_t *cm = json_object_get(json_object_get(root, "substructure"),
+				     "command_map");
+	json_t *out = json_object_get(root, "outputs");
+
+	*taken = NULL;
+	if (!json_is_array(cm) || json_array_size(cm) <= RTHS_HS_NCH)
+		return false;
+	*taken = json_object();
+	for (size_t i = 0; *taken && keys[i]; i++) {
+		json_t *v = json_object_get(root, keys[i]);
+
+		if (v && !json_object_set(*taken, keys[i], v))
+			json_object_del(root, keys[i]);
+	}
+	/* librths refuses a reference without a specimen, but takes its
+	 * default (true): the file's true goes */
+	if (json_is_true(json_object_get(out, "reference")))
+		json_object_del(out, "reference");
+	return true;
+}
+
+/*
+ * A matrix of @rows x @cols into @out (column-major): rows of numbers;
+ * square, also a number (times the identity) or a list (the diagonal),
+ * as librths reads them.
+ */
+static int get_matrix(struct ctx *cx, json_t *v, const char *path,
+		      size_t rows, size_t cols, double *out)
+{
+	char p[96];
+
+	memset(out, 0, rows * cols * sizeof(*out));
+	if (rows == cols && json_is_number(v)) {
+		for (size_t i = 0; i < rows; i++)
+			out[i * rows + i] = json_number_value(v);
+		return 0;
+	}
+	if (!json_is_array(v))
+		return fail(cx, path, "expected an array of %zu rows", rows);
+	if (rows == cols && json_array_size(v) == rows &&
+	    json_is_number(json_array_get(v, 0))) {
+		for (size_t i = 0; i < rows; i++) {
+			json_t *d = json_array_get(v, i);
+
+			snprintf(p, sizeof(p), "%s[%zu]", path, i);
+			if (!json_is_number(d))
+				return fail(cx, p, "expected a number");
+			out[i * rows + i] = json_number_value(d);
+		}
+		return 0;
+	}
+	if (json_array_size(v) != rows)
+		return fail(cx, path, "expected %zu rows, got %zu", rows,
+			    json_array_size(v));
+	for (size_t i = 0; i < rows; i++) {
+		json_t *row = json_array_get(v, i);
+
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		if (!json_is_array(row) || json_array_size(row) != cols)
+			return fail(cx, p, "expected a row of %zu numbers",
+				    cols);
+		for (size_t j = 0; j < cols; j++) {
+			json_t *e = json_array_get(row, j);
+			char pj[128];
+
+			snprintf(pj, sizeof(pj), "%s[%zu]", p, j);
+			if (!json_is_number(e))
+				return fail(cx, pj, "expected a number");
+			out[j * rows + i] = json_number_value(e);
+		}
+	}
+	return 0;
+}
+
+/* An interface matrix of the file, if given (1), into @out (q x q). */
+static int get_if_matrix(struct ctx *cx, json_t *o, const char *key,
+			 const char *path, size_t q, double *out)
+{
+	json_t *v = json_object_get(o, key);
+	char p[96];
+	int r;
+
+	if (!v)
+		return 0;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	r = get_matrix(cx, v, p, q, q, out);
+	return r ? r : 1;
+}
+
+static void wide_free(struct coord_wide *w)
+{
+	if (!w)
+		return;
+	rths_hs_substructure_free(&w->sub);
+	free(w->k);
+	free(w);
+}
+
+static int parse_wide(struct ctx *cx, json_t *taken,
+		      const struct rths_hs_experiment *x,
+		      struct coord_wide **out)
+{
+	static const char *const sub_keys[] = {
+		"command_map", "force_map", "stiffness_estimate",
+		"damping_estimate", NULL,
+	};
+	static const char *const spec_keys[] = { "stiffness", "damping",
+						 NULL };
+	json_t *sub = json_object_get(taken, "substructure");
+	json_t *spec = json_object_get(taken, "specimen");
+	json_t *setup = json_object_get(taken, "setup"), *t;
+	size_t n = x->model.n, q;
+	struct coord_wide *w;
+	int r, k_est, c_est;
+
+	q = json_array_size(json_object_get(sub, "command_map"));
+	if (q > RTHS_HS_MAX_INTERFACE)
+		return fail(cx, "substructure.command_map",
+			    "expected 1 to %d rows (interface coordinates), got %zu",
+			    RTHS_HS_MAX_INTERFACE, q);
+	if (json_object_get(sub, "experimental_stories"))
+		return fail(cx, "substructure.experimental_stories",
+			    "not with command_map (over %d interface coordinates rths-coord takes command_map alone)",
+			    RTHS_HS_NCH);
+	if ((r = check_keys(cx, sub, "substructure", sub_keys)))
+		return r;
+	if (spec && !json_is_object(spec))
+		return fail(cx, "specimen", "expected an object");
+	if (spec && json_object_get(spec, "nonlinear"))
+		return fail(cx, "specimen.nonlinear",
+			    "not with more than %d interface coordinates (%zu): the sites carry the specimen, the coordinator only its linear estimate",
+			    RTHS_HS_NCH, q);
+	if (spec && (r = check_keys(cx, spec, "specimen", spec_keys)))
+		return r;
+	if (setup && (!json_is_object(setup) ||
+		      !json_is_string(t = json_object_get(setup, "type")) ||
+		      strcmp(json_string_value(t), "direct") ||
+		      json_object_size(setup) != 1))
+		return fail(cx, "setup.type", "expected \"direct\" alone: each site does its own setup");
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return fail(cx, "substructure", "out of memory");
+	*out = w;
+	w->k = calloc(4 * q * q, sizeof(double));
+	if (!w->k || rths_hs_substructure_init(&w->sub, n, q, NULL))
+		return fail(cx, "substructure", "out of memory");
+	w->c = w->k + q * q;
+	w->k_est = w->c + q * q;
+	w->c_est = w->k_est + q * q;
+	r = get_matrix(cx, json_object_get(sub, "command_map"),
+		       "substructure.command_map", q, n, w->sub.cmd_map);
+	if (r == 0 && json_object_get(sub, "force_map"))
+		r = get_matrix(cx, json_object_get(sub, "force_map"),
+			       "substructure.force_map", n, q,
+			       w->sub.force_map);
+	else if (r == 0)
+		rths_hs_substructure_force_map_transpose(&w->sub);
+	if (r == 0 && spec)
+		r = get_if_matrix(cx, spec, "stiffness", "specimen", q, w->k);
+	if (r >= 0 && spec)
+		r = get_if_matrix(cx, spec, "damping", "specimen", q, w->c);
+	if (r < 0)
+		return r;
+	/* The integrator's estimate: given, or the specimen's. */
+	k_est = get_if_matrix(cx, sub, "stiffness_estimate", "substructure",
+			      q, w->k_est);
+	c_est = k_est < 0 ? k_est :
+		get_if_matrix(cx, sub, "damping_estimate", "substructure", q,
+			      w->c_est);
+	if (k_est < 0 || c_est < 0)
+		return k_est < 0 ? k_est : c_est;
+	if (!spec && !k_est)
+		return fail(cx, "specimen", "required with command_map (or substructure.stiffness_estimate); expected the specimen's stiffness");
+	if (!k_est)
+		memcpy(w->k_est, w->k, q * q * sizeof(double));
+	if (!c_est)
+		memcpy(w->c_est, w->c, q * q * sizeof(double));
+	if (!spec) {
+		memcpy(w->k, w->k_est, q * q * sizeof(double));
+		memcpy(w->c, w->c_est, q * q * sizeof(double));
+	}
+	/* rths_hs_setup_direct() stops at an actuator device's channels; a
+	 * direct setup is its size alone (a stroke is its coordinate). */
+	w->setup.kind = RTHS_HS_SETUP_DIRECT;
+	w->setup.dim = q;
+	w->setup.n_act = q;
+	return 0;
+}
+
+/* What a coordinator cannot do: its sites do setups and compensation. */
+static int check_experiment(struct ctx *cx, const struct rths_hs_experiment *x,
+			    bool wide)
+{
+	if (!x->has_specimen && !wide)
 		return fail(cx, "substructure", "missing (required): it says which DOFs the sites carry");
-	if (x->setup.kind != RTHS_HS_SETUP_DIRECT)
+	if (!wide && x->setup.kind != RTHS_HS_SETUP_DIRECT)
 		return fail(cx, "setup.type", "expected \"direct\" or \"one_actuator\": each site does its own setup");
 	if (x->comp.kind != RTHS_HS_COMP_NONE)
 		return fail(cx, "compensation.method", "expected \"none\": a device site compensates itself");
 	if (x->n_odesubs)
 		return fail(cx, "ode_substructures", "not run by the coordinator (its journal replays commands, not their state): use rths-run");
 	return 0;
+}
+
+/* The run's interface: the experiment's, or the wide one. */
+static void set_interface(struct coord_config *cc)
+{
+	const struct rths_hs_experiment *x = cc->x;
+
+	if (cc->wide) {
+		cc->n_if = cc->wide->sub.n_if;
+		cc->sub = &cc->wide->sub;
+		cc->setup = &cc->wide->setup;
+		cc->k_est = cc->wide->k_est;
+		cc->c_est = cc->wide->c_est;
+		return;
+	}
+	cc->n_if = x->sub.n_if;
+	cc->sub = &x->sub;
+	cc->setup = &x->setup;
+	cc->k_est = x->k_est;
+	cc->c_est = x->c_est;
 }
 
 int coord_config_load(const char *path, struct coord_config *cc, char *msg,
@@ -462,7 +686,7 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	struct rths_error err;
 	json_error_t jerr;
 	char *text, *rest = NULL, *dcopy;
-	json_t *root, *sites, *replay;
+	json_t *root, *sites, *replay, *wide = NULL;
 	size_t n = 0;
 	int r;
 
@@ -495,6 +719,8 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 	r = parse_sites(&cx, sites, cc);
 	if (r == 0 && (replay = json_object_get(root, "replay")))
 		r = parse_replay(&cx, replay, cc);
+	if (r == 0 && take_wide(root, &wide) && !wide)
+		r = fail(&cx, "substructure", "out of memory");
 	if (r == 0) {
 		json_object_del(root, "sites");
 		json_object_del(root, "replay");
@@ -503,17 +729,21 @@ int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 			r = fail(&cx, "(top)", "out of memory");
 	}
 	json_decref(root);
-	if (r)
-		return r;
-	r = rths_hs_experiment_parse(rest, path, cx.dir, &cc->x, &err);
-	free(rest);
-	if (r < 0) {
-		rths_error_str(&err, msg, len);
-		return r;
+	if (r == 0) {
+		r = rths_hs_experiment_parse(rest, path, cx.dir, &cc->x, &err);
+		if (r < 0)
+			rths_error_str(&err, msg, len);
 	}
-	r = check_experiment(&cx, cc->x);
+	free(rest);
 	if (r == 0)
-		r = check_dofs(&cx, cc, cc->x->sub.n_if);
+		r = check_experiment(&cx, cc->x, wide);
+	if (r == 0 && wide)
+		r = parse_wide(&cx, wide, cc->x, &cc->wide);
+	json_decref(wide);
+	if (r == 0)
+		set_interface(cc);
+	if (r == 0)
+		r = check_dofs(&cx, cc, cc->n_if);
 	if (r == 0)
 		r = load_creds(&cx, cc);
 	if (r)
@@ -525,8 +755,10 @@ void coord_config_free(struct coord_config *cc)
 {
 	rths_hs_experiment_free(cc->x);
 	cc->x = NULL;
-	for (size_t i = 0; i < cc->n_sites; i++) {
+	for (size_t i = 0; cc->creds && i < cc->n_sites; i++)
 		tls_creds_free(cc->creds[i]);
-		cc->creds[i] = NULL;
-	}
+	free(cc->creds);
+	free(cc->sites);
+	wide_free(cc->wide);
+	memset(cc, 0, sizeof(*cc));
 }

@@ -25,7 +25,9 @@
 #include "../net/conn.h"
 #include "../net/wire.h"
 
-#define COORD_MAX_SITES RTHS_HS_MAX_CHANNELS
+/* A site is one device of at most RTHS_HS_MAX_CHANNELS DOFs, and owns
+ * one interface coordinate at least: the coordinator's channels. */
+#define COORD_MAX_SITES RTHS_HS_MAX_INTERFACE
 #define COORD_NAME_LEN 32
 #define COORD_PATH_LEN 4096
 
@@ -52,13 +54,33 @@ struct site_config {
 	socklen_t addr_len;
 };
 
+/*
+ * More interface coordinates than librths's experiment holds: its
+ * specimen and the integrator's estimate are RTHS_HS_NCH square (an
+ * actuator device's channels).  rths-coord then reads "substructure",
+ * "specimen" and "setup" itself (config.c) and librths the rest, as an
+ * all-numerical experiment.
+ */
+struct coord_wide {
+	struct rths_hs_substructure sub;
+	struct rths_hs_setup setup;	/* direct, a channel a coordinate */
+	double *k, *c;			/* n_if x n_if: the specimen's */
+	double *k_est, *c_est;		/* the integrator's estimate */
+};
+
 struct coord_config {
 	struct rths_hs_experiment *x;
 	uint64_t hash;		/* FNV-1a 64 of the file's bytes */
 	size_t n_sites;
-	struct site_config sites[COORD_MAX_SITES];
-	struct tls_creds *creds[COORD_MAX_SITES];
+	struct site_config *sites;	/* n_sites */
+	struct tls_creds **creds;
 	bool replay_warn;	/* "replay": {"on_mismatch": "warn"} */
+	/* The interface, x's or (more than RTHS_HS_NCH coordinates) wide's */
+	size_t n_if;
+	const struct rths_hs_substructure *sub;
+	const struct rths_hs_setup *setup;
+	const double *k_est, *c_est;
+	struct coord_wide *wide;	/* NULL: x's */
 };
 
 /*
@@ -80,6 +102,12 @@ enum coord_fault {
 int coord_config_load(const char *path, struct coord_config *cc, char *msg,
 		      size_t len);
 void coord_config_free(struct coord_config *cc);
+/* The loop's configuration: x's with the interface above. */
+void coord_sim_config(const struct coord_config *cc,
+		      struct rths_hs_sim_config *cfg);
+/* The all-numerical structure of --reference: the specimen inside. */
+int coord_reference_run(const struct coord_config *cc,
+			struct rths_hs_history *ref, struct rths_error *err);
 
 /* log.c */
 extern int coord_verbose;

@@ -71,7 +71,7 @@ static int parse_header(char *line, unsigned no, const char *path,
 	d = strtod(dt, NULL);
 	if (hash != cc->hash)
 		return jfail(msg, len, path, no, "the experiment file changed since this journal was written");
-	if (q != cc->x->sub.n_if || d != cc->x->integrator.dt)
+	if (q != cc->n_if || d != cc->x->integrator.dt)
 		return jfail(msg, len, path, no, "another substructure or step than the experiment's");
 	return 0;
 }
@@ -79,7 +79,7 @@ static int parse_header(char *line, unsigned no, const char *path,
 int journal_read(const char *path, const struct coord_config *cc,
 		 struct journal *j, char *msg, size_t len)
 {
-	size_t q = cc->x->sub.n_if, cap = 0, lcap = 0;
+	size_t q = cc->n_if, cap = 0, lcap = 0;
 	char *line = NULL;
 	ssize_t n;
 	unsigned no = 0;
@@ -176,7 +176,7 @@ int journal_open(const char *path, const struct coord_config *cc,
 		snprintf(msg, len, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	j->q = cc->x->sub.n_if;
+	j->q = cc->n_if;
 	fprintf(j->f, MAGIC "\ntest 0x%016" PRIx64 "\nexperiment fnv1a64 0x%016" PRIx64 " n_if %zu dt %a\n",
 		j->test_id, cc->hash, j->q, cc->x->integrator.dt);
 	if (fflush(j->f)) {

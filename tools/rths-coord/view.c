@@ -46,8 +46,8 @@ int coord_view_start(struct coord_view *v, const struct coord_config *cc,
 		.listen = o->listen,
 		.tool = "rths-coord",
 		.name = cc->x->name,
-		.channels = (unsigned int)(cc->x->setup.n_act < LIVE_MAX_CH ?
-					   cc->x->setup.n_act : LIVE_MAX_CH),
+		.channels = (unsigned int)(cc->setup->n_act < LIVE_MAX_CH ?
+					   cc->setup->n_act : LIVE_MAX_CH),
 		.sites = (unsigned int)cc->n_sites,
 		.site_names = names,
 		.dt = cc->x->integrator.dt,
