@@ -160,8 +160,8 @@ void rths_hs_model_revert(struct rths_hs_model *m);
  *
  * Entry (row[q], col[q]) of the n x n matrix is val[q], 0-based; entries
  * given more than once are summed, as finite-element assembly gives them
- * (and as MATLAB's sparse() sums them).  Both triangles of a symmetric
- * matrix are given.
+ * (and as MATLAB's sparse() sums them), and entries that are zero then
+ * are left out.  Both triangles of a symmetric matrix are given.
  */
 struct rths_hs_triplets {
 	size_t nnz;

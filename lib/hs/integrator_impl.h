@@ -148,7 +148,8 @@ int rths_hs_sparse_model_compress(const struct rths_hs_sparse_model *m,
  * is @what. */
 int rths_hs_triplets_check(size_t n, const struct rths_hs_triplets *t,
 			   const char *what, struct rths_error *err);
-/* Checked triplets into compressed columns, repeated entries summed. */
+/* Checked triplets into compressed columns, repeated entries summed,
+ * zeros left out. */
 int rths_hs_csc_from_triplets(size_t n, const struct rths_hs_triplets *t,
 			      struct rths_hs_csc *out, struct rths_error *err);
 /* The elements' initial stiffness in compressed columns. */

@@ -49,7 +49,8 @@ static int no_memory(struct rths_error *err, size_t nnz)
 
 /*
  * Triplets (checked) into compressed columns with ascending rows, the
- * entries given more than once summed in the order given: bucketed by
+ * entries given more than once summed in the order given, zeros left
+ * out: bucketed by
  * row, then by column in row order, so that each column comes out
  * sorted in O(nnz + n).
  */
@@ -93,23 +94,31 @@ int rths_hs_csc_from_triplets(size_t n, const struct rths_hs_triplets *t,
 			out->rowind[k] = (int)i;
 			out->m.x[k] = rx[p];
 		}
-	/* colptr[j] is now the end of column j: sum the repeated entries */
+	/*
+	 * colptr[j] is now the end of column j: sum the repeated entries and
+	 * drop those that are zero, as the dense model's conversion does
+	 * (assembly cancels some exactly: a frame's interior nodes).
+	 */
 	{
 		int start = 0, k = 0;
 
 		for (size_t j = 0; j < n; j++) {
-			int end = out->colptr[j];
+			int end = out->colptr[j], first = k;
 
-			out->colptr[j] = k;
 			for (int p = start; p < end; p++) {
-				if (k > out->colptr[j] &&
+				if (k > first &&
 				    out->rowind[k - 1] == out->rowind[p]) {
 					out->m.x[k - 1] += out->m.x[p];
 					continue;
 				}
+				if (k > first && out->m.x[k - 1] == 0)
+					k--;
 				out->rowind[k] = out->rowind[p];
 				out->m.x[k++] = out->m.x[p];
 			}
+			if (k > first && out->m.x[k - 1] == 0)
+				k--;
+			out->colptr[j] = first;
 			start = end;
 		}
 		out->colptr[n] = k;
