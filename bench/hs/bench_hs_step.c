@@ -14,8 +14,9 @@
  *		       [-p GROWTH.dat] [-s]
  *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
  *   -d  the largest frame also stepped dense (default 2000)
- *   -g  frames of these sizes on the sparse path, then each method's
- *       growth exponent of time against DOF (default "": none)
+ *   -g  frames of these sizes as sparse models (to 100,000 DOF and
+ *       more), then each method's growth exponent of time against DOF
+ *       (default "": none)
  *   -p  the growth's points into this file, for bench/hs/growth.gp
  *   -s  the frame only, not the shear buildings
  */
@@ -128,6 +129,24 @@ struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
 	return st;
 }
 
+struct rths_hs_stepper *bench_hs_stepper_sparse(struct rths_hs_sparse_model *mo,
+						enum rths_hs_method m)
+{
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *st;
+	struct rths_error err;
+	char buf[512];
+
+	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
+	if (rths_hs_stepper_new_sparse(&st, mo, NULL, &p, &err) < 0 ||
+	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
+		fprintf(stderr, "bench-hs: %s\n",
+			rths_error_str(&err, buf, sizeof(buf)));
+		exit(1);
+	}
+	return st;
+}
+
 double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
 			   double *f, const double *mr, long reps)
 {
@@ -200,19 +219,20 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 {
 	double ts[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
 	double tf[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
-	double dofs[GROWTH_MAX];
+	double dofs[GROWTH_MAX], factors[GROWTH_MAX];
 	int k = 0, big = 0;
 
 	while (k < GROWTH_MAX) {
 		double sp[BENCH_HS_FRAME_METHODS], fl[BENCH_HS_FRAME_METHODS];
 		char *end;
-		size_t d = strtoul(sizes, &end, 10), n;
+		size_t d = strtoul(sizes, &end, 10), n, lu;
 
 		if (end == sizes)
 			break;
 		sizes = end;
-		bench_hs_frame(d, dense_max, sp, fl, &n);
+		bench_hs_frame(d, dense_max, sp, fl, &n, &lu);
 		dofs[k] = (double)n;
+		factors[k] = (double)lu;
 		for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
 			ts[m][k] = sp[m];
 			tf[m][k] = fl[m];
@@ -241,6 +261,10 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 		       growth_exponent(dofs, tf[m], k));
 	}
 	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear\n");
+	/* the work: what a solve reads grows as the factors do */
+	printf("  CR's KLU factors: %.0f nonzeros at %.0f DOF, %.0f at %.0f; exponent %.2f (the work's growth)\n",
+	       factors[0], dofs[0], factors[k - 1], dofs[k - 1],
+	       growth_exponent(dofs, factors, k));
 	if (plot)
 		growth_data(plot, dofs, ts, tf, k);
 }
@@ -336,7 +360,7 @@ int main(int argc, char **argv)
 
 		if (end == frames)
 			break;
-		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL);
+		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL, NULL);
 		frames = end;
 	}
 	growth(grow, dense_max, plot);
