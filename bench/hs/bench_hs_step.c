@@ -111,22 +111,32 @@ double bench_hs_step_batch(struct rths_hs_stepper *st, double *f,
 	return (bench_hs_now() - t0) / (double)reps;
 }
 
+/* @st, made with result @r, started at rest; exits on a failure. */
+static struct rths_hs_stepper *started(struct rths_hs_stepper *st, int r,
+				       struct rths_error *err)
+{
+	char buf[512];
+
+	if (r < 0 ||
+	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, err) < 0) {
+		fprintf(stderr, "bench-hs: %s\n",
+			rths_error_str(err, buf, sizeof(buf)));
+		exit(1);
+	}
+	return st;
+}
+
 struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
 					 enum rths_hs_method m)
 {
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_error err;
-	char buf[512];
+	int r;
 
 	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
-	if (rths_hs_stepper_new(&st, mo, NULL, &p, &err) < 0 ||
-	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
-		fprintf(stderr, "bench-hs: %s\n",
-			rths_error_str(&err, buf, sizeof(buf)));
-		exit(1);
-	}
-	return st;
+	r = rths_hs_stepper_new(&st, mo, NULL, &p, &err);
+	return started(st, r, &err);
 }
 
 struct rths_hs_stepper *bench_hs_stepper_sparse(struct rths_hs_sparse_model *mo,
@@ -135,16 +145,11 @@ struct rths_hs_stepper *bench_hs_stepper_sparse(struct rths_hs_sparse_model *mo,
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_error err;
-	char buf[512];
+	int r;
 
 	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
-	if (rths_hs_stepper_new_sparse(&st, mo, NULL, &p, &err) < 0 ||
-	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
-		fprintf(stderr, "bench-hs: %s\n",
-			rths_error_str(&err, buf, sizeof(buf)));
-		exit(1);
-	}
-	return st;
+	r = rths_hs_stepper_new_sparse(&st, mo, NULL, &p, &err);
+	return started(st, r, &err);
 }
 
 double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
@@ -245,7 +250,7 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 		big += dofs[i] >= 1000;
 	printf("\nbench-hs: growth of one sparse step with the frame's DOF (%.0f to %.0f DOF, %d sizes)\n",
 	       dofs[0], dofs[k - 1], k);
-	printf("  method             us/DOF at %6.0f   us/DOF at %6.0f   exponent   >=1000 DOF   floor's exponent\n",
+	printf("  method             us/DOF at %6.0f   us/DOF at %6.0f   exponent   >=1000 DOF   last two   floor's exponent\n",
 	       dofs[0], dofs[k - 1]);
 	for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
 		double e_big = NAN;
@@ -253,14 +258,16 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 		if (big >= 2)
 			e_big = growth_exponent(dofs + k - big, ts[m] + k - big,
 						big);
-		printf("  %-17s  %16.4f   %16.4f   %8.2f   %10.2f   %16.2f\n",
+		printf("  %-17s  %16.4f   %16.4f   %8.2f   %10.2f   %8.2f   %16.2f\n",
 		       rths_hs_method_name(bench_hs_frame_methods[m]),
 		       ts[m][0] * 1e6 / dofs[0],
 		       ts[m][k - 1] * 1e6 / dofs[k - 1],
 		       growth_exponent(dofs, ts[m], k), e_big,
+		       growth_exponent(dofs + k - 2, ts[m] + k - 2, 2),
 		       growth_exponent(dofs, tf[m], k));
 	}
-	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear\n");
+	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear;\n"
+	       "  last two: between the two largest frames only\n");
 	/* the work: what a solve reads grows as the factors do */
 	printf("  CR's KLU factors: %.0f nonzeros at %.0f DOF, %.0f at %.0f; exponent %.2f (the work's growth)\n",
 	       factors[0], dofs[0], factors[k - 1], dofs[k - 1],
