@@ -446,6 +446,34 @@ TEST(bad_triplets_refused)
 		"the mass matrix is singular");
 }
 
+/* Repeated triplets are summed, in the order given; a sum of zero is
+ * left out of the compressed matrix, as the dense path never stores it. */
+TEST(repeated_triplets_summed_zeros_left_out)
+{
+	size_t mi[] = { 0, 1 };
+	double mv[] = { 1, 1 };
+	/* K(0, 0) = 3 + 1, K(1, 1) = 2, K(0, 1) = K(1, 0) = -1 + 1 */
+	size_t kr[] = { 0, 0, 1, 0, 0, 1, 1 }, kc[] = { 0, 0, 1, 1, 1, 0, 0 };
+	double kv[] = { 3, 1, 2, -1, 1, 1, -1 };
+	struct rths_hs_sparse_model sm = {
+		.n = 2, .m = { 2, mi, mi, mv }, .k = { 7, kr, kc, kv },
+	};
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *st;
+	const struct la_csc *k;
+
+	rths_hs_stepper_defaults(&p, RTHS_HS_CR, 0.01);
+	ASSERT_EQ(0, rths_hs_stepper_new_sparse(&st, &sm, NULL, &p, NULL));
+	k = &st->sp->k.m;
+	ASSERT_EQ(2, la_csc_nnz(k));
+	EXPECT_EQ(0, k->rowind[0]);
+	EXPECT_EQ(4.0, k->x[0]);
+	EXPECT_EQ(1, k->rowind[1]);
+	EXPECT_EQ(2.0, k->x[1]);
+	EXPECT_EQ(0, la_csc_nnz(&st->sp->c.m));
+	rths_hs_stepper_free(st);
+}
+
 /*
  * A chain of 400,000 DOF (unit masses, springs of 1e4 N/m, the first to
  * the ground) under a constant ground acceleration, by implicit Newmark:
