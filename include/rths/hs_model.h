@@ -196,7 +196,8 @@ struct rths_hs_sparse_model {
  */
 int rths_hs_sparse_model_check(const struct rths_hs_sparse_model *m,
 			       struct rths_error *err);
-/* f = -M r ag (n values), from the triplets. */
+/* f = -M r ag (n values), from the triplets of a model that
+ * rths_hs_sparse_model_check() accepts. */
 void rths_hs_sparse_model_ground_force(const struct rths_hs_sparse_model *m,
 				       double ag, double *f);
 
