@@ -111,16 +111,27 @@ double bench_hs_step_batch(struct rths_hs_stepper *st, double *f,
 	return (bench_hs_now() - t0) / (double)reps;
 }
 
-/* @st, made with result @r, started at rest; exits on a failure. */
-static struct rths_hs_stepper *started(struct rths_hs_stepper *st, int r,
-				       struct rths_error *err)
+/* A stepper of @dense, or of @sparse if @dense is NULL, started at rest;
+ * exits on a failure. */
+static struct rths_hs_stepper *started(struct rths_hs_model *dense,
+				       struct rths_hs_sparse_model *sparse,
+				       enum rths_hs_method m)
 {
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *st;
+	struct rths_error err;
 	char buf[512];
+	int r;
 
+	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
+	if (dense)
+		r = rths_hs_stepper_new(&st, dense, NULL, &p, &err);
+	else
+		r = rths_hs_stepper_new_sparse(&st, sparse, NULL, &p, &err);
 	if (r < 0 ||
-	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, err) < 0) {
+	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "bench-hs: %s\n",
-			rths_error_str(err, buf, sizeof(buf)));
+			rths_error_str(&err, buf, sizeof(buf)));
 		exit(1);
 	}
 	return st;
@@ -129,27 +140,13 @@ static struct rths_hs_stepper *started(struct rths_hs_stepper *st, int r,
 struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
 					 enum rths_hs_method m)
 {
-	struct rths_hs_stepper_params p;
-	struct rths_hs_stepper *st;
-	struct rths_error err;
-	int r;
-
-	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
-	r = rths_hs_stepper_new(&st, mo, NULL, &p, &err);
-	return started(st, r, &err);
+	return started(mo, NULL, m);
 }
 
 struct rths_hs_stepper *bench_hs_stepper_sparse(struct rths_hs_sparse_model *mo,
 						enum rths_hs_method m)
 {
-	struct rths_hs_stepper_params p;
-	struct rths_hs_stepper *st;
-	struct rths_error err;
-	int r;
-
-	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
-	r = rths_hs_stepper_new_sparse(&st, mo, NULL, &p, &err);
-	return started(st, r, &err);
+	return started(NULL, mo, m);
 }
 
 double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
