@@ -52,10 +52,9 @@ $(HS_BENCH): $(patsubst %.c,$(O)/plain/%.o,$(wildcard bench/hs/*.c)) \
 # Debian's reference BLAS; HS_FRAME_DENSE_MAX=5000 asks for it).
 HS_FRAME_DOFS ?= 2000 5000
 HS_FRAME_DENSE_MAX ?= 2000
-# The frames of the growth part (sparse only): the model struct holds
-# dense n x n matrices, so 10,000 DOF (three of 800 MB) is the most a
-# 24 GB machine takes.
-HS_GROWTH_DOFS ?= 300 1000 3000 10000
+# The frames of the growth part (sparse only): sparse models
+# (rths_hs_stepper_new_sparse()), so no n x n matrix limits their size.
+HS_GROWTH_DOFS ?= 300 1000 3000 10000 30000 100000
 
 .PHONY: bench-hs
 # One BLAS thread: the step and its dgemv bound are measured alike.

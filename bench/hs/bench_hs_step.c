@@ -14,8 +14,9 @@
  *		       [-p GROWTH.dat] [-s]
  *   -f  the frames' sizes in DOF (default "2000 5000", "": no frame)
  *   -d  the largest frame also stepped dense (default 2000)
- *   -g  frames of these sizes on the sparse path, then each method's
- *       growth exponent of time against DOF (default "": none)
+ *   -g  frames of these sizes as sparse models (to 100,000 DOF and
+ *       more), then each method's growth exponent of time against DOF
+ *       (default "": none)
  *   -p  the growth's points into this file, for bench/hs/growth.gp
  *   -s  the frame only, not the shear buildings
  */
@@ -110,22 +111,42 @@ double bench_hs_step_batch(struct rths_hs_stepper *st, double *f,
 	return (bench_hs_now() - t0) / (double)reps;
 }
 
-struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
-					 enum rths_hs_method m)
+/* A stepper of @dense, or of @sparse if @dense is NULL, started at rest;
+ * exits on a failure. */
+static struct rths_hs_stepper *started(struct rths_hs_model *dense,
+				       struct rths_hs_sparse_model *sparse,
+				       enum rths_hs_method m)
 {
 	struct rths_hs_stepper_params p;
 	struct rths_hs_stepper *st;
 	struct rths_error err;
 	char buf[512];
+	int r;
 
 	rths_hs_stepper_defaults(&p, m, 1.0 / 1024);
-	if (rths_hs_stepper_new(&st, mo, NULL, &p, &err) < 0 ||
+	if (dense)
+		r = rths_hs_stepper_new(&st, dense, NULL, &p, &err);
+	else
+		r = rths_hs_stepper_new_sparse(&st, sparse, NULL, &p, &err);
+	if (r < 0 ||
 	    rths_hs_stepper_start(st, NULL, NULL, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "bench-hs: %s\n",
 			rths_error_str(&err, buf, sizeof(buf)));
 		exit(1);
 	}
 	return st;
+}
+
+struct rths_hs_stepper *bench_hs_stepper(struct rths_hs_model *mo,
+					 enum rths_hs_method m)
+{
+	return started(mo, NULL, m);
+}
+
+struct rths_hs_stepper *bench_hs_stepper_sparse(struct rths_hs_sparse_model *mo,
+						enum rths_hs_method m)
+{
+	return started(NULL, mo, m);
 }
 
 double bench_hs_time_steps(struct rths_hs_model *mo, enum rths_hs_method m,
@@ -200,19 +221,20 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 {
 	double ts[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
 	double tf[BENCH_HS_FRAME_METHODS][GROWTH_MAX];
-	double dofs[GROWTH_MAX];
+	double dofs[GROWTH_MAX], factors[GROWTH_MAX];
 	int k = 0, big = 0;
 
 	while (k < GROWTH_MAX) {
 		double sp[BENCH_HS_FRAME_METHODS], fl[BENCH_HS_FRAME_METHODS];
 		char *end;
-		size_t d = strtoul(sizes, &end, 10), n;
+		size_t d = strtoul(sizes, &end, 10), n, lu;
 
 		if (end == sizes)
 			break;
 		sizes = end;
-		bench_hs_frame(d, dense_max, sp, fl, &n);
+		bench_hs_frame(d, dense_max, sp, fl, &n, &lu);
 		dofs[k] = (double)n;
+		factors[k] = (double)lu;
 		for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
 			ts[m][k] = sp[m];
 			tf[m][k] = fl[m];
@@ -225,7 +247,7 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 		big += dofs[i] >= 1000;
 	printf("\nbench-hs: growth of one sparse step with the frame's DOF (%.0f to %.0f DOF, %d sizes)\n",
 	       dofs[0], dofs[k - 1], k);
-	printf("  method             us/DOF at %6.0f   us/DOF at %6.0f   exponent   >=1000 DOF   floor's exponent\n",
+	printf("  method             us/DOF at %6.0f   us/DOF at %6.0f   exponent   >=1000 DOF   last two   floor's exponent\n",
 	       dofs[0], dofs[k - 1]);
 	for (int m = 0; m < BENCH_HS_FRAME_METHODS; m++) {
 		double e_big = NAN;
@@ -233,14 +255,20 @@ static void growth(const char *sizes, size_t dense_max, const char *plot)
 		if (big >= 2)
 			e_big = growth_exponent(dofs + k - big, ts[m] + k - big,
 						big);
-		printf("  %-17s  %16.4f   %16.4f   %8.2f   %10.2f   %16.2f\n",
+		printf("  %-17s  %16.4f   %16.4f   %8.2f   %10.2f   %8.2f   %16.2f\n",
 		       rths_hs_method_name(bench_hs_frame_methods[m]),
 		       ts[m][0] * 1e6 / dofs[0],
 		       ts[m][k - 1] * 1e6 / dofs[k - 1],
 		       growth_exponent(dofs, ts[m], k), e_big,
+		       growth_exponent(dofs + k - 2, ts[m] + k - 2, 2),
 		       growth_exponent(dofs, tf[m], k));
 	}
-	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear\n");
+	printf("  exponent: the slope of log(time per step) against log(DOF), least squares; 1 is linear;\n"
+	       "  last two: between the two largest frames only\n");
+	/* the work: what a solve reads grows as the factors do */
+	printf("  CR's KLU factors: %.0f nonzeros at %.0f DOF, %.0f at %.0f; exponent %.2f (the work's growth)\n",
+	       factors[0], dofs[0], factors[k - 1], dofs[k - 1],
+	       growth_exponent(dofs, factors, k));
 	if (plot)
 		growth_data(plot, dofs, ts, tf, k);
 }
@@ -336,7 +364,7 @@ int main(int argc, char **argv)
 
 		if (end == frames)
 			break;
-		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL);
+		bench_hs_frame(dofs, dense_max, NULL, NULL, NULL, NULL);
 		frames = end;
 	}
 	growth(grow, dense_max, plot);

@@ -119,6 +119,34 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 /* Like free(), NULL is accepted and does nothing. */
 void rths_hs_stepper_free(struct rths_hs_stepper *st);
 
+/* The specimen's DOF-space estimates for a sparse model, as triplets
+ * (rths/hs_model.h; nnz 0: none). */
+struct rths_hs_sparse_estimate {
+	struct rths_hs_triplets k;	/* stiffness */
+	struct rths_hs_triplets c;	/* damping */
+};
+
+/*
+ * A stepper for a sparse model (rths/hs_model.h), on the sparse path
+ * whatever its size: M, K, C, K0 and each method's matrices in
+ * compressed columns, factored by KLU, so that its memory grows with
+ * their nonzeros and its factors', never with n^2.  The model is checked
+ * as rths_hs_sparse_model_check() does, and its triplets (and @est's)
+ * are not read after this call; its elements stay the caller's, must
+ * outlive the stepper and advance with the steps.  @est NULL:
+ * all-numerical.  Then the stepper is used as rths_hs_stepper_new()'s.
+ *
+ * Every built-in method steps a sparse model.  -RTHS_E_UNSUPPORTED for a
+ * plug-in method (its callbacks take dense n x n matrices,
+ * rths/hs_plugin.h) and, as for a dense model, for an implicit method
+ * with a specimen.  rths_hs_sim and experiment files take a dense model.
+ */
+int rths_hs_stepper_new_sparse(struct rths_hs_stepper **out,
+			       struct rths_hs_sparse_model *model,
+			       const struct rths_hs_sparse_estimate *est,
+			       const struct rths_hs_stepper_params *p,
+			       struct rths_error *err);
+
 /*
  * Initial state at t = 0 (u0, v0 NULL: at rest) under the external force
  * f0, with the specimen's initial force r_exp0 (NULL: 0).  Computes a0

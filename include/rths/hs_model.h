@@ -151,6 +151,56 @@ void rths_hs_model_restoring(struct rths_hs_model *m, const double *u,
 void rths_hs_model_commit(struct rths_hs_model *m);
 void rths_hs_model_revert(struct rths_hs_model *m);
 
+/*
+ * A large sparse model: the same equation with M, K and C given as
+ * triplets, from which nothing n x n is ever formed (a 100,000-DOF frame
+ * would need 240 GB dense).  rths_hs_stepper_new_sparse()
+ * (rths/hs_integrator.h) compresses them into the stepper's own columns;
+ * the arrays stay the caller's and are not read again after it.
+ *
+ * Entry (row[q], col[q]) of the n x n matrix is val[q], 0-based; entries
+ * given more than once are summed, as finite-element assembly gives them
+ * (and as MATLAB's sparse() sums them), and entries that are zero then
+ * are left out.  Both triangles of a symmetric matrix are given.
+ */
+struct rths_hs_triplets {
+	size_t nnz;
+	const size_t *row;
+	const size_t *col;
+	const double *val;
+};
+
+struct rths_hs_sparse_model {
+	size_t n;
+	struct rths_hs_triplets m;	/* mass */
+	struct rths_hs_triplets k;	/* linear stiffness (without elements) */
+	struct rths_hs_triplets c;	/* damping */
+	const double *r;	/* n influence vector; NULL: 1 for every DOF */
+	size_t n_elements;
+	struct rths_hs_element *elements;	/* as rths_hs_model's, which
+						 * rths_hs_element_init() sets;
+						 * their state advances with the
+						 * steps */
+};
+
+/*
+ * What rths_hs_stepper_new_sparse() checks before it steps: at least one
+ * DOF (and at most INT_MAX, KLU's index), every triplet's row and column
+ * in 0..n-1 (-RTHS_E_BAD_DOF) and its value finite (-RTHS_E_NONFINITE),
+ * M, K and C symmetric to 1e-9 of their largest entry
+ * (-RTHS_E_NOT_SYMMETRIC), r finite, the elements' DOFs and parameters
+ * valid.  err->path names the matrix ("mass", "stiffness", "damping"),
+ * the message the triplet.  Positive definiteness of M is not checked
+ * (it needs a factorization: the stepper's KLU factorization of M names
+ * a singular one, -RTHS_E_SINGULAR).
+ */
+int rths_hs_sparse_model_check(const struct rths_hs_sparse_model *m,
+			       struct rths_error *err);
+/* f = -M r ag (n values), from the triplets of a model that
+ * rths_hs_sparse_model_check() accepts. */
+void rths_hs_sparse_model_ground_force(const struct rths_hs_sparse_model *m,
+				       double ag, double *f);
+
 struct rths_hs_substructure {
 	size_t n_dof;
 	size_t n_if;

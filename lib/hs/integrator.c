@@ -189,21 +189,23 @@ void rths_hs_stepper_free(struct rths_hs_stepper *st)
 	free(st);
 }
 
-int rths_hs_stepper_new(struct rths_hs_stepper **out,
-			struct rths_hs_model *model,
-			const struct rths_hs_specimen_estimate *est,
-			const struct rths_hs_stepper_params *p,
-			struct rths_error *err)
+/*
+ * What every stepper has: the checked parameters, its method's
+ * operations and the state and scratch vectors of @n DOF.
+ */
+static int stepper_alloc(struct rths_hs_stepper **out, size_t n,
+			 bool has_specimen,
+			 const struct rths_hs_stepper_params *p,
+			 struct rths_error *err)
 {
 	struct rths_hs_stepper *st;
-	size_t n = model->n;
 	int r;
 
 	*out = NULL;
 	r = rths_hs_stepper_params_check(p, err);
 	if (r < 0)
 		return r;
-	if (rths_hs_method_implicit(p->method) && est)
+	if (rths_hs_method_implicit(p->method) && has_specimen)
 		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
 				      "method",
 				      "%s needs the whole restoring force inside the step; use it for all-numerical runs only",
@@ -215,16 +217,13 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	st->ops = rths_hs_plugin_lookup(p->method, NULL) ?
 		  &rths_hs_plugin_ops : methods[p->method].ops;
 	st->p = *p;
-	st->model = model;
 	st->n = n;
-	st->has_specimen = est != NULL;
-	st->k0 = rths_hs_stepper_zalloc(st, n * n, err);
-	st->c = rths_hs_stepper_zalloc(st, n * n, err);
+	st->has_specimen = has_specimen;
 	/* One block for the ten state and scratch vectors. */
 	st->u = rths_hs_stepper_zalloc(st, 10 * n, err);
-	if (!st->k0 || !st->c || !st->u) {
-		r = -ENOMEM;
-		goto fail;
+	if (!st->u) {
+		rths_hs_stepper_free(st);
+		return -ENOMEM;
 	}
 	st->v = st->u + n;
 	st->a = st->v + n;
@@ -235,6 +234,31 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 	st->w1 = st->r + n;
 	st->w2 = st->w1 + n;
 	st->w3 = st->w2 + n;
+	*out = st;
+	return 0;
+}
+
+int rths_hs_stepper_new(struct rths_hs_stepper **out,
+			struct rths_hs_model *model,
+			const struct rths_hs_specimen_estimate *est,
+			const struct rths_hs_stepper_params *p,
+			struct rths_error *err)
+{
+	struct rths_hs_stepper *st;
+	size_t n = model->n;
+	int r;
+
+	r = stepper_alloc(&st, n, est != NULL, p, err);
+	if (r < 0)
+		return r;
+	*out = NULL;
+	st->model = model;
+	st->k0 = rths_hs_stepper_zalloc(st, n * n, err);
+	st->c = rths_hs_stepper_zalloc(st, n * n, err);
+	if (!st->k0 || !st->c) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	rths_hs_model_initial_stiffness(model, st->k0);
 	memcpy(st->c, model->c, n * n * sizeof(double));
 	if (est && est->k)
@@ -255,6 +279,47 @@ int rths_hs_stepper_new(struct rths_hs_stepper **out,
 fail:
 	rths_hs_stepper_free(st);
 	return r;
+}
+
+int rths_hs_stepper_new_sparse(struct rths_hs_stepper **out,
+			       struct rths_hs_sparse_model *model,
+			       const struct rths_hs_sparse_estimate *est,
+			       const struct rths_hs_stepper_params *p,
+			       struct rths_error *err)
+{
+	struct rths_hs_csc mkc[3];
+	struct rths_hs_stepper *st;
+	int r;
+
+	*out = NULL;
+	/* a plug-in's callbacks take the dense n x n matrices */
+	if (rths_hs_plugin_lookup(p->method, NULL))
+		return rths_error_set(err, RTHS_E_UNSUPPORTED, NULL, 0,
+				      "method",
+				      "%s is a plug-in: it takes dense matrices, not a sparse model",
+				      rths_hs_method_name(p->method));
+	r = rths_hs_sparse_model_compress(model, mkc, err);
+	if (r < 0)
+		return r;
+	r = stepper_alloc(&st, model->n, est != NULL, p, err);
+	if (r < 0) {
+		for (int q = 0; q < 3; q++)
+			rths_hs_csc_free(&mkc[q]);
+		return r;
+	}
+	st->elements_only.n = model->n;
+	st->elements_only.n_elements = model->n_elements;
+	st->elements_only.elements = model->elements;
+	st->model = &st->elements_only;
+	r = rths_hs_sparse_setup_model(st, model, mkc, est, err);
+	if (r == 0)
+		r = st->ops->setup(st, err);
+	if (r < 0) {
+		rths_hs_stepper_free(st);
+		return r;
+	}
+	*out = st;
+	return 0;
 }
 
 int rths_hs_stepper_start(struct rths_hs_stepper *st, const double *u0,

@@ -55,6 +55,7 @@ struct rths_hs_sparse {
 	struct rths_hs_csc k;	/* model K (linear part) */
 	struct rths_hs_csc c;	/* model C */
 	struct rths_hs_csc k0;	/* the stepper's K0 (specimen estimate in) */
+	struct rths_hs_csc c0;	/* the stepper's C (specimen estimate in) */
 };
 
 /*
@@ -77,10 +78,14 @@ struct rths_hs_stepper {
 	const struct rths_hs_stepper_ops *ops;
 	struct rths_hs_stepper_params p;
 	struct rths_hs_model *model;
+	/* a sparse model's n and elements, the rest NULL (model points
+	 * here): the element forces and commits take a struct rths_hs_model */
+	struct rths_hs_model elements_only;
 	size_t n;
 	bool has_specimen;
 	double *k0;		/* model K0 + specimen stiffness estimate */
 	double *c;		/* model C + specimen damping estimate */
+	/* (k0 and c dense, for a dense model only; sp has them too) */
 	struct la_lin mass_lu;	/* dense LU of M, or KLU if sp */
 	struct rths_hs_sparse *sp;	/* NULL: dense */
 	double *u, *v, *a;	/* step n */
@@ -149,6 +154,31 @@ double *rths_hs_stepper_combine(const struct rths_hs_stepper *st, double a,
  * by KLU if sparse.  0 with st->sp NULL for a dense model.
  */
 int rths_hs_sparse_setup(struct rths_hs_stepper *st, struct rths_error *err);
+/* st->sp from a sparse model's compressed M, K, C (taken over, freed
+ * on failure too), its elements and @est; M factored by KLU. */
+int rths_hs_sparse_setup_model(struct rths_hs_stepper *st,
+			       const struct rths_hs_sparse_model *model,
+			       struct rths_hs_csc mkc[3],
+			       const struct rths_hs_sparse_estimate *est,
+			       struct rths_error *err);
+
+/* --- sparse models (model_sparse.c) */
+/* Checks (rths_hs_sparse_model_check()) and compresses M, K and C. */
+int rths_hs_sparse_model_compress(const struct rths_hs_sparse_model *m,
+				  struct rths_hs_csc out[3],
+				  struct rths_error *err);
+/* Every triplet's row and column in 0..n-1 and value finite; err->path
+ * is @what. */
+int rths_hs_triplets_check(size_t n, const struct rths_hs_triplets *t,
+			   const char *what, struct rths_error *err);
+/* Checked triplets into compressed columns, repeated entries summed,
+ * zeros left out. */
+int rths_hs_csc_from_triplets(size_t n, const struct rths_hs_triplets *t,
+			      struct rths_hs_csc *out, struct rths_error *err);
+/* The elements' initial stiffness in compressed columns. */
+int rths_hs_sparse_elements_k0(const struct rths_hs_sparse_model *m,
+			       struct rths_hs_csc *out,
+			       struct rths_error *err);
 void rths_hs_sparse_free(struct rths_hs_sparse *sp);
 /*
  * a*M + b*C + c*K0 in compressed columns (the stepper's C and K0), the

@@ -3,7 +3,8 @@
  * Integrator plug-ins (rths/hs_plugin.h): the Chen-Ricles plug-in of
  * examples/plugin gives the built-in "cr" history bit for bit; the
  * registry's checks; a plug-in's failures and non-finite outputs are
- * errors naming it and the callback.
+ * errors naming it and the callback; a sparse model, whose matrices a
+ * plug-in cannot take, is refused.
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -180,6 +181,34 @@ TEST(registry_names_and_numbers)
 	struct rths_hs_stepper_params p;
 	rths_hs_stepper_defaults(&p, RTHS_HS_PLUGIN_FIRST, 0.01);
 	EXPECT_EQ(-RTHS_E_BAD_CHOICE, rths_hs_stepper_params_check(&p, &err));
+}
+
+/* A plug-in takes dense matrices: a sparse model is refused, named. */
+TEST(sparse_model_refused)
+{
+	size_t i[] = { 0 };
+	double one[] = { 1 };
+	struct rths_hs_sparse_model sm = {
+		.n = 1, .m = { 1, i, i, one }, .k = { 1, i, i, one },
+	};
+	struct rths_hs_stepper_params p;
+	struct rths_hs_stepper *st;
+	struct rths_error err = { 0 };
+	enum rths_hs_method m;
+
+	ASSERT_EQ(0, rths_hs_integrator_register(&rths_integrator_type, NULL,
+						 &m, &err));
+	rths_hs_stepper_defaults(&p, m, 0.01);
+	EXPECT_EQ(-RTHS_E_UNSUPPORTED,
+		  rths_hs_stepper_new_sparse(&st, &sm, NULL, &p, &err));
+	EXPECT_STREQ("method", err.path);
+	EXPECT_NE(NULL, strstr(err.msg, "cr-plugin is a plug-in"))
+		TH_LOG("%s", err.msg);
+	rths_hs_integrator_unregister(m);
+	/* the built-in method steps it */
+	p.method = RTHS_HS_CR;
+	ASSERT_EQ(0, rths_hs_stepper_new_sparse(&st, &sm, NULL, &p, &err));
+	rths_hs_stepper_free(st);
 }
 
 TEST(type_checks)
