@@ -15,7 +15,7 @@ NET_OBJS_asan = $(patsubst %.c,$(O)/asan/%.o,$(NET_SRCS))
 TOOL_OBJS_rths-site = $(NET_OBJS_plain)
 TOOL_LIBS_rths-site = $(NET_LIBS)
 
-NET_TESTS := test_wire test_ratelimit
+NET_TESTS := test_wire test_conn test_ratelimit
 define net_test_rule
 $(O)/$(1)/tests/net/$(2): tests/net/$(2).c $(NET_SRCS) \
 		$(wildcard tools/net/*.h) $(HARNESS) | $(DEPS_STAMP)
