@@ -15,7 +15,7 @@ NET_OBJS_asan = $(patsubst %.c,$(O)/asan/%.o,$(NET_SRCS))
 TOOL_OBJS_rths-site = $(NET_OBJS_plain)
 TOOL_LIBS_rths-site = $(NET_LIBS)
 
-NET_TESTS := test_wire test_ratelimit
+NET_TESTS := test_wire test_conn test_ratelimit
 define net_test_rule
 $(O)/$(1)/tests/net/$(2): tests/net/$(2).c $(NET_SRCS) \
 		$(wildcard tools/net/*.h) $(HARNESS) | $(DEPS_STAMP)
@@ -36,3 +36,15 @@ net-check: $(foreach v,plain asan,$(foreach t,$(NET_TESTS),$(O)/$(v)/tests/net/$
 		cat $(O)/results/net-$$t-$$v.tap; \
 	done; done; exit $$rc
 CHECK_PARTS += net-check
+
+# How often a step of rths-coord crosses between backend.c and the files
+# of tools/net (tests/net/crossings.sh, under uftrace): at most what the
+# session layer brought it to, per site, over TCP and over TLS.
+DEB_PKGS += uftrace
+.PHONY: crossings-check
+crossings-check: $(O)/plain/tools/rths-coord $(O)/plain/tools/rths-site
+	@mkdir -p $(O)/results
+	@rc=0; timeout 300 tests/net/crossings.sh $(O) 8 14 \
+		> $(O)/results/crossings.tap 2>&1 || rc=1; \
+	cat $(O)/results/crossings.tap; exit $$rc
+CHECK_PARTS += crossings-check

@@ -259,4 +259,62 @@ TEST(limits_on_encode)
 	rnp_buf_free(&b);
 }
 
+TEST(whole_messages)
+{
+	double disp[2] = { 1.0 / 3, -0.0 }, force[2] = { 1e-310, 2 };
+	double d2[2], f2[2], spare[2] = { 7, 7 };
+	struct rnp_msg out = {
+		.h.type = RNP_RESULT,
+		.result = { .seq = 9, .flags = RNP_RES_LATE, .ndof = 2,
+			    .compute_ns = 11, .late_ticks = 3, .fb_flags = 4,
+			    .disp = disp, .force = force },
+	};
+	struct rnp_msg in = {
+		.accept = 1u << RNP_RESULT | 1u << RNP_PING, .max_dof = 2,
+		.arr = { d2, f2, spare },
+	};
+	struct rnp_buf b = { 0 };
+	char why[128];
+
+	ASSERT_EQ(0, rnp_put_msg(&b, &out));
+	/* A frame parses once it is all in, its header checked before. */
+	EXPECT_EQ(0, rnp_parse_frame(b.p, RNP_HDR_SIZE - 1, &in, why,
+				     sizeof(why)));
+	ASSERT_EQ(0, rnp_parse_frame(b.p, b.len - 1, &in, why, sizeof(why)));
+	EXPECT_EQ(RNP_RESULT, in.h.type);
+	EXPECT_EQ(b.len - RNP_HDR_SIZE, in.h.length);
+	ASSERT_EQ(1, rnp_parse_frame(b.p, b.len, &in, why, sizeof(why)));
+	EXPECT_EQ(9, in.result.seq);
+	EXPECT_EQ(RNP_RES_LATE, in.result.flags);
+	EXPECT_EQ(11, in.result.compute_ns);
+	EXPECT_EQ(3, in.result.late_ticks);
+	EXPECT_EQ(4, in.result.fb_flags);
+	EXPECT_TRUE(in.result.disp == d2);	/* into the caller's arrays */
+	EXPECT_EQ(0, memcmp(disp, d2, sizeof(disp)));
+	EXPECT_EQ(0, memcmp(force, f2, sizeof(force)));
+	/* More DOF than the arrays hold: refused, the type named. */
+	in.max_dof = 1;
+	EXPECT_EQ(-RNP_ERR_DOF, rnp_parse_frame(b.p, b.len, &in, why,
+						sizeof(why)));
+	EXPECT_EQ(0, strncmp(why, "bad RESULT: ", 12));
+	/* A type the caller does not take: its header only. */
+	b.len = 0;
+	out.h.type = RNP_BYE;
+	ASSERT_EQ(0, rnp_put_msg(&b, &out));
+	ASSERT_EQ(1, rnp_parse_frame(b.p, b.len, &in, why, sizeof(why)));
+	EXPECT_EQ(RNP_BYE, in.h.type);
+	/* PING and PONG carry the same payload. */
+	b.len = 0;
+	out.h.type = RNP_PONG;
+	out.ping = (struct rnp_ping){ .nonce = 5, .time_ns = 6 };
+	ASSERT_EQ(0, rnp_put_msg(&b, &out));
+	b.p[6] = RNP_PING;
+	ASSERT_EQ(1, rnp_parse_frame(b.p, b.len, &in, why, sizeof(why)));
+	EXPECT_EQ(5, in.ping.nonce);
+	EXPECT_EQ(6, in.ping.time_ns);
+	out.h.type = 0;
+	EXPECT_EQ(-EINVAL, rnp_put_msg(&b, &out));
+	rnp_buf_free(&b);
+}
+
 TEST_HARNESS_MAIN

@@ -17,6 +17,20 @@
 #include "conn.h"
 #include "tls.h"
 
+/* What poll() should wait for, kept in c->events by every call here
+ * that moves the connection on: conn_events() crosses no file. */
+static void update_events(struct conn *c)
+{
+	if (c->fd < 0)
+		c->events = 0;
+	else if (c->connecting)
+		c->events = POLLOUT;
+	else if (c->tls && (c->handshaking || c->out.len))
+		c->events = POLLIN | (tls_want_write(c->tls) ? POLLOUT : 0);
+	else
+		c->events = POLLIN | (c->out.len ? POLLOUT : 0);
+}
+
 void conn_init(struct conn *c, struct tls_creds *creds,
 	       const char *server_name)
 {
@@ -43,6 +57,7 @@ int conn_connect(struct conn *c, const struct sockaddr *sa, socklen_t len)
 		return -e;
 	}
 	c->connecting = true;
+	update_events(c);
 	return 0;
 }
 
@@ -72,17 +87,21 @@ int conn_finish_connect(struct conn *c, char *why, size_t len)
 		return -e;
 	}
 	c->connecting = false;
-	return start_tls(c, why, len);
+	e = start_tls(c, why, len);
+	update_events(c);
+	return e;
 }
 
 int conn_accept(struct conn *c, int fd, char *why, size_t len)
 {
-	int one = 1;
+	int one = 1, r;
 
 	/* A step is small messages back and forth: never wait for Nagle. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->fd = fd;
-	return start_tls(c, why, len);
+	r = start_tls(c, why, len);
+	update_events(c);
+	return r;
 }
 
 int conn_handshake(struct conn *c, char *why, size_t len)
@@ -93,6 +112,7 @@ int conn_handshake(struct conn *c, char *why, size_t len)
 		c->handshaking = false;
 	else if (r != -EAGAIN)
 		snprintf(why, len, "%s", tls_error(c->tls));
+	update_events(c);
 	return r;
 }
 
@@ -108,10 +128,11 @@ int conn_queue(struct conn *c, const void *buf, size_t len)
 	}
 	memcpy(c->out.p + c->out.len, buf, len);
 	c->out.len += len;
+	update_events(c);
 	return 0;
 }
 
-int conn_flush(struct conn *c)
+static int flush_out(struct conn *c)
 {
 	while (c->out.len) {
 		ssize_t n = c->tls ? tls_send(c->tls, c->out.p, c->out.len) :
@@ -129,6 +150,24 @@ int conn_flush(struct conn *c)
 			rnp_buf_consume(&c->out, (size_t)n);
 	}
 	return 0;
+}
+
+int conn_flush(struct conn *c)
+{
+	int r = flush_out(c);
+
+	update_events(c);
+	return r;
+}
+
+int conn_send(struct conn *c, const struct rnp_msg *m)
+{
+	int r = rnp_put_msg(&c->out, m);
+
+	if (r == 0)
+		r = flush_out(c);
+	update_events(c);
+	return r;
 }
 
 /* An input buffer of 'bytes' at least: 0, or -ENOMEM. */
@@ -176,7 +215,10 @@ static ssize_t read_more(struct conn *c, size_t want)
 
 ssize_t conn_read(struct conn *c)
 {
-	return read_more(c, c->need - c->have);
+	ssize_t n = read_more(c, c->need - c->have);
+
+	update_events(c);
+	return n;
 }
 
 bool conn_buffered(const struct conn *c)
@@ -184,32 +226,20 @@ bool conn_buffered(const struct conn *c)
 	return c->tls && !c->handshaking && tls_pending(c->tls);
 }
 
-/* The frame at the buffer's start: 1 whole, 0 not yet, -RNP_ERR_*; its
- * header is checked before room is made for its payload. */
-static int frame_in(struct conn *c, char *why, size_t len)
-{
-	int r;
-
-	if (!c->payload) {
-		if (c->have < RNP_HDR_SIZE)
-			return 0;
-		r = rnp_parse_hdr(c->in, &c->h, why, len);
-		if (r < 0)
-			return r;
-		c->payload = true;
-		c->need = RNP_HDR_SIZE + c->h.length;
-	}
-	return c->have >= c->need;
-}
-
 /*
  * One read takes what has come (a header and its payload, or several
- * frames), and the frames are handed out of the buffer.  A plain socket
- * read short of the room is drained: the next call says 0 without a read
- * (poll() sees what comes later).  TLS may hold decrypted bytes poll()
- * does not see, so its reads go on until they would block.
+ * frames), and the messages are handed out of the buffer, each decoded
+ * by one call of the codec, which checks a frame's header before room
+ * is made for its payload.  A plain socket read short of the room is
+ * drained: the message it completed is the last one (2) when no byte of
+ * another is in, and the next call after it reads again.  TLS may hold
+ * decrypted bytes poll() does not see, so its reads go on until they
+ * would block: the read after a message is made before the message is
+ * handed out (so that the caller need not come back for a read that
+ * would block), and an error it meets waits for the next call.
  */
-int conn_read_frame(struct conn *c, char *why, size_t len)
+static int next_msg(struct conn *c, struct rnp_msg *m, char *why,
+		    size_t len)
 {
 	size_t room;
 	ssize_t n;
@@ -219,17 +249,39 @@ int conn_read_frame(struct conn *c, char *why, size_t len)
 		c->have -= c->need;
 		memmove(c->in, c->in + c->need, c->have);
 		c->need = 0;
-		c->payload = false;
 		c->frame_out = false;
 	}
+	if (c->read_err) {	/* met by the read after the last message */
+		r = c->read_err;
+		c->read_err = 0;
+		return r;
+	}
 	for (;;) {
-		r = frame_in(c, why, len);
-		if (r > 0) {
-			c->pl = c->in + RNP_HDR_SIZE;
-			c->frame_out = true;
-		}
-		if (r)
+		r = c->have >= RNP_HDR_SIZE ?
+		    rnp_parse_frame(c->in, c->have, m, why, len) : 0;
+		if (r < 0)
 			return r;
+		if (c->have >= RNP_HDR_SIZE)
+			c->need = RNP_HDR_SIZE + m->h.length;
+		if (r > 0) {
+			c->frame_out = true;
+			if (c->have > c->need)
+				return 1;
+			if (!c->drained &&
+			    !in_room(c, c->have + CONN_READ_CHUNK)) {
+				room = c->in_cap - c->have;
+				n = read_more(c, room);
+				if (n > 0)
+					c->drained = !c->tls &&
+						     (size_t)n < room;
+				else if (n < 0)
+					c->read_err = (int)n;
+				if (n)
+					return 1;
+			}
+			c->drained = false;
+			return 2;
+		}
 		if (c->drained) {
 			c->drained = false;
 			return 0;
@@ -245,13 +297,21 @@ int conn_read_frame(struct conn *c, char *why, size_t len)
 	}
 }
 
+int conn_next_msg(struct conn *c, struct rnp_msg *m, char *why, size_t len)
+{
+	int r = next_msg(c, m, why, len);
+
+	update_events(c);
+	return r;
+}
+
 void conn_next(struct conn *c)
 {
 	c->need = 0;
 	c->have = 0;
-	c->payload = false;
 	c->frame_out = false;
 	c->drained = false;
+	c->read_err = 0;
 }
 
 const char *conn_error(const struct conn *c)
@@ -262,15 +322,6 @@ const char *conn_error(const struct conn *c)
 const char *conn_strerror(const struct conn *c, int err)
 {
 	return c->tls && err == EPROTO ? tls_error(c->tls) : strerror(err);
-}
-
-short conn_events(const struct conn *c)
-{
-	if (c->connecting)
-		return POLLOUT;
-	if (c->tls && (c->handshaking || c->out.len))
-		return POLLIN | (tls_want_write(c->tls) ? POLLOUT : 0);
-	return POLLIN | (c->out.len ? POLLOUT : 0);
 }
 
 void conn_close(struct conn *c)
@@ -287,6 +338,7 @@ void conn_close(struct conn *c)
 	c->connecting = false;
 	c->out.len = 0;
 	conn_next(c);
+	update_events(c);
 }
 
 void conn_free(struct conn *c)

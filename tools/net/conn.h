@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One connection of the rths tools, for a server (rths-site's sessions)
- * and a client (rths-coord's links) alike: a non-blocking TCP socket,
- * TLS over it when there are credentials (tls.h), an output queue and an
- * input buffer, both driven from a poll loop.  The tool keeps its own
- * protocol state; this layer only moves bytes.
+ * The session layer of the rths tools, for a server (rths-site's
+ * sessions) and a client (rths-coord's links) alike: a non-blocking TCP
+ * socket, TLS over it when there are credentials (tls.h), an output
+ * queue and an input buffer, both driven from a poll loop.  The tool
+ * keeps its own protocol state; this layer moves whole messages of the
+ * native protocol (wire.h), or bytes for the others.
  *
- * Output: conn_queue() (or rnp_put_* on c->out) appends, conn_flush()
- * writes what it can.  Input: conn_expect() sizes the next message,
- * conn_read() reads towards it; conn_read_frame() does both for the
- * native protocol's frames (header, then payload).
+ * Native messages go down once and come back once:
+ *   - conn_send(c, &msg) encodes the message (its doubles straight from
+ *     the caller's arrays into the output queue), seals it (TLS) and
+ *     writes what the socket takes; POLLOUT writes the rest
+ *     (conn_flush()).
+ *   - conn_next_msg(c, &msg, ...) reads, opens (TLS), frames and parses,
+ *     and hands out one decoded message (a STEP's or a RESULT's doubles
+ *     straight into the caller's arrays); call it after each POLLIN
+ *     until it says 0 or 2.
+ *   - conn_events() is what poll() should wait for, kept by every call
+ *     here (code that appends to c->out itself calls conn_flush()).
+ * Bytes (rths-site's protocols): conn_queue() appends, conn_flush()
+ * writes what it can; conn_expect() sizes the next message, conn_read()
+ * reads towards it.
  *
  * Errors: functions returning int give 0 or a negative errno; nothing
  * here prints.  conn_strerror() names an I/O error (TLS's reason for
@@ -44,12 +55,11 @@ struct conn {
 	/* Input: the next message is 'need' bytes; 'have' are in. */
 	unsigned char *in;
 	size_t in_cap, need, have;
-	/* conn_read_frame(): the frame handed out (header h, payload pl,
-	 * both in 'in'), and whether the last plain read emptied the
-	 * socket. */
-	struct rnp_hdr h;
-	const unsigned char *pl;
-	bool payload, frame_out, drained;
+	/* conn_next_msg(): a message was handed out ('need' bytes of
+	 * 'in'), and the last plain read emptied the socket. */
+	bool frame_out, drained;
+	int read_err;		/* the read after a message failed: -errno */
+	short events;		/* conn_events() */
 	int64_t deadline_ms;	/* the tool's timer, 0: none */
 };
 
@@ -75,6 +85,10 @@ static inline size_t conn_out_pending(const struct conn *c)
 }
 /* Writes what is queued: 0 (maybe some left), -errno. */
 int conn_flush(struct conn *c);
+/* Encodes m (wire.h) into the output and writes what the socket takes:
+ * 0 (maybe some left for POLLOUT), -EINVAL a message that breaks the
+ * protocol's limits, -ENOMEM, other -errno from the write. */
+int conn_send(struct conn *c, const struct rnp_msg *m);
 
 /* The next message is 'bytes' long (the buffer grows): 0, or -ENOMEM. */
 int conn_expect(struct conn *c, size_t bytes);
@@ -83,10 +97,16 @@ int conn_expect(struct conn *c, size_t bytes);
 ssize_t conn_read(struct conn *c);
 /* Bytes TLS has decrypted that poll() does not see. */
 bool conn_buffered(const struct conn *c);
-/* 1: a whole frame is in c->h / c->pl (until the next call), 0: not
- * yet, -EPIPE: the peer closed, -RNP_ERR_* a bad frame (why says it),
- * other -errno.  Call it until it says 0 after each POLLIN. */
-int conn_read_frame(struct conn *c, char *why, size_t len);
+/*
+ * The next message, decoded into m as rnp_parse_frame() does (m's
+ * accept, max_dof and arr set by the caller): 1 one is in m, call again;
+ * 2 one is in m and the socket is drained, wait for POLLIN; 0 none yet;
+ * -EPIPE the peer closed; -RNP_ERR_* a bad frame (why says it, "bad
+ * TYPE: ..." for a payload); other -errno (-EACCES: the TLS peer refused
+ * us).  A message's arrays stay the caller's; the frame's bytes are
+ * reused at the next call.
+ */
+int conn_next_msg(struct conn *c, struct rnp_msg *m, char *why, size_t len);
 /* Drops the input (a new message or connection starts). */
 void conn_next(struct conn *c);
 
@@ -94,8 +114,11 @@ void conn_next(struct conn *c);
 const char *conn_error(const struct conn *c);
 /* An I/O error (a positive errno) in words. */
 const char *conn_strerror(const struct conn *c, int err);
-/* What poll() should wait for. */
-short conn_events(const struct conn *c);
+/* What poll() should wait for (0: closed). */
+static inline short conn_events(const struct conn *c)
+{
+	return c->events;
+}
 /* Ends the connection (TLS close_notify, then the socket); the buffers
  * stay for the next one.  conn_free() frees them too. */
 void conn_close(struct conn *c);

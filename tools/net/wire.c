@@ -565,3 +565,80 @@ int rnp_parse_error(const unsigned char *p, size_t len, struct rnp_errmsg *m,
 	m->text[n] = '\0';
 	return 0;
 }
+
+/* ------------------------------------------------------ whole messages */
+
+int rnp_put_msg(struct rnp_buf *b, const struct rnp_msg *m)
+{
+	switch (m->h.type) {
+	case RNP_HELLO:
+		return rnp_put_hello(b, &m->hello);
+	case RNP_WELCOME:
+		return rnp_put_welcome(b, &m->welcome);
+	case RNP_STEP:
+		return rnp_put_step(b, &m->step);
+	case RNP_RESULT:
+		return rnp_put_result(b, &m->result);
+	case RNP_PING:
+	case RNP_PONG:
+		return rnp_put_ping(b, m->h.type, &m->ping);
+	case RNP_BYE:
+		return rnp_put_bye(b);
+	case RNP_ERROR:
+		return rnp_put_error(b, m->error.code, "%s", m->error.text);
+	}
+	return -EINVAL;
+}
+
+static int parse_payload(const unsigned char *p, size_t len,
+			 struct rnp_msg *m, char *why, size_t why_len)
+{
+	switch (m->h.type) {
+	case RNP_HELLO:
+		return rnp_parse_hello(p, len, &m->hello, why, why_len);
+	case RNP_WELCOME:
+		return rnp_parse_welcome(p, len, &m->welcome, why, why_len);
+	case RNP_STEP:
+		m->step.u = m->arr[0];
+		m->step.v = m->arr[1];
+		m->step.a = m->arr[2];
+		return rnp_parse_step(p, len, &m->step, m->max_dof, why,
+				      why_len);
+	case RNP_RESULT:
+		m->result.disp = m->arr[0];
+		m->result.force = m->arr[1];
+		return rnp_parse_result(p, len, &m->result, m->max_dof, why,
+					why_len);
+	case RNP_PING:
+	case RNP_PONG:
+		return rnp_parse_ping(p, len, &m->ping, why, why_len);
+	case RNP_BYE:
+		return rnp_parse_bye(p, len, why, why_len);
+	case RNP_ERROR:
+		return rnp_parse_error(p, len, &m->error, why, why_len);
+	}
+	return -RNP_ERR_PROTOCOL;	/* rnp_parse_hdr() let no other by */
+}
+
+int rnp_parse_frame(const unsigned char *p, size_t have, struct rnp_msg *m,
+		    char *why, size_t why_len)
+{
+	char reason[RNP_TEXT_MAX];
+	int r;
+
+	if (have < RNP_HDR_SIZE)
+		return 0;
+	r = rnp_parse_hdr(p, &m->h, why, why_len);
+	if (r < 0)
+		return r;
+	if (have - RNP_HDR_SIZE < m->h.length)
+		return 0;
+	if (!(m->accept & (1u << m->h.type)))
+		return 1;
+	r = parse_payload(p + RNP_HDR_SIZE, m->h.length, m, reason,
+			  sizeof(reason));
+	if (r < 0)
+		return fail(-r, why, why_len, "bad %s: %s",
+			    rnp_type_name(m->h.type), reason);
+	return 1;
+}

@@ -180,6 +180,40 @@ int rnp_parse_bye(const unsigned char *p, size_t len, char *why,
 int rnp_parse_error(const unsigned char *p, size_t len, struct rnp_errmsg *m,
 		    char *why, size_t why_len);
 
+/*
+ * One message, whole: h.type says which member holds it.  To send, the
+ * caller sets h.type and that member (rnp_put_msg()).  To parse, the
+ * caller sets accept, max_dof and arr once (they are not touched), and
+ * rnp_parse_frame() fills h and the member; the doubles of a STEP (u, v,
+ * a) or a RESULT (disp, force) go straight into arr[], max_dof each.
+ */
+struct rnp_msg {
+	uint32_t accept;	/* 1u << RNP_*: types parsed; the others come
+				 * with their header only */
+	uint32_t max_dof;	/* doubles each arr[] holds */
+	double *arr[3];		/* STEP: u, v, a; RESULT: disp, force */
+	struct rnp_hdr h;
+	union {
+		struct rnp_hello hello;
+		struct rnp_welcome welcome;
+		struct rnp_step step;
+		struct rnp_result result;
+		struct rnp_ping ping;		/* PING and PONG */
+		struct rnp_errmsg error;
+	};
+};
+
+/* Appends the frame of m (by m->h.type): as the rnp_put_* above. */
+int rnp_put_msg(struct rnp_buf *b, const struct rnp_msg *m);
+/*
+ * The frame at p (have bytes of it in): 1 parsed into m, 0 its header
+ * is good and m->h says how long it is, but it is not all in yet (fewer
+ * than RNP_HDR_SIZE bytes: 0 too, m untouched), -RNP_ERR_* a bad header
+ * (why as rnp_parse_hdr()) or a bad payload (why "bad TYPE: reason").
+ */
+int rnp_parse_frame(const unsigned char *p, size_t have, struct rnp_msg *m,
+		    char *why, size_t why_len);
+
 const char *rnp_type_name(unsigned type);
 const char *rnp_error_name(int code);
 

@@ -118,9 +118,10 @@ static int64_t jitter(struct coord *c, int64_t b)
 
 /* ------------------------------------------------------------ sending */
 
-static int send_out(struct link *L)
+/* One message down the session layer: encoded, sealed, written. */
+static int send_msg(struct link *L, const struct rnp_msg *m)
 {
-	int r = conn_flush(&L->c);
+	int r = conn_send(&L->c, m);
 
 	L->last_tx = coord_now_ns();
 	return r;
@@ -181,8 +182,9 @@ static void link_fail(struct coord *c, struct link *L, const char *fmt, ...)
 static void send_bye(struct link *L)
 {
 	int64_t until = coord_now_ns() + 1000000000LL;
+	struct rnp_msg m = { .h.type = RNP_BYE };
 
-	if (rnp_put_bye(&L->c.out) == 0) {
+	if (conn_send(&L->c, &m) == 0) {
 		while (L->c.out.len && conn_flush(&L->c) == 0 &&
 		       coord_now_ns() < until) {
 			struct pollfd p = { L->c.fd, POLLOUT, 0 };
@@ -209,9 +211,10 @@ static void send_step(struct coord *c, struct link *L, uint64_t seq,
 		      uint32_t flags)
 {
 	double u[RTHS_HS_MAX_CHANNELS];
-	struct rnp_step m = {
-		.seq = seq, .t = (double)seq * c->dt, .flags = flags,
-		.ndof = L->cfg->ndof, .u = u,
+	struct rnp_msg m = {
+		.h.type = RNP_STEP,
+		.step = { .seq = seq, .t = (double)seq * c->dt, .flags = flags,
+			  .ndof = L->cfg->ndof, .u = u },
 	};
 	int r;
 
@@ -219,9 +222,7 @@ static void send_step(struct coord *c, struct link *L, uint64_t seq,
 		u[k] = c->x[seq * c->q + L->cfg->dofs[k]];
 	/* before the write: a slow write is part of the round trip */
 	L->sent_at = coord_now_ns();
-	r = rnp_put_step(&L->c.out, &m);
-	if (r == 0)
-		r = send_out(L);
+	r = send_msg(L, &m);
 	if (r < 0) {
 		link_fail(c, L, "sending STEP %" PRIu64 ": %s", seq,
 			  strerror(-r));
@@ -235,19 +236,21 @@ static void send_step(struct coord *c, struct link *L, uint64_t seq,
 
 static void send_hello(struct coord *c, struct link *L)
 {
-	struct rnp_hello m = {
-		.version_min = RNP_VERSION, .version_max = RNP_VERSION,
-		.flags = c->o.reset && !L->hello_done ? RNP_HELLO_RESET : 0,
-		.test_id = c->o.test_id, .last_seq = c->completed,
-		.ndof = L->cfg->ndof,
+	struct rnp_msg m = {
+		.h.type = RNP_HELLO,
+		.hello = {
+			.version_min = RNP_VERSION, .version_max = RNP_VERSION,
+			.flags = c->o.reset && !L->hello_done ?
+				 RNP_HELLO_RESET : 0,
+			.test_id = c->o.test_id, .last_seq = c->completed,
+			.ndof = L->cfg->ndof,
+		},
 	};
 	int r;
 
-	snprintf(m.substructure, sizeof(m.substructure), "%s",
+	snprintf(m.hello.substructure, sizeof(m.hello.substructure), "%s",
 		 L->cfg->substructure);
-	r = rnp_put_hello(&L->c.out, &m);
-	if (r == 0)
-		r = send_out(L);
+	r = send_msg(L, &m);
 	if (r < 0) {
 		link_fail(c, L, "sending HELLO: %s", strerror(-r));
 		return;
@@ -278,19 +281,13 @@ static void advance(struct coord *c, struct link *L)
 
 /* ---------------------------------------------------------- receiving */
 
-static void on_welcome(struct coord *c, struct link *L)
+static void on_welcome(struct coord *c, struct link *L,
+		       const struct rnp_welcome *w)
 {
-	struct rnp_welcome w;
 	uint64_t site_last;
-	char why[160];
 
 	if (L->st != L_HELLO) {
 		link_fail(c, L, "WELCOME out of turn");
-		return;
-	}
-	if (rnp_parse_welcome(L->c.pl, L->c.h.length, &w, why,
-			      sizeof(why)) < 0) {
-		link_fail(c, L, "bad WELCOME: %s", why);
 		return;
 	}
 	if (c->ending) {
@@ -298,28 +295,28 @@ static void on_welcome(struct coord *c, struct link *L)
 		coord_log(L->cfg->name, "told to end the test (BYE): a device there ramps to rest");
 		return;
 	}
-	if (w.ndof != L->cfg->ndof) {
+	if (w->ndof != L->cfg->ndof) {
 		set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
 			  "substructure %s has %u DOF, the experiment gives it %u",
-			  L->cfg->substructure, w.ndof, L->cfg->ndof);
+			  L->cfg->substructure, w->ndof, L->cfg->ndof);
 		return;
 	}
 	/* Another test id, or none: the site starts from the initial state. */
-	site_last = w.test_id == c->o.test_id ? w.last_seq : 0;
+	site_last = w->test_id == c->o.test_id ? w->last_seq : 0;
 	if (site_last > c->want && site_last > c->completed) {
 		set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
 			  "the site has executed step %" PRIu64 " of this test, the coordinator is at %" PRIu64 " (another coordinator, or a journal that lost steps)",
 			  site_last, c->completed);
 		return;
 	}
-	if (w.kind == RNP_KIND_DEVICE && w.rate && !L->hello_done &&
-	    fabs((double)w.step_ticks / w.rate - c->dt) > 1e-9 * c->dt)
+	if (w->kind == RNP_KIND_DEVICE && w->rate && !L->hello_done &&
+	    fabs((double)w->step_ticks / w->rate - c->dt) > 1e-9 * c->dt)
 		coord_log(L->cfg->name, "warning: the device steps %u ticks at %u Hz = %g s, the integration %g s",
-			  w.step_ticks, w.rate, (double)w.step_ticks / w.rate,
+			  w->step_ticks, w->rate, (double)w->step_ticks / w->rate,
 			  c->dt);
 	L->hello_done = true;
 	L->last_fail[0] = '\0';
-	L->heartbeat_ms = w.heartbeat_ms;
+	L->heartbeat_ms = w->heartbeat_ms;
 	L->stats.connects++;
 	if (L->lost_at) {
 		double d = (double)(coord_now_ns() - L->lost_at) / NS;
@@ -329,9 +326,9 @@ static void on_welcome(struct coord *c, struct link *L)
 		L->lost_at = 0;
 	}
 	coord_debug(L->cfg->name, "WELCOME: %s, %u DOF, test %s, last step %" PRIu64,
-		    w.kind == RNP_KIND_DEVICE ? "device" : "numerical", w.ndof,
-		    w.test_id == c->o.test_id ? "ours" :
-		    w.test_id ? "another" : "none", w.last_seq);
+		    w->kind == RNP_KIND_DEVICE ? "device" : "numerical", w->ndof,
+		    w->test_id == c->o.test_id ? "ours" :
+		    w->test_id ? "another" : "none", w->last_seq);
 	L->st = L_READY;
 	if (!c->want || L->done >= c->want)
 		L->trouble_since = 0;
@@ -350,31 +347,26 @@ static void on_welcome(struct coord *c, struct link *L)
 	advance(c, L);
 }
 
-static void on_result(struct coord *c, struct link *L)
+/* m's disp and force point into the reader's arrays (on_readable()). */
+static void on_result(struct coord *c, struct link *L,
+		      const struct rnp_result *m)
 {
-	double disp[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
-	struct rnp_result m = { .disp = disp, .force = force };
+	const double *disp = m->disp, *force = m->force;
 	int64_t now = coord_now_ns();
-	char why[160];
 	uint64_t n;
 
-	if (rnp_parse_result(L->c.pl, L->c.h.length, &m, RTHS_HS_MAX_CHANNELS,
-			     why, sizeof(why)) < 0) {
-		link_fail(c, L, "bad RESULT: %s", why);
-		return;
-	}
-	if (L->st != L_WAIT || m.seq < L->inflight) {
+	if (L->st != L_WAIT || m->seq < L->inflight) {
 		/* The first answer to a step re-sent on the same session. */
 		coord_debug(L->cfg->name, "stale RESULT %" PRIu64 " ignored",
-			    m.seq);
+			    m->seq);
 		return;
 	}
-	if (m.seq > L->inflight || m.ndof != L->cfg->ndof) {
+	if (m->seq > L->inflight || m->ndof != L->cfg->ndof) {
 		link_fail(c, L, "RESULT %" PRIu64 " with %u DOF to STEP %" PRIu64,
-			  m.seq, m.ndof, L->inflight);
+			  m->seq, m->ndof, L->inflight);
 		return;
 	}
-	n = m.seq;
+	n = m->seq;
 	L->trouble_since = 0;
 	L->session_reissues = 0;
 	L->fails = 0;
@@ -382,7 +374,7 @@ static void on_result(struct coord *c, struct link *L)
 	L->st = L_READY;
 	if (L->inflight_flags & RNP_STEP_REPLAY) {
 		L->stats.replayed_steps++;
-		for (uint32_t k = 0; k < m.ndof; k++) {
+		for (uint32_t k = 0; k < m->ndof; k++) {
 			double first = c->f[n * c->q + L->cfg->dofs[k]];
 
 			if (!memcmp(&force[k], &first, sizeof(double)))
@@ -409,19 +401,19 @@ static void on_result(struct coord *c, struct link *L)
 		}
 		return;
 	}
-	for (uint32_t k = 0; k < m.ndof; k++) {
+	for (uint32_t k = 0; k < m->ndof; k++) {
 		c->d[n * c->q + L->cfg->dofs[k]] = disp[k];
 		c->f[n * c->q + L->cfg->dofs[k]] = force[k];
 	}
 	L->done = n;
 	L->stats.steps++;
-	if (m.flags & RNP_RES_CACHED)
+	if (m->flags & RNP_RES_CACHED)
 		L->stats.cached++;
 	L->steps[n].rtt = (double)(now - L->sent_at) / NS;
-	L->steps[n].compute = (double)m.compute_ns / NS;
-	L->steps[n].flags = m.flags;
-	L->steps[n].fb_flags = m.fb_flags;
-	L->steps[n].late_ticks = m.late_ticks;
+	L->steps[n].compute = (double)m->compute_ns / NS;
+	L->steps[n].flags = m->flags;
+	L->steps[n].fb_flags = m->fb_flags;
+	L->steps[n].late_ticks = m->late_ticks;
 	L->rtt_acc += L->steps[n].rtt;
 	L->rtt_n++;
 	/* --serial: the next site's turn */
@@ -436,77 +428,79 @@ static bool fatal_error(int code)
 	       code == RNP_ERR_DOF || code == RNP_ERR_AUTH;
 }
 
-static void on_frame(struct coord *c, struct link *L)
+/* A message the session layer decoded (the types of SITE_MSGS). */
+static void on_msg(struct coord *c, struct link *L, struct rnp_msg *m)
 {
-	struct rnp_errmsg e;
-	struct rnp_ping p;
-	char why[160];
+	const struct rnp_errmsg *e = &m->error;
 
-	switch (L->c.h.type) {
+	switch (m->h.type) {
 	case RNP_WELCOME:
-		on_welcome(c, L);
+		on_welcome(c, L, &m->welcome);
 		return;
 	case RNP_RESULT:
-		on_result(c, L);
+		on_result(c, L, &m->result);
 		return;
 	case RNP_PING:
-		if (rnp_parse_ping(L->c.pl, L->c.h.length, &p, why,
-				   sizeof(why)) < 0 ||
-		    rnp_put_ping(&L->c.out, RNP_PONG, &p) < 0)
-			link_fail(c, L, "bad PING: %s", why);
-		else if (send_out(L) < 0)
+		m->h.type = RNP_PONG;	/* the same nonce and time back */
+		if (send_msg(L, m) < 0)
 			link_fail(c, L, "sending PONG failed");
 		return;
 	case RNP_PONG:
 		return;
 	case RNP_ERROR:
-		if (rnp_parse_error(L->c.pl, L->c.h.length, &e, why,
-				    sizeof(why)) < 0) {
-			link_fail(c, L, "bad ERROR: %s", why);
-		} else if (c->ending) {
+		if (c->ending) {
 			coord_log(L->cfg->name, "could not tell the site to end the test: ERROR %s: %s",
-				  rnp_error_name(e.code), e.text);
+				  rnp_error_name(e->code), e->text);
 			conn_close(&L->c);
 			L->st = L_DOWN;
 			L->ended = true;
-		} else if (e.code == RNP_ERR_DEVICE) {
+		} else if (e->code == RNP_ERR_DEVICE) {
 			/* Never sent again: the device refused it. */
 			set_fatal(c, L, COORD_FAULT_DEVICE, -EIO,
 				  "the device refused step %" PRIu64 ": ERROR device: %s",
 				  L->st == L_WAIT ? L->inflight : c->want,
-				  e.text);
+				  e->text);
 			conn_close(&L->c);
 			L->st = L_DOWN;
-		} else if (e.code == RNP_ERR_AUTH) {
+		} else if (e->code == RNP_ERR_AUTH) {
 			set_fatal(c, L, COORD_FAULT_AUTH, -EACCES,
 				  "authentication failed: the site does not let this coordinator in: ERROR auth: %s",
-				  e.text);
+				  e->text);
 			conn_close(&L->c);
 			L->st = L_DOWN;
-		} else if (fatal_error(e.code)) {
+		} else if (fatal_error(e->code)) {
 			set_fatal(c, L, COORD_FAULT_PROTOCOL, -EPROTO,
 				  "the site refused: ERROR %s: %s",
-				  rnp_error_name(e.code), e.text);
+				  rnp_error_name(e->code), e->text);
 			conn_close(&L->c);
 			L->st = L_DOWN;
 		} else {
-			link_fail(c, L, "ERROR %s: %s", rnp_error_name(e.code),
-				  e.text);
+			link_fail(c, L, "ERROR %s: %s", rnp_error_name(e->code),
+				  e->text);
 		}
 		return;
 	default:
 		link_fail(c, L, "unexpected %s from a site",
-			  rnp_type_name(L->c.h.type));
+			  rnp_type_name(m->h.type));
 	}
 }
 
+/* What a site sends that the coordinator decodes (a PONG is not read). */
+#define SITE_MSGS (1u << RNP_WELCOME | 1u << RNP_RESULT | 1u << RNP_PING | \
+		   1u << RNP_ERROR)
+
 static void on_readable(struct coord *c, struct link *L)
 {
+	double disp[RTHS_HS_MAX_CHANNELS], force[RTHS_HS_MAX_CHANNELS];
+	struct rnp_msg m = {
+		.accept = SITE_MSGS, .max_dof = RTHS_HS_MAX_CHANNELS,
+		.arr = { disp, force },
+	};
 	char why[160];
-	int r;
+	int r = 1;
 
-	while (L->c.fd >= 0 && !c->fatal) {
-		r = conn_read_frame(&L->c, why, sizeof(why));
+	while (r == 1 && L->c.fd >= 0 && !c->fatal) {
+		r = conn_next_msg(&L->c, &m, why, sizeof(why));
 		if (r == 0)
 			return;
 		if (r == -EPIPE) {
@@ -526,7 +520,7 @@ static void on_readable(struct coord *c, struct link *L)
 				  why : strerror(-r));
 			return;
 		}
-		on_frame(c, L);
+		on_msg(c, L, &m);
 	}
 }
 
@@ -539,12 +533,14 @@ static void on_readable(struct coord *c, struct link *L)
 static int ping_if_quiet(struct coord *c, struct link *L, int64_t now)
 {
 	int64_t hb = (int64_t)L->heartbeat_ms * 1000000;
-	struct rnp_ping p = { .nonce = (uint64_t)now,
-			      .time_ns = (uint64_t)now };
+	struct rnp_msg m = {
+		.h.type = RNP_PING,
+		.ping = { .nonce = (uint64_t)now, .time_ns = (uint64_t)now },
+	};
 
 	if (hb <= 0 || now - L->last_tx < hb)
 		return 0;
-	if (rnp_put_ping(&L->c.out, RNP_PING, &p) == 0 && send_out(L) < 0) {
+	if (send_msg(L, &m) < 0) {
 		link_fail(c, L, "sending PING failed");
 		return -1;
 	}

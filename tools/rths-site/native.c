@@ -4,7 +4,8 @@
  * codec in tools/net/wire.h).  A session reads a 16-byte header, checks
  * it, then reads the payload it declared; one frame at a time, so a
  * declared size is checked before anything is allocated for it.
- * Replies are encoded straight into the session's output queue (s->c.out).
+ * Replies go down the session layer whole (session_reply(): encoded
+ * straight from the substructure's arrays, sealed and written).
  *
  * What a test needs to survive a lost connection lives in the
  * substructure (struct native_sub), not in the session: the test id,
@@ -12,6 +13,7 @@
  * executed only when it is the next one, so a re-issued step never moves
  * the specimen twice.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,20 +91,30 @@ static int refuse(struct session *s, int code, const char *fmt, ...)
 
 static int refuse(struct session *s, int code, const char *fmt, ...)
 {
-	char text[RNP_TEXT_MAX - 1];
+	struct rnp_msg m = { .h.type = RNP_ERROR, .error.code = code };
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vsnprintf(m.error.text, sizeof(m.error.text) - 1, fmt, ap);
 	va_end(ap);
 	session_log(s, LOG_ERR, "session ended: ERROR %s: %s",
-		    rnp_error_name(code), text);
-	if (rnp_put_error(&s->c.out, code, "%s", text)) {
+		    rnp_error_name(code), m.error.text);
+	if (session_reply(s, &m)) {
 		s->done = 1;
 		return -1;
 	}
 	s->closing = 1;
 	return 0;
+}
+
+/* A reply; no memory for it refuses the session. */
+static int reply(struct session *s, const struct rnp_msg *m)
+{
+	int r = session_reply(s, m);
+
+	if (r == -ENOMEM)
+		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
+	return r ? -1 : 0;
 }
 
 /* A TLS peer that is not on the allow list: told, logged, nothing else. */
@@ -263,19 +275,17 @@ static int on_hello(struct session *s, const unsigned char *p, size_t len)
 	session_log(s, LOG_INFO, "HELLO: test %" PRIu64 " %s at step %"
 		    PRIu64 " (coordinator at %" PRIu64 ")", h.test_id, how,
 		    ns->last_seq, h.last_seq);
-	if (rnp_put_welcome(&s->c.out, &w))
-		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return 0;
+	return reply(s, &(struct rnp_msg){ .h.type = RNP_WELCOME,
+					   .welcome = w });
 }
 
 static int send_result(struct session *s, uint32_t extra_flags)
 {
-	struct rnp_result res = s->sub->nat.cached;
+	struct rnp_msg m = { .h.type = RNP_RESULT,
+			     .result = s->sub->nat.cached };
 
-	res.flags |= extra_flags;
-	if (rnp_put_result(&s->c.out, &res))
-		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return 0;
+	m.result.flags |= extra_flags;
+	return reply(s, &m);
 }
 
 static int on_step(struct session *s, const unsigned char *p, size_t len,
@@ -347,9 +357,8 @@ static int on_ping(struct session *s, const unsigned char *p, size_t len)
 		return refuse(s, -r, "%s", why);
 	if (s->hdr.type == RNP_PONG)
 		return 0;
-	if (rnp_put_ping(&s->c.out, RNP_PONG, &ping))
-		return refuse(s, RNP_ERR_INTERNAL, "out of memory");
-	return 0;
+	return reply(s, &(struct rnp_msg){ .h.type = RNP_PONG,
+					   .ping = ping });
 }
 
 static int on_bye(struct session *s, const unsigned char *p, size_t len)

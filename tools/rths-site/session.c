@@ -41,6 +41,19 @@ int session_send(struct session *s, const void *buf, size_t len)
 	return 0;
 }
 
+int session_reply(struct session *s, const struct rnp_msg *m)
+{
+	int r = conn_send(&s->c, m);
+
+	if (r == -ENOMEM || r == -EINVAL)
+		return -ENOMEM;
+	if (r < 0) {
+		session_fail(s, "send: %s", conn_strerror(&s->c, -r));
+		return -EIO;
+	}
+	return 0;
+}
+
 static void session_free(struct session *s)
 {
 	/* A device comes to rest before its session's socket goes. */
