@@ -15,19 +15,8 @@ summary=$top/tests/summary.sh
 splat=$top/tests/vm/splats/atomic-sleep.log
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 bad=0
-
-check() {	# check DESCRIPTION COMMAND...: one TAP line
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		bad=$((bad + 1))
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 run() {		# run DIR: the summary's output in DIR.out, status in DIR.rc
 	"$summary" "$1" >"$1.out" 2>&1
@@ -99,5 +88,4 @@ run "$none"
 check "nothing ran: status 1" status "$none" 1
 check "nothing ran: the closing line says so" last_line "$none" "0 passed, 0 failed"
 
-echo "$((n - bad)) passed, $bad failed"
-[ $bad -eq 0 ]
+exit $failed
